@@ -1,0 +1,108 @@
+import FanoutJSON
+
+/// A follow as one integer, for set membership over millions of follows.
+private func packed(_ follow: Follow) -> Int64 { Int64(follow.user) << 32 | Int64(follow.target) }
+
+/// `follow-mirror-missing`: `following` and `followers` agree both ways.
+struct FollowMirrorMissingRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "follow-mirror-missing", defaultSeverity: .error,
+        summary: "Every follow is stored in both `following` and `followers`.",
+        explanation: """
+            Following writes `following/{user}/{target}` and `followers/{target}/{user}` in one multi-path \
+            update, but older clients or manual edits write one side only. `following` is the source of truth \
+            (it drives the timeline): a missing `followers` entry is added, and a `followers` entry without its \
+            `following` entry is deleted.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        if schema.following == nil { return "the schema has no following relation" }
+        if schema.followers == nil { return "the schema has no followers relation" }
+        return nil
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset
+        let forward = Set(dataset.following.map(packed)), backward = Set(dataset.followers.map(packed))
+        var findings: [Finding] = []
+        var reported = Set<Int64>()
+        for follow in dataset.following where !backward.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+            guard let mirror = dataset.path(ofFollower: follow), let source = dataset.path(ofFollowing: follow) else { continue }
+            findings.append(finding(
+                "\(context.name(follow.user)) follows \(context.name(follow.target)) but is missing from their followers",
+                paths: [mirror, source], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirror, .bool(true))]
+            ))
+        }
+        reported.removeAll()
+        for follow in dataset.followers where !forward.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+            guard let source = dataset.path(ofFollowing: follow), let mirror = dataset.path(ofFollower: follow) else { continue }
+            findings.append(finding(
+                "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them",
+                paths: [source, mirror], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirror, .null)]
+            ))
+        }
+        return findings
+    }
+}
+
+/// `follow-unknown-user`: both ends of every follow exist.
+struct FollowUnknownUserRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "follow-unknown-user", defaultSeverity: .error,
+        summary: "Both ends of every follow exist.",
+        explanation: """
+            Deleting an account leaves its follows behind in other users' `following` and `followers` lists, \
+            which inflates follower counts. The fix deletes the follow on both sides.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.follows(schema) ?? Requirement.users(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        var seen = Set<Int64>()
+        var findings: [Finding] = []
+        for follow in dataset.following + dataset.followers where seen.insert(packed(follow)).inserted {
+            let unknown = [follow.user, follow.target].filter { derived.user($0) == nil }
+            guard !unknown.isEmpty else { continue }
+            let paths = [dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow)].compactMap { $0 }
+            findings.append(finding(
+                "\(context.name(follow.user)) follows \(context.name(follow.target)), but "
+                    + unknown.map { dataset.key($0) }.joined(separator: " and ") + " does not exist",
+                paths: paths, expected: JSONValue.null, actual: true, fix: paths.map { PatchEntry($0, .null) }
+            ))
+        }
+        return findings
+    }
+}
+
+/// `follow-self`: nobody follows themselves.
+struct FollowSelfRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "follow-self", defaultSeverity: .warning,
+        summary: "Nobody follows themselves.",
+        explanation: """
+            Own posts are already part of every timeline; a self-follow inflates follower counts and comes from a \
+            client that did not hide the follow button on the user's own profile. The fix deletes it.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? { Requirement.follows(schema) }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset
+        var seen = Set<KeyID>()
+        var findings: [Finding] = []
+        for follow in dataset.following + dataset.followers where follow.user == follow.target && seen.insert(follow.user).inserted {
+            let paths = [dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow)].compactMap { $0 }
+            findings.append(finding(
+                "\(context.name(follow.user)) follows themselves", paths: paths,
+                expected: JSONValue.null, actual: true, fix: paths.map { PatchEntry($0, .null) }
+            ))
+        }
+        return findings
+    }
+}

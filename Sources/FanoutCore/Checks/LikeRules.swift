@@ -1,0 +1,128 @@
+import FanoutJSON
+
+/// `like-count-mismatch`: the stored counter equals the number of distinct existing likers.
+struct LikeCountMismatchRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "like-count-mismatch", defaultSeverity: .error,
+        summary: "A post's stored like counter equals the number of users who like it.",
+        explanation: """
+            Apps keep a like counter next to each post so that feeds can show counts without reading the like \
+            set. Liking writes the like and increments the counter in two separate steps; when one of them fails, \
+            or two clients race without a transaction, the counter drifts from the set. The like set is the source \
+            of truth: the fix sets the counter to the number of distinct existing users in it. The finding's delta \
+            is stored minus counted.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.posts(schema, field: \.likeCount, "a like counter field") ?? Requirement.likes(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.posts?.likeCount else { return [] }
+        var findings: [Finding] = []
+        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+            guard let stored = post.storedLikeCount, stored >= 0 else { continue }
+            let counted = derived.likeCount(post: p)
+            guard stored != Int64(counted) else { continue }
+            let delta = stored - Int64(counted)
+            let path = dataset.path(of: post, field: field)
+            findings.append(finding(
+                "post \(dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
+                    + "\(counted) user\(counted == 1 ? "" : "s") like it (\(delta > 0 ? "+" : "")\(delta))",
+                paths: [path], expected: counted, actual: stored, fix: [PatchEntry(path, counted.jsonValue)]
+            ))
+        }
+        return findings
+    }
+}
+
+/// `like-count-negative`: the stored counter is not negative.
+struct LikeCountNegativeRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "like-count-negative", defaultSeverity: .error,
+        summary: "A post's stored like counter is zero or more.",
+        explanation: """
+            A negative counter comes from decrementing without a guard, typically an unlike processed twice or \
+            an unlike whose like never reached the counter. The fix sets the counter to the number of distinct \
+            existing users in the like set.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.posts(schema, field: \.likeCount, "a like counter field")
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.posts?.likeCount else { return [] }
+        var findings: [Finding] = []
+        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+            guard let stored = post.storedLikeCount, stored < 0 else { continue }
+            let counted = derived.likeCount(post: p)
+            let path = dataset.path(of: post, field: field)
+            findings.append(finding(
+                "post \(dataset.key(post.key)) by \(context.name(post.owner)) stores a negative \(field) (\(stored))",
+                paths: [path], expected: counted, actual: stored, fix: [PatchEntry(path, counted.jsonValue)]
+            ))
+        }
+        return findings
+    }
+}
+
+/// `like-unknown-user`: every liker exists.
+struct LikeUnknownUserRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "like-unknown-user", defaultSeverity: .error,
+        summary: "Every user in a like set exists.",
+        explanation: """
+            Deleting an account rarely deletes the account's likes, which are stored under each liked post. Such \
+            likes are not counted. The fix deletes the like.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.likes(schema) ?? Requirement.users(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        return dataset.likes.compactMap { like in
+            guard derived.user(like.user) == nil, derived.post(like.post) != nil,
+                let path = dataset.path(ofLike: like)
+            else { return nil }
+            return finding(
+                "user \(dataset.key(like.user)), who does not exist, likes post \(dataset.key(like.post))",
+                paths: [path], expected: JSONValue.null, actual: true, fix: [PatchEntry(path, .null)]
+            )
+        }
+    }
+}
+
+/// `like-unknown-post`: every liked post exists.
+struct LikeUnknownPostRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "like-unknown-post", defaultSeverity: .error,
+        summary: "Every post in the like sets exists.",
+        explanation: """
+            Deleting a post rarely deletes its like set, which lives in another part of the tree. The orphaned \
+            likes are invisible to users but still cost storage and reads. The fix deletes them.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.likes(schema) ?? Requirement.posts(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        return dataset.likes.compactMap { like in
+            guard derived.post(like.post) == nil, let path = dataset.path(ofLike: like) else { return nil }
+            return finding(
+                "\(context.name(like.user)) likes post \(dataset.key(like.post)), which does not exist",
+                paths: [path], expected: JSONValue.null, actual: true, fix: [PatchEntry(path, .null)]
+            )
+        }
+    }
+}

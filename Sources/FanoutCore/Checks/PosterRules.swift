@@ -1,0 +1,157 @@
+import FanoutJSON
+
+/// `poster-copy-stale`: the username copied into a post equals the poster's username.
+struct PosterCopyStaleRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "poster-copy-stale", defaultSeverity: .warning,
+        summary: "The poster's username copied into each post equals the user's current username.",
+        explanation: """
+            Posts carry a copy of their poster's username so that feeds need not read every poster. Renaming a \
+            user updates the user node but rarely every post, so old posts keep showing the old name. The users \
+            relation is the source of truth: the fix copies the current username into the post.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.posts(schema, field: \.posterUsername, "poster username copy") ?? Requirement.users(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.posts?.posterUsername else { return [] }
+        var findings: [Finding] = []
+        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+            guard let copy = post.posterCopyUsername, let u = derived.user(post.owner),
+                let username = dataset.users[u].username, copy != username
+            else { continue }
+            let path = dataset.path(of: post, field: field)
+            findings.append(finding(
+                "post \(dataset.key(post.key)) shows its poster as \"\(copy)\" but the user is now \"\(username)\"",
+                paths: [path, "\(dataset.path(ofUser: post.owner))/\(dataset.schema.users?.username?.description ?? "username")"],
+                expected: username, actual: copy, fix: [PatchEntry(path, username.jsonValue)]
+            ))
+        }
+        return findings
+    }
+}
+
+/// `poster-copy-uid`: the uid copied into a post equals the owner named by its path or owner field.
+struct PosterCopyUIDRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "poster-copy-uid", defaultSeverity: .error,
+        summary: "The poster uid copied into each post equals the post's owner.",
+        explanation: """
+            The app finds a post's like counter through the poster uid copy (`posts/{poster.uid}/{key}`); when \
+            the copy names another user, likes update a counter at a path where the post does not exist. The \
+            owner in the post's path is the source of truth: the fix rewrites the copy.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.posts(schema, field: \.posterUID, "poster uid copy")
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.posts?.posterUID else { return [] }
+        var findings: [Finding] = []
+        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+            guard post.posterCopyUID != noKey, post.owner != noKey, post.posterCopyUID != post.owner else { continue }
+            let path = dataset.path(of: post, field: field)
+            let owner = dataset.key(post.owner)
+            findings.append(finding(
+                "post \(dataset.key(post.key)) belongs to \(owner) but its poster copy names \(dataset.key(post.posterCopyUID))",
+                paths: [path], expected: owner, actual: dataset.key(post.posterCopyUID),
+                fix: [PatchEntry(path, owner.jsonValue)]
+            ))
+        }
+        return findings
+    }
+}
+
+/// `post-unknown-poster`: every post's owner exists.
+struct PostUnknownPosterRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "post-unknown-poster", defaultSeverity: .error,
+        summary: "Every post's owner exists.",
+        explanation: """
+            Deleting an account without deleting its posts leaves posts whose poster cannot be shown. There is \
+            no mechanical fix: decide whether to delete the posts or restore the user.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.posts(schema) ?? Requirement.users(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        return dataset.posts.enumerated().compactMap { p, post in
+            guard derived.post(post.key) == p, derived.user(post.owner) == nil else { return nil }
+            let owner = post.owner == noKey ? "no one" : dataset.key(post.owner)
+            return finding(
+                "post \(dataset.key(post.key)) belongs to \(owner), who does not exist",
+                paths: [dataset.path(of: post)], expected: nil, actual: owner
+            )
+        }
+    }
+}
+
+/// `post-field`: required fields are present with the right JSON type.
+struct PostFieldRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "post-field", defaultSeverity: .error,
+        summary: "Every post has its required fields, each of the right JSON type.",
+        explanation: """
+            Clients decode posts strictly (the seeds' `Post.init?(snapshot:)` returns nil when a field is \
+            missing or of another type), so such a post silently disappears from every feed. There is no \
+            mechanical fix: the right value is unknown.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? { Requirement.posts(schema) }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        context.dataset.fieldProblems.map { problem in
+            finding(
+                problem.actual == "missing"
+                    ? "\(problem.path) is missing (expected a \(problem.expected))"
+                    : "\(problem.path) is a \(problem.actual), expected a \(problem.expected)",
+                paths: [problem.path], expected: problem.expected, actual: problem.actual
+            )
+        }
+    }
+}
+
+/// `push-id-time`: a post's timestamp agrees with the time in its push ID, within a day.
+struct PushIDTimeRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "push-id-time", defaultSeverity: .info,
+        summary: "A post's timestamp agrees with the creation time in its push ID (within one day).",
+        explanation: """
+            Push IDs encode the client's clock at creation. A timestamp far from it means a client with a wrong \
+            clock, a unit mix-up (seconds written as milliseconds) or a post copied from elsewhere; feeds sorted \
+            by the timestamp then show it out of place.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        guard let posts = schema.posts else { return "the schema has no posts relation" }
+        return posts.createdAt == nil ? "the schema's posts have no timestamp field" : nil
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.posts?.createdAt?.field else { return [] }
+        return dataset.posts.enumerated().compactMap { p, post in
+            guard derived.post(post.key) == p, let stored = post.createdAt,
+                let pushed = PushID.time(of: dataset.key(post.key)), abs(stored - pushed) > 86_400
+            else { return nil }
+            let days = Int((stored - pushed) / 86_400)
+            return finding(
+                "post \(dataset.key(post.key)) is timestamped \(days) day\(abs(days) == 1 ? "" : "s") away from its push ID's time",
+                paths: [dataset.path(of: post, field: field)], expected: pushed.rounded(), actual: stored.rounded()
+            )
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Every rule Fanout knows, in report order.
+public enum RuleCatalog {
+    /// All rules.
+    static let rules: [any ConsistencyRule] = [
+        LikeCountMismatchRule(), LikeCountNegativeRule(), LikeUnknownUserRule(), LikeUnknownPostRule(),
+        PosterCopyStaleRule(), PosterCopyUIDRule(), PostUnknownPosterRule(), PostFieldRule(),
+        FollowMirrorMissingRule(), FollowUnknownUserRule(), FollowSelfRule(),
+        TimelineMissingRule(), TimelineStaleRule(), TimelineUnknownPostRule(), TimelinePosterRule(),
+        PushIDTimeRule(),
+    ]
+
+    /// The descriptors of all rules, in report order.
+    public static var descriptors: [RuleDescriptor] { rules.map(\.descriptor) }
+
+    /// The descriptor of rule `id`, if there is one.
+    public static func descriptor(_ id: String) -> RuleDescriptor? {
+        rules.first { $0.descriptor.id == id }?.descriptor
+    }
+}

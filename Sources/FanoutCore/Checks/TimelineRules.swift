@@ -1,0 +1,165 @@
+import FanoutJSON
+
+/// The stored timeline entries grouped by timeline owner key, post keys ascending, for membership tests.
+struct StoredTimelines {
+    let byUser: GroupedIndex
+
+    init(_ dataset: Dataset) {
+        var index = GroupedIndex(groupCount: dataset.keys.count, pairs: dataset.timeline.map { ($0.user, $0.post) })
+        index.sortAndDeduplicateGroups(by: <)
+        byUser = index
+    }
+
+    func contains(user: KeyID, post: KeyID) -> Bool { byUser.sortedGroup(Int(user), contains: post) }
+}
+
+/// The value a stored timeline entry should hold for a post by `owner`.
+func timelineEntryValue(_ dataset: Dataset, owner: KeyID) -> JSONValue {
+    guard let field = dataset.schema.timeline?.posterUID else { return .bool(true) }
+    var value = JSONValue.string(dataset.key(owner))
+    for key in field.keys.reversed() { value = .object([(key: key, value: value)]) }
+    return value
+}
+
+/// `timeline-missing`: every post that belongs in a timeline has a stored entry.
+struct TimelineMissingRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "timeline-missing", defaultSeverity: .error,
+        summary: "Every post that belongs in a user's timeline (own posts, posts of followed users) has a stored entry.",
+        explanation: """
+            Posting fans the new post out to every follower's timeline, and following copies the followed user's \
+            posts into the follower's timeline. When a fan-out fails half way, or a follower was added while the \
+            post was being written, followers never see the post. The fix writes the missing entry.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.timeline(schema) ?? Requirement.posts(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        let stored = StoredTimelines(dataset)
+        var findings: [Finding] = []
+        for (u, user) in dataset.users.enumerated() {
+            for p in derived.timelines[u] {
+                let post = dataset.posts[Int(p)]
+                guard !stored.contains(user: user.key, post: post.key),
+                    let path = dataset.path(ofTimeline: user.key, post: post.key)
+                else { continue }
+                let whose = post.owner == user.key ? "their own post" : "\(context.name(post.owner))'s post"
+                let value = timelineEntryValue(dataset, owner: post.owner)
+                findings.append(finding(
+                    "\(context.name(user.key))'s timeline is missing \(whose) \(dataset.key(post.key))",
+                    paths: [path], expected: value, actual: JSONValue.null, fix: [PatchEntry(path, value)]
+                ))
+            }
+        }
+        return findings
+    }
+}
+
+/// `timeline-stale`: no stored entry from a user the timeline's owner does not follow.
+struct TimelineStaleRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "timeline-stale", defaultSeverity: .warning,
+        summary: "No stored timeline entry shows a post by someone the timeline's owner does not follow.",
+        explanation: """
+            Unfollowing should remove the unfollowed user's posts from the timeline; when that step fails the \
+            posts stay. The fix deletes the entry.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.timeline(schema) ?? Requirement.posts(schema) ?? Requirement.follows(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        return dataset.timeline.compactMap { entry in
+            guard let p = derived.post(entry.post) else { return nil }
+            let owner = dataset.posts[p].owner
+            if owner == entry.user { return nil }
+            if let u = derived.user(entry.user), derived.followedKeys.sortedGroup(u, contains: owner) { return nil }
+            guard let path = dataset.path(ofTimeline: entry.user, post: entry.post) else { return nil }
+            let reason = derived.user(entry.user) == nil
+                ? "\(dataset.key(entry.user)) does not exist"
+                : "\(context.name(entry.user)) does not follow \(context.name(owner))"
+            return finding(
+                "\(context.name(entry.user))'s timeline shows \(context.name(owner))'s post \(dataset.key(entry.post)), but \(reason)",
+                paths: [path], expected: JSONValue.null, actual: timelineEntryValue(dataset, owner: entry.posterUID == noKey ? owner : entry.posterUID),
+                fix: [PatchEntry(path, .null)]
+            )
+        }
+    }
+}
+
+/// `timeline-unknown-post`: every stored entry points to an existing post.
+struct TimelineUnknownPostRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "timeline-unknown-post", defaultSeverity: .error,
+        summary: "Every stored timeline entry points to an existing post.",
+        explanation: """
+            Deleting a post must also delete its entry from every follower's timeline; when it does not, clients \
+            read a post that is gone and show an empty cell or crash. The fix deletes the entry.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.timeline(schema) ?? Requirement.posts(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        return dataset.timeline.compactMap { entry in
+            guard derived.post(entry.post) == nil, let path = dataset.path(ofTimeline: entry.user, post: entry.post) else {
+                return nil
+            }
+            return finding(
+                "\(context.name(entry.user))'s timeline points to post \(dataset.key(entry.post)), which does not exist",
+                paths: [path], expected: JSONValue.null,
+                actual: entry.posterUID == noKey ? JSONValue.bool(true) : timelineEntryValue(dataset, owner: entry.posterUID),
+                fix: [PatchEntry(path, .null)]
+            )
+        }
+    }
+}
+
+/// `timeline-poster`: each entry's poster uid is the post's owner.
+struct TimelinePosterRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "timeline-poster", defaultSeverity: .error,
+        summary: "Each stored timeline entry's poster uid is the post's owner.",
+        explanation: """
+            Clients read a timeline entry's post at `posts/{poster_uid}/{key}`; a wrong poster uid makes the \
+            post unreadable from the timeline. The fix rewrites the poster uid.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        guard let timeline = schema.timeline else { return "the schema has no stored timeline relation" }
+        if timeline.posterUID == nil { return "the schema's timeline entries have no poster field" }
+        return Requirement.posts(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset, derived = context.derived
+        guard let field = dataset.schema.timeline?.posterUID else { return [] }
+        return dataset.timeline.compactMap { entry in
+            guard let p = derived.post(entry.post) else { return nil }
+            let owner = dataset.posts[p].owner
+            guard owner != noKey, entry.posterUID != owner,
+                let entryPath = dataset.path(ofTimeline: entry.user, post: entry.post)
+            else { return nil }
+            let path = "\(entryPath)/\(field)"
+            let actual: JSONValue = entry.posterUID == noKey ? .null : .string(dataset.key(entry.posterUID))
+            return finding(
+                "\(context.name(entry.user))'s timeline entry for post \(dataset.key(entry.post)) names "
+                    + (entry.posterUID == noKey ? "no poster" : dataset.key(entry.posterUID))
+                    + " as its poster, but the post belongs to \(dataset.key(owner))",
+                paths: [path], expected: dataset.key(owner), actual: actual,
+                fix: [PatchEntry(path, .string(dataset.key(owner)))]
+            )
+        }
+    }
+}

@@ -1,0 +1,161 @@
+/// What the export's facts imply, computed exactly as SPEC "Derived data" defines it.
+///
+/// - Timeline of U: U's own posts plus the posts of every user U follows, newest first, ties by post key
+///   ascending, each post once. Follows come from `following` (the source of truth), or from `followers` where
+///   the layout has no `following`.
+/// - Like count of P: the number of distinct existing users who liked P (from the like set, the source of truth).
+/// - Likers of P: those users, ordered by username, then uid.
+/// - A post's time: its timestamp field, else the time in its push ID; posts with neither sort as oldest.
+public struct DerivedData: Sendable {
+    /// User index for each key, or -1.
+    public let userIndexByKey: [Int32]
+    /// Post index for each key, or -1. Where two posts share a key, the last one read wins.
+    public let postIndexByKey: [Int32]
+    /// Each post's effective time in seconds since 1970, or nil when it has none.
+    public let postTimes: [Double?]
+    /// Per post index: liker user indexes, ordered by username then uid.
+    public let likers: GroupedIndex
+    /// Per user index: post indexes the user liked, ascending (for ``viewerLiked(user:post:)``).
+    public let likedPosts: GroupedIndex
+    /// Per user index: followed keys (which may name missing users), ascending by key id.
+    public let followedKeys: GroupedIndex
+    /// Per user index: user indexes of their followers, ordered by username then uid.
+    public let followers: GroupedIndex
+    /// Per user index: the user's own posts, newest first.
+    public let ownPosts: GroupedIndex
+    /// Per user index: the derived timeline as post indexes, newest first.
+    public let timelines: GroupedIndex
+    /// Each user's position when users are ordered by username then uid.
+    public let userRank: [Int32]
+
+    /// Derives everything from `dataset`.
+    public init(_ dataset: Dataset) {
+        let keyCount = dataset.keys.count
+        var userIndexByKey = [Int32](repeating: -1, count: keyCount)
+        for (i, user) in dataset.users.enumerated() { userIndexByKey[Int(user.key)] = Int32(i) }
+        var postIndexByKey = [Int32](repeating: -1, count: keyCount)
+        for (i, post) in dataset.posts.enumerated() { postIndexByKey[Int(post.key)] = Int32(i) }
+        // Posts shadowed by a later post with the same key take no part in derivation.
+        let livePost: (Int) -> Bool = { postIndexByKey[Int(dataset.posts[$0].key)] == Int32($0) }
+
+        let postTimes = dataset.posts.map { post in
+            post.createdAt ?? PushID.time(of: dataset.key(post.key))
+        }
+        let postOrder = Self.rankPosts(dataset, times: postTimes)
+        let userRank = Self.rankUsers(dataset)
+
+        // Likes: distinct existing likers of existing posts.
+        var likePairs: [(group: Int32, value: Int32)] = []
+        likePairs.reserveCapacity(dataset.likes.count)
+        for like in dataset.likes {
+            let p = postIndexByKey[Int(like.post)], u = userIndexByKey[Int(like.user)]
+            if p >= 0 && u >= 0 { likePairs.append((p, u)) }
+        }
+        var likers = GroupedIndex(groupCount: dataset.posts.count, pairs: likePairs)
+        likers.sortAndDeduplicateGroups { userRank[Int($0)] < userRank[Int($1)] }
+        var likedPosts = GroupedIndex(groupCount: dataset.users.count, pairs: likePairs.map { ($0.value, $0.group) })
+        likedPosts.sortAndDeduplicateGroups(by: <)
+
+        // Follows from the source of truth.
+        let follows = dataset.schema.following != nil ? dataset.following : dataset.followers
+        var followPairs: [(group: Int32, value: Int32)] = []
+        var followerPairs: [(group: Int32, value: Int32)] = []
+        for follow in follows {
+            let u = userIndexByKey[Int(follow.user)]
+            guard u >= 0 else { continue }
+            followPairs.append((u, follow.target))
+            let t = userIndexByKey[Int(follow.target)]
+            if t >= 0 { followerPairs.append((t, u)) }
+        }
+        var followedKeys = GroupedIndex(groupCount: dataset.users.count, pairs: followPairs)
+        followedKeys.sortAndDeduplicateGroups(by: <)
+        var followers = GroupedIndex(groupCount: dataset.users.count, pairs: followerPairs)
+        followers.sortAndDeduplicateGroups { userRank[Int($0)] < userRank[Int($1)] }
+
+        // Posts per owner key, newest first (postOrder is already newest first).
+        var ownerPairs: [(group: Int32, value: Int32)] = []
+        ownerPairs.reserveCapacity(dataset.posts.count)
+        for p in postOrder where livePost(Int(p)) {
+            let owner = dataset.posts[Int(p)].owner
+            if owner != noKey { ownerPairs.append((owner, p)) }
+        }
+        let postsByOwnerKey = GroupedIndex(groupCount: keyCount, pairs: ownerPairs)
+        var ownPairs: [(group: Int32, value: Int32)] = []
+        for (i, user) in dataset.users.enumerated() {
+            for p in postsByOwnerKey[Int(user.key)] { ownPairs.append((Int32(i), p)) }
+        }
+        let ownPosts = GroupedIndex(groupCount: dataset.users.count, pairs: ownPairs)
+
+        // Timelines: own posts plus followed users' posts, ordered by the global post rank.
+        var rankOfPost = [Int32](repeating: 0, count: dataset.posts.count)
+        for (rank, p) in postOrder.enumerated() { rankOfPost[Int(p)] = Int32(rank) }
+        var timelinePairs: [(group: Int32, value: Int32)] = []
+        for (i, user) in dataset.users.enumerated() {
+            for p in postsByOwnerKey[Int(user.key)] { timelinePairs.append((Int32(i), p)) }
+            for target in followedKeys[i] where target != user.key {
+                for p in postsByOwnerKey[Int(target)] { timelinePairs.append((Int32(i), p)) }
+            }
+        }
+        var timelines = GroupedIndex(groupCount: dataset.users.count, pairs: timelinePairs)
+        timelines.sortAndDeduplicateGroups { rankOfPost[Int($0)] < rankOfPost[Int($1)] }
+
+        self.userIndexByKey = userIndexByKey
+        self.postIndexByKey = postIndexByKey
+        self.postTimes = postTimes
+        self.likers = likers
+        self.likedPosts = likedPosts
+        self.followedKeys = followedKeys
+        self.followers = followers
+        self.ownPosts = ownPosts
+        self.timelines = timelines
+        self.userRank = userRank
+    }
+
+    /// The derived like count of post index `post`.
+    public func likeCount(post: Int) -> Int { likers[post].count }
+
+    /// Whether user index `user` liked post index `post`.
+    public func viewerLiked(user: Int, post: Int) -> Bool {
+        likedPosts.sortedGroup(user, contains: Int32(post))
+    }
+
+    /// The user index of `key`, if such a user exists.
+    public func user(_ key: KeyID) -> Int? {
+        let i = userIndexByKey[Int(key)]
+        return i >= 0 ? Int(i) : nil
+    }
+
+    /// The post index of `key`, if such a post exists.
+    public func post(_ key: KeyID) -> Int? {
+        let i = postIndexByKey[Int(key)]
+        return i >= 0 ? Int(i) : nil
+    }
+
+    /// Post indexes newest first; equal times by post key ascending; posts without a time last.
+    private static func rankPosts(_ dataset: Dataset, times: [Double?]) -> [Int32] {
+        var order = (0..<Int32(dataset.posts.count)).map { $0 }
+        order.sort { a, b in
+            let ta = times[Int(a)] ?? -.infinity, tb = times[Int(b)] ?? -.infinity
+            if ta != tb { return ta > tb }
+            let ka = dataset.posts[Int(a)].key, kb = dataset.posts[Int(b)].key
+            if ka != kb { return dataset.keys.precedes(ka, kb) }
+            return a < b
+        }
+        return order
+    }
+
+    /// Each user's rank by username (users without one sort by uid among the rest), then uid.
+    private static func rankUsers(_ dataset: Dataset) -> [Int32] {
+        let names = dataset.users.map { $0.username ?? dataset.key($0.key) }
+        var order = Array(0..<dataset.users.count)
+        order.sort { a, b in
+            if names[a] != names[b] { return names[a].utf8.lexicographicallyPrecedes(names[b].utf8) }
+            let ka = dataset.users[a].key, kb = dataset.users[b].key
+            if ka != kb { return dataset.keys.precedes(ka, kb) }
+            return a < b
+        }
+        var rank = [Int32](repeating: 0, count: order.count)
+        for (r, u) in order.enumerated() { rank[u] = Int32(r) }
+        return rank
+    }
+}

@@ -1,0 +1,62 @@
+/// Values grouped by a small integer, stored flat: the compressed-sparse-row layout.
+///
+/// Millions of likes, follows and timeline entries grouped per post or user would cost an array each;
+/// one flat array plus offsets costs four bytes a value and keeps each group contiguous.
+public struct GroupedIndex: Sendable {
+    /// `starts[g]..<starts[g + 1]` is group `g`'s range in `values`.
+    public private(set) var starts: [Int32]
+    /// The values of all groups, group after group.
+    public private(set) var values: [Int32]
+
+    /// Groups `pairs` (group, value) into `groupCount` groups, keeping each group's values in input order.
+    public init(groupCount: Int, pairs: [(group: Int32, value: Int32)]) {
+        var starts = [Int32](repeating: 0, count: groupCount + 1)
+        for pair in pairs { starts[Int(pair.group) + 1] += 1 }
+        for g in 0..<groupCount { starts[g + 1] += starts[g] }
+        var next = starts
+        var values = [Int32](repeating: 0, count: pairs.count)
+        for pair in pairs {
+            values[Int(next[Int(pair.group)])] = pair.value
+            next[Int(pair.group)] += 1
+        }
+        self.starts = starts
+        self.values = values
+    }
+
+    /// The number of groups.
+    public var groupCount: Int { starts.count - 1 }
+
+    /// The values of group `group`.
+    public subscript(group: Int) -> ArraySlice<Int32> {
+        values[Int(starts[group])..<Int(starts[group + 1])]
+    }
+
+    /// Sorts each group's values by `areInIncreasingOrder` and drops repeated values within a group.
+    public mutating func sortAndDeduplicateGroups(by areInIncreasingOrder: (Int32, Int32) -> Bool) {
+        var write = 0
+        var newStarts = [Int32](repeating: 0, count: starts.count)
+        for g in 0..<groupCount {
+            var group = Array(self[g])
+            group.sort(by: areInIncreasingOrder)
+            var last: Int32? = nil
+            for value in group where value != last {
+                values[write] = value
+                write += 1
+                last = value
+            }
+            newStarts[g + 1] = Int32(write)
+        }
+        values.removeSubrange(write...)
+        starts = newStarts
+    }
+
+    /// Whether group `group` holds `value`, for groups sorted ascending.
+    public func sortedGroup(_ group: Int, contains value: Int32) -> Bool {
+        var low = Int(starts[group]), high = Int(starts[group + 1])
+        while low < high {
+            let mid = (low + high) / 2
+            if values[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low < Int(starts[group + 1]) && values[low] == value
+    }
+}

@@ -1,0 +1,75 @@
+extension Dataset {
+    /// The database path of `post`'s node, e.g. `posts/u1/-Kx`.
+    public func path(of post: Post) -> String {
+        guard let pattern = schema.posts?.pattern else { return key(post.key) }
+        return pattern.render { name in
+            switch name {
+            case "post": key(post.key)
+            case "poster": post.pathOwner == noKey ? "{poster}" : key(post.pathOwner)
+            default: "{\(name)}"
+            }
+        }
+    }
+
+    /// The database path of a field of `post`, e.g. `posts/u1/-Kx/like_count`.
+    public func path(of post: Post, field: FieldPath) -> String {
+        "\(path(of: post))/\(field)"
+    }
+
+    /// The database path of `user`'s node, e.g. `users/u1`.
+    public func path(ofUser user: KeyID) -> String {
+        guard let pattern = schema.users?.pattern else { return key(user) }
+        return pattern.render { $0 == "user" ? key(user) : "{\($0)}" }
+    }
+
+    /// The database path of a like in the like set, e.g. `postLikes/-Kx/u2`.
+    public func path(ofLike like: Like) -> String? {
+        schema.likes.map { render($0.pattern, like) }
+    }
+
+    /// The database path of a like in the mirror, e.g. `user-likes/u2/-Kx`.
+    public func path(ofMirroredLike like: Like) -> String? {
+        schema.likeMirror.map { render($0.pattern, like) }
+    }
+
+    /// The database path of a follow under `following`, e.g. `following/u1/u2`.
+    public func path(ofFollowing follow: Follow) -> String? {
+        schema.following.map { render($0.pattern, follow) }
+    }
+
+    /// The database path of a follow under `followers`, e.g. `followers/u2/u1`.
+    public func path(ofFollower follow: Follow) -> String? {
+        schema.followers.map { render($0.pattern, follow) }
+    }
+
+    /// The database path of a stored timeline entry, e.g. `timeline/u1/-Kx`.
+    public func path(ofTimeline user: KeyID, post: KeyID) -> String? {
+        schema.timeline?.pattern.render { name in
+            switch name {
+            case "user": key(user)
+            case "post": key(post)
+            default: "{\(name)}"
+            }
+        }
+    }
+
+    private func render(_ pattern: PathPattern, _ like: Like) -> String {
+        pattern.render { name in
+            switch name {
+            case "post": key(like.post)
+            case "user": key(like.user)
+            default: "{\(name)}"
+            }
+        }
+    }
+
+    private func render(_ pattern: PathPattern, _ follow: Follow) -> String {
+        pattern.render { name in
+            switch name {
+            case "user": key(follow.user)
+            case "target": key(follow.target)
+            default: "{\(name)}"
+            }
+        }
+    }
+}

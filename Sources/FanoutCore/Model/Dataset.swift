@@ -1,0 +1,32 @@
+/// The domain core: everything Fanout read from one export, independent of its layout.
+///
+/// Facts keep the keys they were stored under, so the database path of any fact can be rendered from the
+/// ``schema`` (see `Dataset+Paths.swift`). Derivation, checks, rendering and export work on this value only.
+public struct Dataset: Sendable {
+    /// Where each relation was read from.
+    public var schema: Schema
+    /// Every key seen.
+    public var keys = KeyTable()
+    /// Users in the order read.
+    public var users: [User] = []
+    /// Posts in the order read.
+    public var posts: [Post] = []
+    /// The like set, as stored in the `likes` relation.
+    public var likes: [Like] = []
+    /// The like set's mirror (`user-likes`), where the schema has one.
+    public var likeMirror: [Like] = []
+    /// Follows as stored under `following`.
+    public var following: [Follow] = []
+    /// Follows as stored under `followers`.
+    public var followers: [Follow] = []
+    /// Stored timeline entries.
+    public var timeline: [TimelineEntry] = []
+    /// Fields of the wrong type or missing, found while reading.
+    public var fieldProblems: [FieldProblem] = []
+
+    /// An empty dataset laid out as `schema`.
+    public init(schema: Schema) { self.schema = schema }
+
+    /// The text of a key.
+    public func key(_ id: KeyID) -> String { keys.string(id) }
+}

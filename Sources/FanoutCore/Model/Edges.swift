@@ -1,0 +1,61 @@
+/// A stored like: `user` liked `post`. Keys may name users or posts that do not exist.
+public struct Like: Sendable, Equatable, Hashable {
+    /// The liked post's key.
+    public var post: KeyID
+    /// The liker's uid.
+    public var user: KeyID
+
+    /// A like.
+    public init(post: KeyID, user: KeyID) {
+        self.post = post
+        self.user = user
+    }
+}
+
+/// A stored follow: `user` follows `target`, whichever direction it was stored in.
+public struct Follow: Sendable, Equatable, Hashable {
+    /// The follower's uid.
+    public var user: KeyID
+    /// The followed user's uid.
+    public var target: KeyID
+
+    /// A follow.
+    public init(user: KeyID, target: KeyID) {
+        self.user = user
+        self.target = target
+    }
+}
+
+/// A stored timeline entry: `post` is in `user`'s stored timeline.
+public struct TimelineEntry: Sendable, Equatable {
+    /// The timeline owner's uid.
+    public var user: KeyID
+    /// The post key.
+    public var post: KeyID
+    /// The entry's copy of the poster's uid, or ``noKey``.
+    public var posterUID: KeyID
+
+    /// A timeline entry.
+    public init(user: KeyID, post: KeyID, posterUID: KeyID = noKey) {
+        self.user = user
+        self.post = post
+        self.posterUID = posterUID
+    }
+}
+
+/// A stored field that is missing or has the wrong JSON type, found while reading.
+public struct FieldProblem: Sendable, Equatable {
+    /// The database path of the field.
+    public var path: String
+    /// The type the schema expects, e.g. `number`.
+    public var expected: String
+    /// What was there, e.g. `string` or `missing`.
+    public var actual: String
+
+    /// A field problem.
+    public init(path: String, expected: String, actual: String) {
+        self.path = path
+        self.expected = expected
+        self.actual = actual
+    }
+}

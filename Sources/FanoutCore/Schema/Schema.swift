@@ -1,0 +1,158 @@
+/// Where each relation of the domain lives in an export's tree, and which fields hold what.
+///
+/// Every relation is optional: an app that has no stored timelines simply has no `timeline`. Rules that need a
+/// missing relation are skipped and the report says so. Presets and schema files both produce this value.
+public struct Schema: Sendable, Equatable {
+    /// The preset or file this schema came from, e.g. `makestagram`.
+    public var name: String
+    /// `users/{user}`: one node per user.
+    public var users: UserRelation?
+    /// `posts/{poster}/{post}` or `posts/{post}` with an owner field.
+    public var posts: PostRelation?
+    /// `postLikes/{post}/{user}`: the like set of each post (the source of truth for likes).
+    public var likes: EdgeRelation?
+    /// `user-likes/{user}/{post}`: the optional mirror of the like set.
+    public var likeMirror: EdgeRelation?
+    /// `following/{user}/{target}`: whom each user follows (the source of truth for follows).
+    public var following: EdgeRelation?
+    /// `followers/{target}/{user}`: the mirror of `following`.
+    public var followers: EdgeRelation?
+    /// `timeline/{user}/{post}`: the stored, fanned-out timelines.
+    public var timeline: TimelineRelation?
+
+    /// A schema with the given relations.
+    public init(
+        name: String, users: UserRelation? = nil, posts: PostRelation? = nil, likes: EdgeRelation? = nil,
+        likeMirror: EdgeRelation? = nil, following: EdgeRelation? = nil, followers: EdgeRelation? = nil,
+        timeline: TimelineRelation? = nil
+    ) {
+        self.name = name
+        self.users = users
+        self.posts = posts
+        self.likes = likes
+        self.likeMirror = likeMirror
+        self.following = following
+        self.followers = followers
+        self.timeline = timeline
+    }
+}
+
+/// Where users live and which of their fields Fanout reads.
+public struct UserRelation: Sendable, Equatable {
+    /// Must capture `{user}`.
+    public var pattern: PathPattern
+    /// Field path of the username, relative to the user node.
+    public var username: FieldPath?
+    /// Field path of the display name.
+    public var name: FieldPath?
+    /// Field path of the profile image URL.
+    public var profileImageURL: FieldPath?
+
+    /// A user relation.
+    public init(pattern: PathPattern, username: FieldPath? = nil, name: FieldPath? = nil, profileImageURL: FieldPath? = nil) {
+        self.pattern = pattern
+        self.username = username
+        self.name = name
+        self.profileImageURL = profileImageURL
+    }
+}
+
+/// Where posts live and which of their fields Fanout reads.
+public struct PostRelation: Sendable, Equatable {
+    /// Must capture `{post}`; may capture `{poster}` (the owner's uid).
+    public var pattern: PathPattern
+    /// The owner's uid as a field, for layouts whose path has no `{poster}`.
+    public var owner: FieldPath?
+    /// The creation time.
+    public var createdAt: TimeField?
+    /// The Markdown caption.
+    public var caption: FieldPath?
+    /// The image URL.
+    public var imageURL: FieldPath?
+    /// The image height (Makestagram stores the aspect height).
+    public var imageHeight: FieldPath?
+    /// The stored like counter.
+    public var likeCount: FieldPath?
+    /// The denormalized copy of the poster's uid.
+    public var posterUID: FieldPath?
+    /// The denormalized copy of the poster's username.
+    public var posterUsername: FieldPath?
+    /// Fields that every post must have, checked by `post-field`.
+    public var required: [FieldPath]
+
+    /// A post relation.
+    public init(
+        pattern: PathPattern, owner: FieldPath? = nil, createdAt: TimeField? = nil, caption: FieldPath? = nil,
+        imageURL: FieldPath? = nil, imageHeight: FieldPath? = nil, likeCount: FieldPath? = nil,
+        posterUID: FieldPath? = nil, posterUsername: FieldPath? = nil, required: [FieldPath] = []
+    ) {
+        self.pattern = pattern
+        self.owner = owner
+        self.createdAt = createdAt
+        self.caption = caption
+        self.imageURL = imageURL
+        self.imageHeight = imageHeight
+        self.likeCount = likeCount
+        self.posterUID = posterUID
+        self.posterUsername = posterUsername
+        self.required = required
+    }
+}
+
+/// A set of pairs stored as `parent/{a}/{b}: true`, such as likes and follows.
+public struct EdgeRelation: Sendable, Equatable {
+    /// Captures the relation's two ends, e.g. `{post}` and `{user}` for likes.
+    public var pattern: PathPattern
+
+    /// An edge relation.
+    public init(pattern: PathPattern) { self.pattern = pattern }
+}
+
+/// Stored timeline entries and the field that names each entry's poster.
+public struct TimelineRelation: Sendable, Equatable {
+    /// Must capture `{user}` and `{post}`.
+    public var pattern: PathPattern
+    /// The field holding the poster's uid, relative to the entry (Makestagram: `poster_uid`).
+    public var posterUID: FieldPath?
+
+    /// A timeline relation.
+    public init(pattern: PathPattern, posterUID: FieldPath? = nil) {
+        self.pattern = pattern
+        self.posterUID = posterUID
+    }
+}
+
+/// A path relative to an entity's node, such as `poster/username`.
+public struct FieldPath: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The keys from the entity node down.
+    public let keys: [String]
+
+    /// Parses `a/b/c`.
+    public init(_ text: String) { keys = text.split(separator: "/").map(String.init) }
+
+    /// The path as written.
+    public var description: String { keys.joined(separator: "/") }
+}
+
+/// A timestamp field and its unit.
+public struct TimeField: Sendable, Equatable {
+    /// How a timestamp is written.
+    public enum Unit: String, Sendable, Equatable {
+        /// Seconds since 1970 (Makestagram's `created_at`).
+        case seconds = "s"
+        /// Milliseconds since 1970 (Firebase's `ServerValue.timestamp`).
+        case milliseconds = "ms"
+        /// An ISO 8601 string (Parse's `createdAt`).
+        case iso8601 = "iso8601"
+    }
+    /// Where the timestamp is.
+    public var field: FieldPath
+    /// Its unit.
+    public var unit: Unit
+
+    /// A timestamp field.
+    public init(_ field: FieldPath, unit: Unit) {
+        self.field = field
+        self.unit = unit
+    }
+}

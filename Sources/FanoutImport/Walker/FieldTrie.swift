@@ -1,0 +1,37 @@
+import FanoutCore
+
+/// The fields an entity's node may hold, as a tree of keys, each leaf naming a value slot.
+struct FieldTrie {
+    struct Node {
+        var children: [(key: [UInt8], child: Int)] = []
+        var slot = -1
+    }
+
+    private(set) var nodes = [Node()]
+
+    /// Adds `path` for slot `slot`.
+    mutating func insert(_ path: FieldPath, slot: Int) {
+        var node = 0
+        for key in path.keys {
+            let bytes = Array(key.utf8)
+            if let existing = nodes[node].children.first(where: { $0.key == bytes }) {
+                node = existing.child
+            } else {
+                nodes.append(Node())
+                nodes[node].children.append((bytes, nodes.count - 1))
+                node = nodes.count - 1
+            }
+        }
+        nodes[node].slot = slot
+    }
+
+    /// The child reached through `key`, if any.
+    func child(_ node: Int, _ key: UnsafeRawBufferPointer) -> Int? {
+        for entry in nodes[node].children where entry.key.count == key.count {
+            if entry.key.withUnsafeBytes({ $0.elementsEqual(key) }) { return entry.child }
+        }
+        return nil
+    }
+
+    var isEmpty: Bool { nodes.count == 1 }
+}

@@ -1,0 +1,86 @@
+import FanoutCore
+
+/// Converts stored timestamps to seconds since 1970.
+enum Timestamp {
+    /// The field's value in seconds, or nil when it is not a timestamp of `unit`.
+    static func seconds(_ value: FieldValue, unit: TimeField.Unit) -> Double? {
+        switch unit {
+        case .seconds: return value.double.flatMap { $0.isFinite ? $0 : nil }
+        case .milliseconds: return value.double.flatMap { $0.isFinite ? $0 / 1000 : nil }
+        case .iso8601: return value.string.flatMap(ISO8601.seconds)
+        }
+    }
+
+    /// The JSON type a timestamp of `unit` has.
+    static func typeName(_ unit: TimeField.Unit?) -> String {
+        unit == .iso8601 ? "string" : "number"
+    }
+}
+
+/// A strict reader of the ISO 8601 timestamps Parse writes: `2017-03-21T18:02:36.786Z` (offsets allowed).
+enum ISO8601 {
+    static func seconds(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= b.count else { return nil }
+            var n = 0
+            for i in at..<(at + count) {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                n = n * 10 + Int(b[i] - 48)
+            }
+            return n
+        }
+        guard b.count >= 20, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45,
+            let day = digits(8, 2), b[10] == 84 || b[10] == 116 || b[10] == 32, let hour = digits(11, 2), b[13] == 58,
+            let minute = digits(14, 2), b[16] == 58, let second = digits(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if i < b.count, b[i] == 46 {
+            i += 1
+            var scale = 0.1
+            let start = i
+            while i < b.count, b[i] >= 48 && b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+            }
+            if i == start { return nil }
+        }
+        var offset = 0
+        if i < b.count, b[i] == 90 || b[i] == 122 {
+            i += 1
+        } else if i < b.count, b[i] == 43 || b[i] == 45 {
+            // +hh:mm, +hhmm or +hh
+            let sign = b[i] == 45 ? -1 : 1
+            guard let oh = digits(i + 1, 2) else { return nil }
+            i += 3
+            var om = 0
+            if i < b.count, b[i] == 58 {
+                guard let m = digits(i + 1, 2) else { return nil }
+                om = m
+                i += 3
+            } else if let m = digits(i, 2) {
+                om = m
+                i += 2
+            }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

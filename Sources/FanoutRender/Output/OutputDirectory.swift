@@ -1,0 +1,85 @@
+import Foundation
+
+/// Writes a whole folder atomically: everything goes into a temporary sibling, which replaces the target
+/// only when complete, so an interrupted or failed run leaves the previous output as it was.
+///
+/// A folder Fanout created holds a marker file; Fanout refuses to replace a non-empty folder without one,
+/// so pointing `--out` at the wrong place never deletes a user's files.
+public struct OutputDirectory: Sendable {
+    /// The marker file's name.
+    public static let markerName = ".fanout-output"
+    /// The folder to produce.
+    public let target: URL
+    /// The temporary folder being written.
+    public let staging: URL
+
+    /// Prepares to replace `path`. Fails, writing nothing, when `path` is a file or a foreign non-empty folder.
+    public init(path: String) throws(RenderError) {
+        let target = URL(fileURLWithPath: path).standardizedFileURL
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw RenderError.output(path: path, message: "exists and is not a folder; nothing was written")
+            }
+            let contents = (try? fm.contentsOfDirectory(atPath: target.path)) ?? []
+            if !contents.isEmpty && !contents.contains(Self.markerName) {
+                throw RenderError.output(
+                    path: path,
+                    message: "refusing to replace this folder: it is not empty and was not created by fanout; "
+                        + "choose another --out or empty it first. Nothing was written")
+            }
+        }
+        let parent = target.deletingLastPathComponent()
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw RenderError.output(path: parent.path, message: "cannot create the folder: \(error.localizedDescription)")
+        }
+        staging = parent.appendingPathComponent(".\(target.lastPathComponent).fanout-tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fm.removeItem(at: staging)
+        do {
+            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+            try Data("Created by fanout. Fanout replaces this folder on the next build.\n".utf8)
+                .write(to: staging.appendingPathComponent(Self.markerName))
+        } catch {
+            throw RenderError.output(path: staging.path, message: "cannot write: \(error.localizedDescription)")
+        }
+        self.target = target
+    }
+
+    /// Writes `text` to `relativePath` inside the staging folder, creating subfolders.
+    public func write(_ text: String, to relativePath: String) throws(RenderError) {
+        let url = staging.appendingPathComponent(relativePath)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        } catch {
+            throw RenderError.output(path: url.path, message: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Moves the finished staging folder into place, replacing the previous output.
+    public func commit() throws(RenderError) {
+        let fm = FileManager.default
+        let old = staging.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).fanout-old-\(ProcessInfo.processInfo.processIdentifier)")
+        do {
+            if fm.fileExists(atPath: target.path) {
+                try? fm.removeItem(at: old)
+                try fm.moveItem(at: target, to: old)
+                try fm.moveItem(at: staging, to: target)
+                try? fm.removeItem(at: old)
+            } else {
+                try fm.moveItem(at: staging, to: target)
+            }
+        } catch {
+            throw RenderError.output(path: target.path, message: "cannot move the new output into place: \(error.localizedDescription)")
+        }
+    }
+
+    /// Deletes the staging folder after a failure; the previous output is untouched.
+    public func abandon() {
+        try? FileManager.default.removeItem(at: staging)
+    }
+}

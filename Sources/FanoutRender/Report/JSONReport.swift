@@ -1,0 +1,49 @@
+import FanoutCore
+import FanoutJSON
+
+/// The versioned JSON report. Version 1:
+///
+/// `{"version": 1, "tool": "fanout", "export": …, "schema": …, "summary": {"errors", "warnings", "info",
+/// "total", "rules_run": […], "rules_skipped": [{"rule", "reason"}]}, "findings": [{"rule", "severity",
+/// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
+/// values (`null` for absent); keys are sorted, findings ordered by rule then path.
+public enum JSONReport {
+    /// The report format's version; bumped on any incompatible change.
+    public static let version = 1
+
+    /// The report as pretty-printed, canonical JSON.
+    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+        JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info)) + "\n"
+    }
+
+    /// The report as a JSON value.
+    public static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
+        let summary = object([
+            ("errors", .int(result.count(.error))), ("warnings", .int(result.count(.warning))),
+            ("info", .int(result.count(.info))), ("total", .int(result.findings.count)),
+            ("rules_run", .array(result.rulesRun.map { .string($0.id) })),
+            ("rules_skipped", .array(result.skipped.map { object([("rule", .string($0.rule)), ("reason", .string($0.reason))]) })),
+        ])
+        let findings = result.findings.map { finding in
+            object([
+                ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
+                ("message", .string(finding.message)), ("paths", .array(finding.paths.map(JSONValue.string))),
+                ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
+                ("fix", object(finding.fix.map { ($0.path, $0.value) })),
+            ])
+        }
+        return object([
+            ("version", .int(version)), ("tool", .string("fanout")), ("export", .string(info.exportName)),
+            ("schema", .string(info.schemaName)), ("summary", summary), ("findings", .array(findings)),
+        ])
+    }
+
+    static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+        .object(members.map { (key: $0.0, value: $0.1) })
+    }
+}
+
+extension JSONValue {
+    /// An integer value.
+    static func int(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
+}

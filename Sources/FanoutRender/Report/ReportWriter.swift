@@ -1,0 +1,20 @@
+import FanoutCore
+
+/// Renders an audit in any ``ReportFormat``.
+public enum ReportWriter {
+    /// The report text; `templates` is needed for HTML and Markdown.
+    public static func render(_ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?) throws(RenderError) -> String {
+        switch format {
+        case .text: return TextReport.render(result, info: info)
+        case .json: return JSONReport.render(result, info: info)
+        case .markdown, .html:
+            let set: TemplateSet
+            if let templates { set = templates } else { set = try TemplateSet() }
+            var context = ReportView.context(result, info: info)
+            context["root"] = ""
+            context["title"] = "Validation report"
+            context["siteTitle"] = "Fanout"
+            return try set.render(context, template: format == .html ? "report" : "report.md")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import FanoutCore
+import FanoutJSON
+
+/// The plain-text report `fanout check` prints by default: findings grouped by rule, a summary line last.
+public enum TextReport {
+    /// The report text.
+    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+        var out = ""
+        for rule in result.rulesRun {
+            let findings = result.findings.filter { $0.rule == rule.id }
+            guard let first = findings.first else { continue }
+            out += "\(rule.id) (\(first.severity.rawValue), \(findings.count) finding\(findings.count == 1 ? "" : "s"))\n"
+            for finding in findings {
+                out += "  \(finding.paths.first ?? "-"): \(finding.message)\n"
+                if let expected = finding.expected, let actual = finding.actual {
+                    out += "    expected \(JSONWriter(pretty: false).write(expected)), actual \(JSONWriter(pretty: false).write(actual))\n"
+                }
+            }
+            out += "\n"
+        }
+        for skipped in result.skipped {
+            out += "skipped \(skipped.rule): \(skipped.reason)\n"
+        }
+        if !result.skipped.isEmpty { out += "\n" }
+        out += summaryLine(result, info: info) + "\n"
+        return out
+    }
+
+    /// `3 errors, 1 warning, 0 info from 10 rules on Content/export.json (makestagram layout)`.
+    public static func summaryLine(_ result: AuditResult, info: ReportInfo) -> String {
+        let e = result.count(.error), w = result.count(.warning), i = result.count(.info)
+        return "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info from "
+            + "\(result.rulesRun.count) rules on \(info.exportName) (\(info.schemaName) layout)"
+    }
+}

@@ -1,0 +1,84 @@
+import FanoutCore
+
+/// Builds the values templates see. Keys are documented in the README's template section.
+struct SiteViews {
+    let dataset: Dataset
+    let derived: DerivedData
+    let links: SiteLinks
+    /// Values every page gets: site title, export name, navigation.
+    let common: [String: Any]
+
+    init(dataset: Dataset, derived: DerivedData, common: [String: Any]) {
+        self.dataset = dataset
+        self.derived = derived
+        self.links = SiteLinks(dataset: dataset)
+        self.common = common
+    }
+
+    /// `common` plus the page's own values and its `root` prefix.
+    func page(_ path: String, title: String, _ values: [String: Any]) -> [String: Any] {
+        var context = common
+        context["root"] = SiteLinks.root(of: path)
+        context["title"] = title
+        for (key, value) in values { context[key] = value }
+        return context
+    }
+
+    func username(_ user: Int) -> String {
+        dataset.users[user].username ?? dataset.key(dataset.users[user].key)
+    }
+
+    /// A person in a list: name and, when the user exists, the link to their profile.
+    func person(_ key: KeyID) -> [String: Any] {
+        if let u = derived.user(key) { return ["name": username(u), "href": links.profile(key)] }
+        return ["name": dataset.key(key)]
+    }
+
+    /// One post as the `post-card` partial shows it; `viewer` is the user whose likes the heart shows.
+    func postCard(_ p: Int, viewer: Int?) -> [String: Any] {
+        let post = dataset.posts[p]
+        let likers = derived.likers[p]
+        let count = likers.count
+        var card: [String: Any] = [
+            "key": dataset.key(post.key),
+            "postHref": links.post(post.key),
+            "posterName": derived.user(post.owner).map(username) ?? post.posterCopyUsername ?? dataset.key(post.owner),
+            "likeCount": count,
+            "likeCountText": count == 0 ? "no likes" : count == 1 ? "1 like" : "\(count) likes",
+        ]
+        // Mustache treats an empty string as true, so absent values are left out rather than empty.
+        if count > 0 { card["likersSummary"] = Self.summary(likers.prefix(3).map { username(Int($0)) }, total: count) }
+        if post.owner != noKey { card["profileHref"] = links.profile(post.owner) }
+        if let time = derived.postTimes[p] {
+            card["isoTime"] = DateText.iso(time)
+            card["displayTime"] = DateText.display(time)
+        } else {
+            card["displayTime"] = "undated"
+        }
+        if let url = SafeURL.image(post.imageURL) { card["imageURL"] = url }
+        if let caption = post.caption, !caption.isEmpty {
+            card["captionHTML"] = CommonMark.html(caption)
+            card["captionText"] = caption
+        }
+        if let viewer {
+            card["viewerName"] = username(viewer)
+            card["liked"] = derived.viewerLiked(user: viewer, post: p)
+        }
+        if let stored = post.storedLikeCount, stored != Int64(count) {
+            card["storedCountDiffers"] = true
+            card["storedLikeCount"] = stored
+        }
+        return card
+    }
+
+    /// "alice", "alice and bob", "alice, bob and carol", "alice, bob and 3 others", as the seeds show likers.
+    static func summary(_ names: [String], total: Int) -> String {
+        switch total {
+        case 0: return ""
+        case 1: return names[0]
+        case 2: return "\(names[0]) and \(names[1])"
+        case 3: return "\(names[0]), \(names[1]) and \(names[2])"
+        default: return "\(names[0]), \(names[1]) and \(total - 2) others"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Mustache
+
+/// The Mustache templates and static assets a site is rendered with.
+///
+/// Built-in templates ship inside the binary; a site project's `Templates/` folder overrides them file by
+/// file (a `timeline.mustache` there replaces the built-in one, every other template stays built in).
+public struct TemplateSet: Sendable {
+    private let library: MustacheLibrary
+    /// Non-template files (such as `style.css`) by name, copied to the site's root.
+    public let assets: [String: String]
+
+    /// The built-in templates, overridden by the files in `overrides` when given and present.
+    public init(overrides: String? = nil) throws(RenderError) {
+        MarkdownContentType.registerOnce()
+        var files = BuiltinTemplates.files
+        if let overrides, FileManager.default.fileExists(atPath: overrides) {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: overrides)
+            } catch {
+                throw RenderError.template(file: overrides, message: "cannot list the folder: \(error.localizedDescription)")
+            }
+            for name in names where !name.hasPrefix(".") {
+                let path = (overrides as NSString).appendingPathComponent(name)
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw RenderError.template(file: path, message: "not readable as UTF-8 text")
+                }
+                files[name] = text
+            }
+        }
+        var library = MustacheLibrary()
+        var assets: [String: String] = [:]
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            guard name.hasSuffix(".mustache") else {
+                assets[name] = text
+                continue
+            }
+            do {
+                try library.register(text, named: String(name.dropLast(".mustache".count)))
+            } catch {
+                throw RenderError.template(file: name, message: "\(error)")
+            }
+        }
+        self.library = library
+        self.assets = assets
+    }
+
+    /// Renders `context` with the template called `name` (its file name without `.mustache`).
+    public func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
+        guard let output = library.render(context, withTemplate: name) else {
+            throw RenderError.template(file: "\(name).mustache", message: "no such template")
+        }
+        return output
+    }
+}
+
+/// Escapes text for Markdown output, for templates that start with `{{%CONTENT_TYPE:MARKDOWN}}`.
+///
+/// Usernames and captions must not turn into links, emphasis, headings, HTML or table cells in the
+/// Markdown twin pages, so every character with inline meaning is backslash-escaped and line breaks fold.
+struct MarkdownContentType: MustacheContentType {
+    private static let register: Void = MustacheContentTypes.register(MarkdownContentType(), named: "MARKDOWN")
+
+    static func registerOnce() { _ = register }
+
+    func escapeText(_ text: String) -> String { MarkdownText.escape(text) }
+}
+
+/// Markdown escaping shared by templates and report writers.
+public enum MarkdownText {
+    /// `text` with Markdown syntax characters escaped and line breaks folded into spaces.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var atLineStart = true
+        var onlyDigits = true
+        for ch in text {
+            defer { onlyDigits = onlyDigits && ch.isASCII && ch.isNumber }
+            if ch.isNewline {
+                out.append(" ")
+                continue
+            }
+            switch ch {
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "!", "#", "&", "~", "{", "}", "(", ")":
+                out.append("\\")
+                out.append(ch)
+            case "-", "+", "=":
+                if atLineStart { out.append("\\") }
+                out.append(ch)
+            case ".":
+                // "1. text" at the start would become a list item.
+                if onlyDigits && !atLineStart { out.append("\\") }
+                out.append(ch)
+            default:
+                out.append(ch)
+            }
+            atLineStart = false
+        }
+        return out
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import FanoutCore
+import FanoutImport
+
+/// Options naming the export and its layout.
+struct ExportOptions: ParsableArguments {
+    @Argument(help: "The export: a Firebase JSON file, or - for standard input.")
+    var export: String
+
+    @Option(help: "The layout of the export (a preset name). Default: makestagram.")
+    var schema: String = "makestagram"
+
+    /// The schema chosen.
+    func resolvedSchema() throws -> Schema {
+        guard let preset = Presets.named(schema) else {
+            throw UsageError(message: "unknown schema \"\(schema)\"; presets: \(Presets.all.map(\.name).joined(separator: ", "))")
+        }
+        return preset
+    }
+}
+
+/// Options choosing which rules run and which severity fails the run.
+struct RuleOptions: ParsableArguments {
+    @Option(name: .customLong("rule"), help: ArgumentHelp(
+        "Switch a rule off or re-grade it: RULE=off|info|warning|error. Repeatable.", valueName: "RULE=SETTING"))
+    var rules: [String] = []
+
+    /// The configuration the options describe.
+    func configuration() throws -> AuditConfiguration {
+        var settings: [String: RuleSetting] = [:]
+        for text in rules {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let setting = RuleSetting(parts[1]) else {
+                throw UsageError(message: "--rule \(text): expected RULE=off|info|warning|error")
+            }
+            guard RuleCatalog.descriptor(parts[0]) != nil else {
+                throw UsageError(message: "--rule \(text): unknown rule \"\(parts[0])\"; known rules: "
+                    + RuleCatalog.descriptors.map(\.id).joined(separator: ", "))
+            }
+            settings[parts[0]] = setting
+        }
+        return AuditConfiguration(settings: settings)
+    }
+}
+
+/// The severity at or above which findings fail the run.
+enum FailOn: String, ExpressibleByArgument, CaseIterable {
+    case error, warning, info, never
+
+    /// The threshold, or nil for `never`.
+    var threshold: Severity? { Severity(rawValue: rawValue) }
+}
