@@ -39,9 +39,15 @@ extension ExportGenerator {
     ]
 }
 
-/// Chooses defect targets. Every defect gets its own post and, for timeline
-/// defects, its own timeline owner, so no two defects overlap or mask each
-/// other; each defect breaks exactly one rule at exactly the recorded path.
+/// Chooses defect targets so that no two defects overlap or mask each other
+/// and each breaks exactly one rule at exactly the recorded path:
+/// - post defects (`like-count-*`, `poster-copy-stale`, `like-unknown-user`)
+///   and `timeline-stale` each take a post no earlier defect has taken;
+/// - each timeline defect takes its own timeline owner;
+/// - `follow-mirror-missing` takes its own edge, always towards a user with no
+///   posts, so the timeline rule holds whichever side a checker trusts;
+/// - `like-unknown-user` replaces a real like, so `like_count` stays equal to
+///   the number of `postLikes` entries; unknown keys and uids are fresh.
 struct DefectInjector {
     let m: Model
     var rng: Xoshiro256
@@ -86,17 +92,20 @@ struct DefectInjector {
 
     // MARK: helpers
 
-    /// A random index in `0..<count` satisfying `ok`: random probes, then a scan.
-    private mutating func pick(_ count: Int, _ ok: (Int) -> Bool) -> Int? {
+    /// A random index in `0..<count` satisfying `ok`: random probes, then a
+    /// deterministic scan from a random start.
+    private mutating func pick(_ count: Int, _ ok: (borrowing DefectInjector, Int) -> Bool) -> Int? {
         guard count > 0 else { return nil }
+        var r = rng
+        defer { rng = r }
         for _ in 0..<64 {
-            let i = rng.below(count)
-            if ok(i) { return i }
+            let i = r.below(count)
+            if ok(self, i) { return i }
         }
-        let start = rng.below(count)
+        let start = r.below(count)
         for j in 0..<count {
             let i = (start + j) % count
-            if ok(i) { return i }
+            if ok(self, i) { return i }
         }
         return nil
     }
@@ -130,16 +139,14 @@ struct DefectInjector {
         }
     }
 
-    private mutating func freshPost(_ extra: (Int32) -> Bool = { _ in true }) -> Int32? {
-        let used = usedPosts
-        guard let p = pick(m.postCount, { !used.contains(Int32($0)) && extra(Int32($0)) }) else { return nil }
+    private mutating func freshPost(_ extra: (borrowing DefectInjector, Int32) -> Bool = { _, _ in true }) -> Int32? {
+        guard let p = pick(m.postCount, { s, p in !s.usedPosts.contains(Int32(p)) && extra(s, Int32(p)) }) else { return nil }
         usedPosts.insert(Int32(p))
         return Int32(p)
     }
 
-    private mutating func freshTimelineOwner(_ extra: (Int32) -> Bool) -> Int32? {
-        let used = usedTimelineOwners
-        guard let u = pick(m.userCount, { !used.contains(Int32($0)) && extra(Int32($0)) }) else { return nil }
+    private mutating func freshTimelineOwner(_ extra: (borrowing DefectInjector, Int32) -> Bool) -> Int32? {
+        guard let u = pick(m.userCount, { s, u in !s.usedTimelineOwners.contains(Int32(u)) && extra(s, Int32(u)) }) else { return nil }
         usedTimelineOwners.insert(Int32(u))
         return Int32(u)
     }
@@ -185,7 +192,7 @@ struct DefectInjector {
             record(kind, postPath(p) + "/poster/username")
 
         case "like-unknown-user":
-            guard let p = freshPost({ [m] in m.likeCount(Int($0)) > 0 }) else { return false }
+            guard let p = freshPost({ s, p in s.m.likeCount(Int(p)) > 0 }) else { return false }
             let range = m.likersOf(Int(p))
             let removed = m.likers[range.lowerBound + rng.below(range.count)]
             let fake = freshUID()
@@ -201,16 +208,14 @@ struct DefectInjector {
         case "follow-mirror-missing":
             // Only edges to users without posts, so the timeline rule holds
             // whichever direction a checker treats as authoritative.
-            let used = usedEdges
-            let model = m
             let n = Int64(m.userCount)
-            func candidates(_ a: Int) -> [Int32] {
-                model.followeesOf(a).map { model.followees[$0] }.filter {
-                    model.postsOf(Int($0)).isEmpty && !used.contains(Int64(a) * n + Int64($0))
+            func candidates(_ s: borrowing DefectInjector, _ a: Int) -> [Int32] {
+                s.m.followeesOf(a).map { s.m.followees[$0] }.filter {
+                    s.m.postsOf(Int($0)).isEmpty && !s.usedEdges.contains(Int64(a) * n + Int64($0))
                 }
             }
-            guard let a = pick(m.userCount, { !candidates($0).isEmpty }) else { return false }
-            let options = candidates(a)
+            guard let a = pick(m.userCount, { s, a in !candidates(s, a).isEmpty }) else { return false }
+            let options = candidates(self, a)
             let b = options[rng.below(options.count)]
             usedEdges.insert(Int64(a) * n + Int64(b))
             if rng.chance(0.5) {
@@ -222,7 +227,7 @@ struct DefectInjector {
             }
 
         case "timeline-missing":
-            guard let u = freshTimelineOwner({ [m] in m.timelineCount(of: Int($0)) > 0 }) else { return false }
+            guard let u = freshTimelineOwner({ s, u in s.m.timelineCount(of: Int(u)) > 0 }) else { return false }
             m.timeline(of: Int(u), into: &scratch)
             let p = scratch[rng.below(scratch.count)]
             usedPosts.insert(p)
@@ -232,15 +237,13 @@ struct DefectInjector {
         case "timeline-stale":
             // A post by someone u neither is nor follows.
             var post: Int32 = -1
-            let model = m
             var probe = Xoshiro256(seed: rng.next(), stream: 1)
-            let usedP = usedPosts
-            guard let u = freshTimelineOwner({ u in
+            guard m.postCount > 0, let u = freshTimelineOwner({ s, u in
                 for _ in 0..<64 {
-                    let p = Int32(probe.below(max(model.postCount, 1)))
-                    guard model.postCount > 0, !usedP.contains(p) else { continue }
-                    let owner = model.postOwner[Int(p)]
-                    if owner != u && !model.follows(Int(u), owner) {
+                    let p = Int32(probe.below(s.m.postCount))
+                    guard !s.usedPosts.contains(p) else { continue }
+                    let owner = s.m.postOwner[Int(p)]
+                    if owner != u && !s.m.follows(Int(u), owner) {
                         post = p
                         return true
                     }
@@ -253,7 +256,7 @@ struct DefectInjector {
 
         case "timeline-poster":
             guard m.userCount > 1,
-                  let u = freshTimelineOwner({ [m] in m.timelineCount(of: Int($0)) > 0 }) else { return false }
+                  let u = freshTimelineOwner({ s, u in s.m.timelineCount(of: Int(u)) > 0 }) else { return false }
             m.timeline(of: Int(u), into: &scratch)
             let p = scratch[rng.below(scratch.count)]
             usedPosts.insert(p)
@@ -264,7 +267,7 @@ struct DefectInjector {
             record(kind, "timeline/\(uid(u))/\(key(p))/poster_uid")
 
         case "timeline-unknown-post":
-            guard let u = freshTimelineOwner({ _ in true }) else { return false }
+            guard let u = freshTimelineOwner({ _, _ in true }) else { return false }
             let k = freshKey()
             edits.timeline[u, default: .init()].added.append((k, Int32(rng.below(m.userCount))))
             record(kind, "timeline/\(uid(u))/\(String(decoding: k, as: UTF8.self))")

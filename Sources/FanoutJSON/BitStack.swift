@@ -1,16 +1,11 @@
 /// The stack of open containers: one bit per level (1 = object, 0 = array), so nesting depth is limited only by
-/// memory (100,000 levels take about 12 KB).
+/// memory (100,000 levels take about 12 KB). The innermost kind is cached for the hot paths.
 struct BitStack {
     /// The number of open containers.
     private(set) var depth = 0
-    private var words: [UInt64] = []
-
     /// True when the innermost open container is an object (false when it is an array or nothing is open).
-    var topIsObject: Bool {
-        let level = depth &- 1
-        guard level >= 0 else { return false }
-        return (words[level >> 6] >> UInt64(level & 63)) & 1 != 0
-    }
+    private(set) var topIsObject = false
+    private var words: [UInt64] = []
 
     /// Opens a container.
     @inline(__always)
@@ -24,11 +19,19 @@ struct BitStack {
             words[word] &= ~bit
         }
         depth &+= 1
+        topIsObject = isObject
     }
 
     /// Closes the innermost container (no effect when none is open).
     @inline(__always)
     mutating func pop() {
-        if depth > 0 { depth &-= 1 }
+        guard depth > 0 else { return }
+        depth &-= 1
+        if depth == 0 {
+            topIsObject = false
+        } else {
+            let level = depth &- 1
+            topIsObject = (words[level >> 6] >> UInt64(level & 63)) & 1 != 0
+        }
     }
 }

@@ -72,16 +72,22 @@ enum SWAR {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// Nonzero when some byte of `word` is `"`, `\`, below 0x20 or at/above 0x80 (the string-scan stop bytes).
-    /// Exact for "is there any" (no false positives); which byte it is, is found with the byte table.
+    /// A mask with the high bit set in the bytes of `word` that are `"`, `\`, below 0x20 or at/above 0x80 (the
+    /// string-scan stop bytes), zero when there is none.
+    ///
+    /// Bits above the first stop byte may be spurious (borrows), but the lowest set bit always marks the first
+    /// stop byte exactly, so on a little-endian machine `trailingZeroBitCount / 8` is its index.
     @inline(__always)
-    static func hasStringStop(_ word: UInt64) -> Bool {
+    static func stringStopMask(_ word: UInt64) -> UInt64 {
         let nonASCII = word & highBits
         let control = (word &- ones &* 0x20) & ~word & highBits
         let quoteBytes = word ^ (ones &* 0x22)
         let quotes = (quoteBytes &- ones) & ~quoteBytes & highBits
         let backslashBytes = word ^ (ones &* 0x5C)
         let backslashes = (backslashBytes &- ones) & ~backslashBytes & highBits
-        return (nonASCII | control | quotes | backslashes) != 0
+        return nonASCII | control | quotes | backslashes
     }
+
+    /// Eight spaces.
+    static let spaces: UInt64 = ones &* 0x20
 }

@@ -2,9 +2,12 @@ extension JSONReader {
     /// Reads the next value as `true` or `false`. Throws "expected a bool" for another kind of value.
     public mutating func readBool() throws(JSONSyntaxError) -> Bool {
         let start = try valueStart()
-        let first = base[start]
-        guard first == Byte.lowerT || first == Byte.lowerF else { throw unexpected("expected a bool", at: start) }
-        let end = try scanLiteral(at: start)
+        let scanner = input
+        let first = scanner.base[start]
+        guard first == Byte.lowerT || first == Byte.lowerF else {
+            throw scanner.unexpected("expected a bool", at: start)
+        }
+        let end = try scanner.scanLiteral(at: start)
         completeValue(at: end)
         return first == Byte.lowerT
     }
@@ -12,11 +15,14 @@ extension JSONReader {
     /// Reads the next value as `null`. Throws "expected null" for another kind of value.
     public mutating func readNull() throws(JSONSyntaxError) {
         let start = try valueStart()
-        guard base[start] == Byte.lowerN else { throw unexpected("expected null", at: start) }
-        let end = try scanLiteral(at: start)
+        let scanner = input
+        guard scanner.base[start] == Byte.lowerN else { throw scanner.unexpected("expected null", at: start) }
+        let end = try scanner.scanLiteral(at: start)
         completeValue(at: end)
     }
+}
 
+extension ByteScanner {
     /// Validates the literal `true`, `false` or `null` whose first byte (`t`, `f` or `n`) is at `start`;
     /// returns the index just past it.
     @inline(__always)

@@ -5,15 +5,18 @@ extension JSONReader {
     /// rounded nearest `Double` (±infinity for out-of-range literals such as `1e999`).
     public mutating func readNumber() throws(JSONSyntaxError) -> JSONNumber {
         let start = try valueStart()
-        let first = base[start]
+        let scanner = input
+        let first = scanner.base[start]
         guard first == Byte.minus || Byte.isDigit(first) else {
-            throw unexpected("expected a number", at: start)
+            throw scanner.unexpected("expected a number", at: start)
         }
-        let (end, number) = try parseNumber(at: start)
+        let (end, number) = try scanner.parseNumber(at: start)
         completeValue(at: end)
         return number
     }
+}
 
+extension ByteScanner {
     /// Validates the number literal starting at `start` (a `-` or a digit) without computing its value;
     /// returns the index just past it.
     @inline(__always)

@@ -18,14 +18,31 @@ extension JSONReader {
     /// the next call on the reader.
     public mutating func readStringBytes() throws(JSONSyntaxError) -> UnsafeRawBufferPointer {
         let start = try valueStart()
-        guard base[start] == Byte.quote else { throw unexpected("expected a string", at: start) }
-        let scan = try scanString(at: start)
+        let scanner = input
+        guard scanner.base[start] == Byte.quote else { throw scanner.unexpected("expected a string", at: start) }
+        let scan = try scanner.scanString(at: start)
         let bytes = stringBytes(from: start, scan: scan)
         completeValue(at: scan.end)
         return bytes
     }
 
-    /// Validates the string literal whose opening quote is at `start` (escapes, UTF-8, no control characters)
+    /// The unescaped bytes of an already validated string literal starting at `start`: a slice of the input
+    /// without escapes, else decoded into the scratch buffer.
+    @inline(__always)
+    mutating func stringBytes(from start: Int, scan: StringScan) -> UnsafeRawBufferPointer {
+        let contentStart = start &+ 1
+        let contentEnd = scan.end &- 1
+        if !scan.hasEscapes {
+            return UnsafeRawBufferPointer(start: input.base + contentStart, count: contentEnd &- contentStart)
+        }
+        let out = scratch.reserve(contentEnd &- contentStart)
+        let length = input.unescape(from: contentStart, to: contentEnd, into: out)
+        return UnsafeRawBufferPointer(start: out, count: length)
+    }
+}
+
+extension ByteScanner {
+    /// Validates the string literal whose opening quote is at `start` (escapes, UTF-8, no raw control characters)
     /// without decoding it.
     @inline(__always)
     func scanString(at start: Int) throws(JSONSyntaxError) -> StringScan {
@@ -38,10 +55,16 @@ extension JSONReader {
             // Eight bytes at a time while none of them can end the fast path.
             while i &+ 8 <= n {
                 let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                if SWAR.hasStringStop(word) { break }
+                let stopMask = SWAR.stringStopMask(word)
+                if stopMask != 0 {
+                    #if _endian(little)
+                    i &+= stopMask.trailingZeroBitCount &>> 3  // exactly the first stop byte
+                    #endif
+                    break
+                }
                 i &+= 8
             }
-            // Then byte by byte to the exact stop byte.
+            // Then byte by byte to the exact stop byte (at most the last 7 bytes of the input, or none).
             while i < n && stops[Int(p[i])] == 0 { i &+= 1 }
             guard i < n else { throw error("unterminated string", at: start) }
             let byte = p[i]
@@ -85,32 +108,29 @@ extension JSONReader {
             }
             return k
         default:
-            let escaped = p[index &+ 1]
-            if escaped >= 0x21 && escaped <= 0x7E {
-                throw error("invalid escape '\\" + String(UnicodeScalar(escaped)) + "'", at: index)
-            }
-            throw error("invalid escape '\\' followed by \(JSONSyntaxError.describe(byte: escaped))", at: index)
+            throw invalidEscape(at: index)
         }
     }
 
-    /// The unescaped bytes of an already validated string literal starting at `start`.
-    @inline(__always)
-    func stringBytes(from start: Int, scan: StringScan) -> UnsafeRawBufferPointer {
-        let contentStart = start &+ 1
-        let contentEnd = scan.end &- 1
-        if !scan.hasEscapes {
-            return UnsafeRawBufferPointer(start: base + contentStart, count: contentEnd &- contentStart)
-        }
-        return unescape(from: contentStart, to: contentEnd)
-    }
-
-    /// Decodes the validated string content `[from, to)` into the scratch buffer. Decoding never grows the text,
-    /// so the content length is enough room.
+    /// "invalid escape '\x'" for the backslash at `index`.
     @inline(never)
-    func unescape(from: Int, to: Int) -> UnsafeRawBufferPointer {
+    func invalidEscape(at index: Int) -> JSONSyntaxError {
+        let escaped = base[index &+ 1]
+        if escaped >= 0x21 && escaped <= 0x7E {
+            return error("invalid escape '\\" + String(UnicodeScalar(escaped)) + "'", at: index)
+        }
+        return error("invalid escape '\\' followed by \(JSONSyntaxError.describe(byte: escaped))", at: index)
+    }
+
+    /// Decodes the validated string content `[from, to)` into `out` (which has room for `to - from` bytes:
+    /// decoding never grows the text); returns the decoded length.
+    ///
+    /// `\uXXXX` escapes: a high surrogate followed by a low-surrogate escape decodes to their scalar; any other
+    /// surrogate escape decodes to U+FFFD.
+    @inline(never)
+    func unescape(from: Int, to: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let p = base
         let hex = table + 256
-        let out = scratch.reserve(to &- from)
         var o = 0
         var i = from
         while i < to {
@@ -118,7 +138,7 @@ extension JSONReader {
             var runEnd = i
             while runEnd < to && p[runEnd] != Byte.backslash { runEnd &+= 1 }
             if runEnd > i {
-                (out + o).update(from: p + i, count: runEnd &- i)
+                UnsafeMutableRawPointer(out + o).copyMemory(from: p + i, byteCount: runEnd &- i)
                 o &+= runEnd &- i
                 i = runEnd
             }
@@ -155,7 +175,7 @@ extension JSONReader {
                 i &+= 2
             }
         }
-        return UnsafeRawBufferPointer(start: out, count: o)
+        return o
     }
 
     /// The value of four validated hex digits.

@@ -28,9 +28,8 @@ public struct JSONReader {
         case containerStart
     }
 
-    let base: UnsafePointer<UInt8>
-    let count: Int
-    let table: UnsafePointer<UInt8>
+    /// The input and the scanning routines.
+    let input: ByteScanner
     var cursor: Int
     var state: State = .value
     var containers = BitStack()
@@ -39,15 +38,9 @@ public struct JSONReader {
     /// Creates a reader over `buffer`, which must stay valid and unchanged while the reader is used.
     /// A UTF-8 byte order mark at the start of the buffer is skipped.
     public init(_ buffer: UnsafeRawBufferPointer) {
-        if let start = buffer.baseAddress, buffer.count > 0 {
-            base = start.assumingMemoryBound(to: UInt8.self)
-            count = buffer.count
-        } else {
-            base = emptyInput
-            count = 0
-        }
-        table = byteTables
-        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+        input = ByteScanner(buffer)
+        let p = input.base
+        if input.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF {
             cursor = 3
         } else {
             cursor = 0
@@ -60,50 +53,14 @@ public struct JSONReader {
 
     /// Builds an error at `offset` (clamped to the buffer), computing its line and column by scanning the buffer.
     /// Public so that adapters can report schema problems ("expected an object at posts/u1") with a position too.
-    @inline(never)
     public func error(_ message: String, at offset: Int) -> JSONSyntaxError {
-        JSONSyntaxError.locate(message, at: offset, in: base, count: count)
-    }
-
-    // MARK: - Whitespace
-
-    /// The index of the first non-whitespace byte at or after `index` (or `count`).
-    @inline(__always)
-    func skipWhitespace(from index: Int) -> Int {
-        var i = index
-        let p = base
-        let n = count
-        while i < n && Byte.isWhitespace(p[i]) { i &+= 1 }
-        return i
-    }
-
-    // MARK: - Errors for the common cases
-
-    /// "unexpected end of input" at the end of the buffer.
-    @inline(never)
-    func endOfInput() -> JSONSyntaxError {
-        error("unexpected end of input", at: count)
-    }
-
-    /// The error `expectation` (e.g. "expected ':' after object key") at `index`, or "unexpected end of input"
-    /// when `index` is the end of the buffer.
-    @inline(never)
-    func unexpected(_ expectation: String, at index: Int) -> JSONSyntaxError {
-        guard index < count else { return endOfInput() }
-        return error(expectation, at: index)
-    }
-
-    /// "expected a value, found 'x'" at `index` (or "unexpected end of input").
-    @inline(never)
-    func notAValue(at index: Int) -> JSONSyntaxError {
-        guard index < count else { return endOfInput() }
-        return error("expected a value, found \(JSONSyntaxError.describe(byte: base[index]))", at: index)
+        input.error(message, at: offset)
     }
 
     /// A "reader misuse" error at the cursor.
     @inline(never)
     func misuse(_ message: String) -> JSONSyntaxError {
-        error("reader misuse: " + message, at: cursor)
+        input.error("reader misuse: " + message, at: cursor)
     }
 
     /// The misuse error for a value read while no value is expected.
@@ -124,10 +81,10 @@ public struct JSONReader {
 
     /// Checks that a value may be read now and returns the index of its first byte (whitespace skipped).
     @inline(__always)
-    func valueStart() throws(JSONSyntaxError) -> Int {
+    mutating func valueStart() throws(JSONSyntaxError) -> Int {
         guard state == .value else { throw noValueExpected() }
-        let i = skipWhitespace(from: cursor)
-        guard i < count else { throw endOfInput() }
+        let i = input.skipWhitespace(from: cursor)
+        guard i < input.count else { throw input.endOfInput() }
         return i
     }
 
@@ -143,14 +100,14 @@ public struct JSONReader {
     public mutating func peekKind() throws(JSONSyntaxError) -> JSONValueKind {
         let i = try valueStart()
         cursor = i
-        switch base[i] {
+        switch input.base[i] {
         case Byte.openBrace: return .object
         case Byte.openBracket: return .array
         case Byte.quote: return .string
         case Byte.minus, 0x30...0x39: return .number
         case Byte.lowerT, Byte.lowerF: return .bool
         case Byte.lowerN: return .null
-        default: throw notAValue(at: i)
+        default: throw input.notAValue(at: i)
         }
     }
 
@@ -159,7 +116,7 @@ public struct JSONReader {
     /// Consumes `{`. Then call `nextKey()` (or `nextKeyString()`) repeatedly until it returns nil.
     public mutating func beginObject() throws(JSONSyntaxError) {
         let i = try valueStart()
-        guard base[i] == Byte.openBrace else { throw unexpected("expected an object", at: i) }
+        guard input.base[i] == Byte.openBrace else { throw input.unexpected("expected an object", at: i) }
         containers.push(isObject: true)
         cursor = i &+ 1
         state = .containerStart
@@ -173,7 +130,7 @@ public struct JSONReader {
     /// reader. After a non-nil key, consume exactly one value before calling `nextKey()` again.
     public mutating func nextKey() throws(JSONSyntaxError) -> UnsafeRawBufferPointer? {
         guard let start = try nextKeyStart() else { return nil }
-        let scan = try scanString(at: start)
+        let scan = try input.scanString(at: start)
         let key = stringBytes(from: start, scan: scan)
         try consumeColon(after: scan.end)
         return key
@@ -192,9 +149,9 @@ public struct JSONReader {
         guard containers.depth > 0, containers.topIsObject else {
             throw misuse("nextKey() called outside an object")
         }
-        var i = skipWhitespace(from: cursor)
-        guard i < count else { throw endOfInput() }
-        var byte = base[i]
+        var i = input.skipWhitespace(from: cursor)
+        guard i < input.count else { throw input.endOfInput() }
+        var byte = input.base[i]
         switch state {
         case .containerStart:
             if byte == Byte.closeBrace {
@@ -203,28 +160,28 @@ public struct JSONReader {
             }
         case .afterValue:
             if byte == Byte.comma {
-                i = skipWhitespace(from: i &+ 1)
-                guard i < count else { throw endOfInput() }
-                byte = base[i]
+                i = input.skipWhitespace(from: i &+ 1)
+                guard i < input.count else { throw input.endOfInput() }
+                byte = input.base[i]
             } else if byte == Byte.closeBrace {
                 closeContainer(at: i)
                 return nil
             } else {
-                throw unexpected("expected ',' or '}' after object member", at: i)
+                throw input.unexpected("expected ',' or '}' after object member", at: i)
             }
         case .value:
             throw misuse("nextKey() called before the previous member's value was consumed")
         }
-        guard byte == Byte.quote else { throw unexpected("expected a string key", at: i) }
+        guard byte == Byte.quote else { throw input.unexpected("expected a string key", at: i) }
         return i
     }
 
     /// Expects optional whitespace and `:` at `index`, consumes them, and moves to the member value.
     @inline(__always)
     mutating func consumeColon(after index: Int) throws(JSONSyntaxError) {
-        let i = skipWhitespace(from: index)
-        guard i < count, base[i] == Byte.colon else {
-            throw unexpected("expected ':' after object key", at: i)
+        let i = input.skipWhitespace(from: index)
+        guard i < input.count, input.base[i] == Byte.colon else {
+            throw input.unexpected("expected ':' after object key", at: i)
         }
         cursor = i &+ 1
         state = .value
@@ -243,7 +200,7 @@ public struct JSONReader {
     /// `]` was consumed.
     public mutating func beginArray() throws(JSONSyntaxError) {
         let i = try valueStart()
-        guard base[i] == Byte.openBracket else { throw unexpected("expected an array", at: i) }
+        guard input.base[i] == Byte.openBracket else { throw input.unexpected("expected an array", at: i) }
         containers.push(isObject: false)
         cursor = i &+ 1
         state = .containerStart
@@ -255,9 +212,9 @@ public struct JSONReader {
         guard containers.depth > 0, !containers.topIsObject else {
             throw misuse("nextElement() called outside an array")
         }
-        let i = skipWhitespace(from: cursor)
-        guard i < count else { throw endOfInput() }
-        let byte = base[i]
+        let i = input.skipWhitespace(from: cursor)
+        guard i < input.count else { throw input.endOfInput() }
+        let byte = input.base[i]
         switch state {
         case .containerStart:
             if byte == Byte.closeBracket {
@@ -277,7 +234,7 @@ public struct JSONReader {
                 closeContainer(at: i)
                 return false
             }
-            throw unexpected("expected ',' or ']' after array element", at: i)
+            throw input.unexpected("expected ',' or ']' after array element", at: i)
         case .value:
             throw misuse("nextElement() called before the previous element was consumed")
         }
@@ -288,13 +245,13 @@ public struct JSONReader {
     /// Call after the top-level value: only whitespace may remain, else throws
     /// "trailing characters after the top-level value".
     public mutating func finish() throws(JSONSyntaxError) {
-        let i = skipWhitespace(from: cursor)
+        let i = input.skipWhitespace(from: cursor)
         guard containers.depth == 0, state == .afterValue else {
-            if i >= count { throw endOfInput() }
+            if i >= input.count { throw input.endOfInput() }
             throw misuse("finish() called before the top-level value was complete")
         }
-        guard i == count else {
-            throw error("trailing characters after the top-level value", at: i)
+        guard i == input.count else {
+            throw input.error("trailing characters after the top-level value", at: i)
         }
         cursor = i
     }

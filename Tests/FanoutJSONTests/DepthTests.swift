@@ -83,4 +83,37 @@ struct DepthTests {
         #expect(value == value)
         #expect(skipError(text) == nil)
     }
+
+    @Test("skipValue deeper than 64 levels inside open containers leaves the reader's own stack intact")
+    func skipDeepInsideContainers() throws {
+        var nested = ""
+        for level in 0..<150 { nested += level % 2 == 0 ? #"{"k":"# : "[" }
+        nested += "0"
+        for level in (0..<150).reversed() { nested += level % 2 == 0 ? "}" : "]" }
+        let text = #"{"outer": [{"skip": "# + nested + #", "keep": true}, 7]}"#
+        try withReader(text) { reader in
+            try reader.beginObject()
+            #expect(try reader.nextKeyString() == "outer")
+            try reader.beginArray()
+            #expect(try reader.nextElement())
+            try reader.beginObject()
+            #expect(try reader.nextKeyString() == "skip")
+            try reader.skipValue()
+            #expect(try reader.nextKeyString() == "keep")
+            #expect(try reader.readBool())
+            #expect(try reader.nextKey() == nil)
+            #expect(try reader.nextElement())
+            #expect(try reader.readNumber().int64 == 7)
+            #expect(try reader.nextElement() == false)
+            #expect(try reader.nextKey() == nil)
+            try reader.finish()
+        }
+        // A mismatched bracket at level 100 is still caught.
+        var wrong = Array(text.utf8)
+        let index = try #require(wrong.firstIndex(of: 0x30))  // the "0" at the bottom
+        let closer = wrong.index(index, offsetBy: 50)
+        wrong[closer] = wrong[closer] == 0x7D ? 0x5D : 0x7D
+        #expect(skipError(wrong) != nil)
+        #expect(parseError(wrong) != nil)
+    }
 }

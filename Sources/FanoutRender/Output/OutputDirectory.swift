@@ -49,14 +49,36 @@ public struct OutputDirectory: Sendable {
     }
 
     /// Writes `text` to `relativePath` inside the staging folder, creating subfolders.
+    ///
+    /// Plain POSIX writes: the staging folder is renamed into place as a whole, so per-file syncing (which
+    /// Foundation's `Data.write` may do) would only slow large sites down.
     public func write(_ text: String, to relativePath: String) throws(RenderError) {
         let url = staging.appendingPathComponent(relativePath)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        } catch {
-            throw RenderError.output(path: url.path, message: "cannot write: \(error.localizedDescription)")
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RenderError.output(path: folder.path, message: "cannot create: \(error.localizedDescription)")
+            }
         }
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw RenderError.output(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var text = text
+        let failed = text.withUTF8 { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += n
+            }
+            return false
+        }
+        if failed { throw RenderError.output(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
     }
 
     /// Moves the finished staging folder into place, replacing the previous output.

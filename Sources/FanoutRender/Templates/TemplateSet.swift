@@ -71,32 +71,33 @@ struct MarkdownContentType: MustacheContentType {
 public enum MarkdownText {
     /// `text` with Markdown syntax characters escaped and line breaks folded into spaces.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var atLineStart = true
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
         var onlyDigits = true
-        for ch in text {
-            defer { onlyDigits = onlyDigits && ch.isASCII && ch.isNumber }
-            if ch.isNewline {
-                out.append(" ")
-                continue
-            }
-            switch ch {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "!", "#", "&", "~", "{", "}", "(", ")":
-                out.append("\\")
-                out.append(ch)
-            case "-", "+", "=":
-                if atLineStart { out.append("\\") }
-                out.append(ch)
-            case ".":
+        for byte in text.utf8 {
+            let atStart = out.isEmpty
+            switch byte {
+            case 0x0A, 0x0D:
+                out.append(0x20)
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+                UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "!"),
+                UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                UInt8(ascii: "("), UInt8(ascii: ")"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="):
+                // At the start these would open a list, or underline a heading.
+                if atStart { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            case UInt8(ascii: "."):
                 // "1. text" at the start would become a list item.
-                if onlyDigits && !atLineStart { out.append("\\") }
-                out.append(ch)
+                if onlyDigits && !atStart { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
             default:
-                out.append(ch)
+                out.append(byte)
             }
-            atLineStart = false
+            onlyDigits = onlyDigits && byte >= 0x30 && byte <= 0x39
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// Whole runs of the `fanout` binary on export files, checked the way a user would look at the output.
+@Suite struct EndToEndTests {
+    static func dataPosts(_ html: String) -> [String] {
+        html.matches(of: /data-post="([^"]*)"/).map { String($0.output.1) }
+    }
+
+    @Test func consistentGeneratedExportMatchesAnIndependentComputation() throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "300", "--seed", "7", "--out", "export.json").code == 0)
+        let oracle = try Oracle(exportAt: cli.url("export.json"))
+
+        let check = try cli.run("check", "export.json")
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("0 errors, 0 warnings"))
+
+        #expect(try cli.run("export", "export.json", "--out", "snap").code == 0)
+        let snapshotText = try cli.read("snap/snapshot.json")
+        let snapshot = try JSONSerialization.jsonObject(with: Data(snapshotText.utf8)) as! [String: Any]
+        let timelines = snapshot["timelines"] as! [String: [String]]
+        #expect(timelines == oracle.timelines)
+        let posts = snapshot["posts"] as! [String: [String: Any]]
+        #expect(posts.count == oracle.likeCounts.count)
+        for (key, post) in posts {
+            #expect(post["like_count"] as? Int == oracle.likeCounts[key], "like count of \(key)")
+            #expect(post["likers"] as? [String] == oracle.likers[key], "likers of \(key)")
+        }
+        // Byte-identical across runs.
+        #expect(try cli.run("export", "export.json", "--out", "snap2").code == 0)
+        #expect(try cli.read("snap2/snapshot.json") == snapshotText)
+
+        let build = try cli.run("build", "export.json", "--out", "site")
+        #expect(build.code == 0, "\(build.stderr)")
+        var seen: [String: [String]] = [:]
+        for file in cli.files(under: "site") where file.hasSuffix(".html") {
+            let html = try cli.read("site/\(file)")
+            let marks = html.matches(of: /data-timeline="([^"]*)"/).map { String($0.output.1) }
+            guard let uid = marks.first else { continue }
+            #expect(marks.count == 1 && file.hasPrefix("users/") && file.hasSuffix("/index.html"), "\(file)")
+            seen[uid] = Self.dataPosts(html)
+            let twin = String(file.dropLast("html".count)) + "md"
+            #expect(cli.exists("site/\(twin)"), "Markdown twin of \(file)")
+            // The twin escapes Markdown punctuation (`\_`); unescaped, it names every post in timeline order.
+            let markdown = try cli.read("site/\(twin)").replacing(/\\([!-\/:-@\[-`{-~])/) { String($0.output.1) }
+            let positions = oracle.timelines[uid]!.map { markdown.range(of: "post \($0)")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil }, "twin of \(file) lists every post")
+            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "twin of \(file) keeps the order")
+        }
+        #expect(seen == oracle.timelines, "every timeline page shows its timeline in order")
+    }
+
+    @Test func injectedDriftIsFoundAndFailsTheRun() throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "400", "--seed", "3", "--defects", "20", "--out", "drift.json",
+                            "--manifest", "defects.jsonl").code == 0)
+        let result = try cli.run("check", "drift.json", "--format", "json")
+        #expect(result.code == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(report["version"] as? Int == 1)
+        let findings = report["findings"] as! [[String: Any]]
+        let manifest = try cli.read("defects.jsonl").split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        #expect(manifest.count == 20)
+        for defect in manifest {
+            let kind = defect["kind"] as! String, paths = defect["paths"] as! [String]
+            let found = findings.contains { finding in
+                finding["rule"] as? String == kind && (finding["paths"] as! [String]).contains { path in
+                    paths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
+                }
+            }
+            #expect(found, "defect \(kind) at \(paths) is reported")
+        }
+    }
+
+    @Test func demoSiteBuildsWithReportAndPages() throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content")
+        let build = try cli.run("build", demo.appendingPathComponent("demo-export.json").path, "--out", "site",
+                                "--content", demo.path)
+        #expect(build.code == 0, "\(build.stderr)")
+        for page in ["index.html", "report.html", "report.md", "report.json", "about.html", "style.css"] {
+            #expect(cli.exists("site/\(page)"), "\(page)")
+        }
+        let report = try cli.read("site/report.html")
+        for rule in ["like-count-mismatch", "like-unknown-user", "poster-copy-stale", "follow-mirror-missing",
+                     "timeline-missing", "timeline-stale", "timeline-poster"] {
+            #expect(report.contains("id=\"rule-\(rule)\""), "\(rule)")
+        }
+        #expect(report.contains("posts/uidCarol0000000000000000000/-Kfn5tULx2kQ9zPq2Lm7/like_count"))
+        let index = try cli.read("site/index.html")
+        #expect(index.contains("Fanout demo site"), "Content/index.md introduces the home page")
+        #expect(!index.contains("data-timeline"))
+        // Relative links only: every href/src that is not http(s) resolves to a file of the site.
+        for file in cli.files(under: "site") where file.hasSuffix(".html") {
+            let html = try cli.read("site/\(file)")
+            let base = cli.url("site/\(file)").deletingLastPathComponent()
+            for match in html.matches(of: /(?:href|src)="([^"#]+)"/) {
+                let link = String(match.output.1)
+                if link.hasPrefix("http://") || link.hasPrefix("https://") { continue }
+                #expect(!link.hasPrefix("/"), "\(file) links \(link) absolutely")
+                let target = base.appendingPathComponent(link.removingPercentEncoding ?? link).standardizedFileURL
+                #expect(FileManager.default.fileExists(atPath: target.path), "\(file) links to missing \(link)")
+            }
+        }
+    }
+
+    @Test func checkExitCodesFollowFailOnAndRuleSettings() throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+        let plain = try cli.run("check", demo)
+        #expect(plain.code == 1)
+        #expect(plain.stdout.contains("5 errors, 2 warnings, 0 info"))
+        #expect(try cli.run("check", demo, "--fail-on", "never").code == 0)
+        let errorsOff = ["like-count-mismatch", "like-unknown-user", "follow-mirror-missing", "timeline-missing",
+                         "timeline-poster"].flatMap { ["--rule", "\($0)=off"] }
+        let args = ["check", demo] + errorsOff
+        #expect(try run(cli, args).code == 0)
+        #expect(try run(cli, args + ["--fail-on", "warning"]).code == 1)
+        #expect(try run(cli, ["check", demo, "--rule", "timeline-stale=error", "--rule", "poster-copy-stale=error"]
+            + errorsOff).code == 1)
+    }
+
+    func run(_ cli: CLI, _ args: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = args
+        process.currentDirectoryURL = cli.folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return CLI.Result(code: process.terminationStatus, stdout: "", stderr: "")
+    }
+
+    @Test func standardInputGivesTheSameReportAsTheFile() throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json")
+        let fromFile = try cli.run("check", demo.path, "--format", "json")
+        let fromStdin = try cli.run("check", "-", "--format", "json", stdin: try Data(contentsOf: demo))
+        #expect(fromStdin.code == 1)
+        #expect(fromStdin.stdout.replacingOccurrences(of: "\"standard input\"", with: "\"-\"")
+            == fromFile.stdout.replacingOccurrences(of: "\"\(demo.path)\"", with: "\"-\""))
+    }
+}

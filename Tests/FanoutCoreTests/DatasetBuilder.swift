@@ -1,0 +1,78 @@
+import FanoutCore
+
+/// Builds small Makestagram-shaped datasets by name, for tests.
+struct DatasetBuilder {
+    var dataset = Dataset(schema: TestSchema.makestagram)
+
+    mutating func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
+
+    @discardableResult
+    mutating func user(_ uid: String, _ username: String? = nil) -> KeyID {
+        let key = id(uid)
+        dataset.users.append(User(key: key, username: username ?? uid))
+        return key
+    }
+
+    mutating func post(
+        _ key: String, by owner: String, at time: Double? = nil, likeCount: Int64? = nil,
+        posterCopy: String? = nil, posterUID: String? = nil
+    ) {
+        var post = Post(key: id(key))
+        post.pathOwner = id(owner)
+        post.createdAt = time
+        post.storedLikeCount = likeCount
+        post.posterCopyUsername = posterCopy
+        if let posterUID { post.posterCopyUID = id(posterUID) }
+        dataset.posts.append(post)
+    }
+
+    mutating func like(_ post: String, by user: String) {
+        dataset.likes.append(Like(post: id(post), user: id(user)))
+    }
+
+    /// Stores the follow in both directions unless told otherwise.
+    mutating func follow(_ user: String, _ target: String, following: Bool = true, followers: Bool = true) {
+        let follow = Follow(user: id(user), target: id(target))
+        if following { dataset.following.append(follow) }
+        if followers { dataset.followers.append(follow) }
+    }
+
+    mutating func timeline(_ user: String, _ post: String, poster: String? = nil) {
+        dataset.timeline.append(TimelineEntry(user: id(user), post: id(post), posterUID: poster.map { id($0) } ?? noKey))
+    }
+
+    /// Writes the stored timeline every existing user should have (consistent fan-out).
+    mutating func fanOutTimelines() {
+        let derived = DerivedData(dataset)
+        dataset.timeline = []
+        for (u, user) in dataset.users.enumerated() {
+            for p in derived.timelines[u] {
+                let post = dataset.posts[Int(p)]
+                dataset.timeline.append(TimelineEntry(user: user.key, post: post.key, posterUID: post.owner))
+            }
+        }
+    }
+
+    func audit(_ configuration: AuditConfiguration = AuditConfiguration()) -> AuditResult {
+        Audit.run(CheckContext(dataset: dataset, derived: DerivedData(dataset)), configuration: configuration)
+    }
+
+    func findings(_ rule: String) -> [Finding] { audit().findings.filter { $0.rule == rule } }
+}
+
+enum TestSchema {
+    /// The Makestagram layout, spelled out here so core tests do not depend on the import module.
+    static let makestagram = Schema(
+        name: "makestagram",
+        users: UserRelation(pattern: PathPattern("users/{user}")!, username: FieldPath("username")),
+        posts: PostRelation(
+            pattern: PathPattern("posts/{poster}/{post}")!,
+            createdAt: TimeField(FieldPath("created_at"), unit: .seconds),
+            likeCount: FieldPath("like_count"), posterUID: FieldPath("poster/uid"),
+            posterUsername: FieldPath("poster/username")),
+        likes: EdgeRelation(pattern: PathPattern("postLikes/{post}/{user}")!),
+        following: EdgeRelation(pattern: PathPattern("following/{user}/{target}")!),
+        followers: EdgeRelation(pattern: PathPattern("followers/{target}/{user}")!),
+        timeline: TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!, posterUID: FieldPath("poster_uid"))
+    )
+}
