@@ -23,10 +23,10 @@ release: deps
 
 ## deps: the system library Fanout links (libcmark), installed with apt when missing
 deps:
-	@if ! pkg-config --exists libcmark 2>/dev/null; then \
+	@if ! pkg-config --exists libcmark zlib 2>/dev/null; then \
 		echo "Installing libcmark-dev (CommonMark) …"; \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libcmark-dev pkg-config; \
-		else sudo apt-get update -qq && sudo apt-get install -y -qq libcmark-dev pkg-config; fi; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libcmark-dev zlib1g-dev pkg-config; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq libcmark-dev zlib1g-dev pkg-config; fi; \
 	fi
 
 ## templates: regenerate the built-in templates compiled into the binary from Templates/

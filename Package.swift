@@ -11,6 +11,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Domain core: model, derivation, checks. No I/O.
@@ -18,7 +20,16 @@ let package = Package(
         // Streaming byte-level JSON reader and canonical writer.
         .target(name: "FanoutJSON"),
         // Schemas and the adapters that fill the core from an export.
-        .target(name: "FanoutImport", dependencies: ["FanoutCore", "FanoutJSON"]),
+        .target(
+            name: "FanoutImport",
+            dependencies: [
+                "FanoutCore", "FanoutJSON", "SystemZlib",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        // zlib, for gzip-compressed exports (Firebase's automated backups).
+        .systemLibrary(name: "SystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libcmark, the CommonMark reference implementation, from the system.
         .systemLibrary(
             name: "CCmark",
