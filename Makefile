@@ -36,5 +36,9 @@ templates:
 check-templates:
 	scripts/embed-templates --check
 
+## bench: the benchmark (bench/run): generates reference exports once, prints figures with baselines
+bench: deps
+	bench/run
+
 clean:
 	rm -rf .build $(OUT)

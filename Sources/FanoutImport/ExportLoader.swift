@@ -1,47 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FanoutCore
 import FanoutJSON
 
 /// Reads exports into the domain core.
 public enum ExportLoader {
-    /// Reads `bytes` laid out as `schema` into a dataset.
+    /// Reads the export at `path` laid out as `schema`, or as the preset its top-level keys name when `schema`
+    /// is nil.
+    ///
+    /// `path` is a Firebase JSON file (plain or gzip, recognized by its content), `-` for standard input, or a
+    /// Parse export: a folder or a `.zip` of class files. Throws ``InputError`` for anything unreadable.
+    public static func load(path: String, schema: Schema?) throws(InputError) -> Dataset {
+        if path != "-", isDirectory(path) {
+            return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"))
+        }
+        let bytes = try ExportBytes(path: path)
+        if !bytes.wasCompressed, isZip(bytes.buffer) {
+            let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
+            return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), source: bytes.source, schema: schema)
+        }
+        if let schema { return try load(bytes, schema: schema) }
+        let choice = try LayoutDetector.detect(bytes)
+        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys)
+    }
+
+    /// Reads Firebase export `bytes` laid out as `schema`.
     ///
     /// Throws ``InputError/syntax(source:_:)`` for malformed JSON (with line and column) and
     /// ``InputError/layout(source:message:)`` for JSON that is not an export of this layout.
     public static func load(_ bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
-        var walker = try TreeWalker(buffer: bytes.buffer, schema: schema)
+        try load(bytes, schema: schema, foreignKeys: [:])
+    }
+
+    private static func load(_ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String]) throws(InputError) -> Dataset {
+        guard schema.format == .firebase else {
+            throw InputError.layout(
+                source: bytes.source,
+                message: "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document")
+        }
+        var walker = try TreeWalker(schema: schema)
+        walker.watchedRootKeys = foreignKeys.keys.sorted()
         do {
-            try walker.run()
+            try walker.run(bytes.buffer)
         } catch {
             throw InputError.syntax(source: bytes.source, error)
         }
         guard walker.rootWasObject else {
             throw InputError.layout(
                 source: bytes.source,
-                message: "not a Firebase export: its top level is not an object with keys like \(Self.expected(schema))")
+                message: "not a Firebase export: its top level is not an object with keys like \(expected(schema))")
         }
         guard walker.matchedRootKeys > 0 else {
             let found = walker.rootKeys.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
             throw InputError.layout(
                 source: bytes.source,
-                message: "not a \(schema.name) export: its top-level keys are \(found); expected \(Self.expected(schema))")
+                message: "not a \(schema.name) export: its top-level keys are \(found.isEmpty ? "none" : found); expected \(expected(schema))")
+        }
+        if !walker.seenWatchedKeys.isEmpty {
+            throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
         return walker.dataset
     }
 
-    /// Reads the file at `path` (or standard input for `-`) laid out as `schema`.
-    public static func load(path: String, schema: Schema) throws(InputError) -> Dataset {
-        try load(try ExportBytes(path: path), schema: schema)
+    /// The schema for a Parse export at `source`: the one given, which must be a Parse schema, or the preset.
+    private static func parseSchema(_ schema: Schema?, _ source: String, what: String) throws(InputError) -> Schema {
+        guard let schema else { return Presets.named("parse")! }
+        guard schema.format == .parse else {
+            throw InputError.layout(
+                source: source,
+                message: "\(what) is read as a Parse export, but the \(schema.name) schema reads one Firebase JSON file; "
+                    + "omit --schema or use a schema with format = \"parse\"")
+        }
+        return schema
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `bytes` start like a zip archive (a local file header, or the end record of an empty archive).
+    private static func isZip(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B else { return false }
+        return (bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)
     }
 
     private static func expected(_ schema: Schema) -> String {
-        let roots = [
-            schema.users?.pattern, schema.posts?.pattern, schema.likes?.pattern, schema.likeMirror?.pattern,
-            schema.following?.pattern, schema.followers?.pattern, schema.timeline?.pattern,
-        ].compactMap { pattern -> String? in
-            guard case .literal(let text)? = pattern?.segments.first else { return nil }
-            return "\"\(text)\""
-        }
-        var seen = Set<String>()
-        return roots.filter { seen.insert($0).inserted }.joined(separator: ", ")
+        schema.rootKeys.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

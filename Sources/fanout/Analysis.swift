@@ -7,10 +7,16 @@ struct Analysis {
     let derived: DerivedData
     let audit: AuditResult
 
-    /// Reads `options.export` and runs the rules `configuration` enables.
+    /// Reads `options.export` (laid out as `--schema`, or as the preset its top-level keys name) and runs the
+    /// rules `configuration` enables.
     init(_ options: ExportOptions, configuration: AuditConfiguration = AuditConfiguration()) throws {
-        dataset = try ExportLoader.load(path: options.export, schema: try options.resolvedSchema())
-        derived = DerivedData(dataset)
-        audit = Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)
+        let schema = try options.resolvedSchema()
+        let dataset = try PhaseClock.measure("read") { try ExportLoader.load(path: options.export, schema: schema) }
+        let derived = PhaseClock.measure("derive") { DerivedData(dataset) }
+        audit = PhaseClock.measure("check") {
+            Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)
+        }
+        self.dataset = dataset
+        self.derived = derived
     }
 }

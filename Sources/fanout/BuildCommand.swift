@@ -17,6 +17,7 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var input: ExportOptions
     @OptionGroup var rules: RuleOptions
+    @OptionGroup var config: ConfigOptions
 
     @Option(name: .shortAndLong, help: "The folder to write the site to.")
     var out: String = "_site"
@@ -30,21 +31,50 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "The site's title.")
     var title: String = "Fanout"
 
-    @Option(help: "Exit 1 when a finding is at or above this severity: error, warning, info or never.")
-    var failOn: FailOn = .never
+    @Flag(name: .shortAndLong, help: "List every file written (files whose content did not change are kept).")
+    var verbose = false
+
+    @Option(help: ArgumentHelp(
+        "Only these kinds of page, comma-separated: " + PageKind.allCases.map(\.rawValue).joined(separator: ", ")
+            + ". Default: all.", valueName: "KINDS"))
+    var pages: String?
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity: error, warning, info or never. "
+        + "Default: `fail_on` in fanout.toml, else never."))
+    var failOn: FailOn?
 
     func run() throws {
-        let configuration = try rules.configuration()
+        let kinds = try pageKinds()
+        let project = try config.load()
+        let configuration = try rules.configuration(base: project.rules)
         let templateSet = try TemplateSet(overrides: templates ?? existingFolder("Templates"))
         let analysis = try Analysis(input, configuration: configuration)
         let builder = SiteBuilder(
             dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
-            options: SiteOptions(title: title, exportName: input.export, contentDirectory: content ?? existingFolder("Content")),
+            options: SiteOptions(
+                title: title, exportName: input.export, contentDirectory: content ?? existingFolder("Content"),
+                pageKinds: kinds),
             templates: templateSet)
-        let files = try builder.build(into: out)
+        let summary = try PhaseClock.measure("render") {
+            try builder.build(into: out) { done, total in TerminalProgress.shared.update(done: min(done, total), total: total) }
+        }
         let info = ReportInfo(exportName: input.export, schemaName: analysis.dataset.schema.name)
-        printStatus("wrote \(files) files to \(out)/ — \(TextReport.summaryLine(analysis.audit, info: info))")
-        if let threshold = failOn.threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+        printStatus("\(out)/: wrote \(summary.written.count) files, \(summary.unchanged) unchanged — "
+            + TextReport.summaryLine(analysis.audit, info: info))
+        if verbose { for file in summary.written { printStatus("  wrote \(file)") } }
+        let threshold = (failOn ?? project.failOn.map(FailOn.init) ?? .never).threshold
+        if let threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+    }
+
+    private func pageKinds() throws -> Set<PageKind> {
+        guard let pages else { return Set(PageKind.allCases) }
+        return Set(try pages.split(separator: ",").map { name in
+            guard let kind = PageKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw UsageError(message: "--pages \(pages): unknown kind \"\(name)\"; kinds: "
+                    + PageKind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return kind
+        })
     }
 
     private func existingFolder(_ name: String) -> String? {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FanoutCore
+import FanoutImport
 import FanoutRender
 import Foundation
 
@@ -6,35 +8,113 @@ import Foundation
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Audit an export's denormalized copies and print the findings.",
-        discussion: "Exits 0 when no finding is at or above --fail-on, 1 when one is, 2 on bad usage or input."
+        abstract: "Audit an export's denormalized copies and report the findings.",
+        discussion: """
+            Exits 0 when no finding is at or above --fail-on, 1 when one is, 2 on bad usage or input. Several \
+            --format/--output pairs write several reports from one read: the i-th --output goes with the i-th \
+            --format, and a format without an output goes to standard output (at most one). Settings come from \
+            ./fanout.toml (or --config) when there is one; the command line overrides it.
+            """
     )
 
-    @OptionGroup var input: ExportOptions
+    // The export is optional here (unlike other commands) so that `--explain RULE` needs none and a project
+    // file can name it; it is handed to ExportOptions, which every command reads exports through.
+    @Argument(help: ArgumentHelp(
+        "The export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip. "
+            + "Default: `export` in fanout.toml."))
+    var export: String?
+
+    @Option(help: ArgumentHelp(
+        "The export's layout: a preset or a schema file. Default: `schema` in fanout.toml, else detected.",
+        valueName: "NAME|FILE"))
+    var schema: String?
+
     @OptionGroup var rules: RuleOptions
+    @OptionGroup var config: ConfigOptions
 
-    @Option(help: "Report format: text, json, markdown or html.")
-    var format: ReportFormatArgument = .text
+    @Option(name: .customLong("format"), help: ArgumentHelp(
+        "Report format: text, json, markdown, html, junit, sarif or github. Repeatable.", valueName: "FORMAT"))
+    var formats: [ReportFormatArgument] = []
 
-    @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
-    var output: String?
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+        "Write the report of the matching --format to this file instead of standard output. Repeatable.",
+        valueName: "FILE"))
+    var outputs: [String] = []
 
-    @Option(help: "Exit 1 when a finding is at or above this severity: error, warning, info or never.")
-    var failOn: FailOn = .error
+    @Option(help: ArgumentHelp(
+        "Exit 1 when a finding is at or above this severity: error, warning, info or never. Default: `fail_on` "
+            + "in fanout.toml, else error."))
+    var failOn: FailOn?
+
+    @Option(help: ArgumentHelp(
+        "Hide the findings this baseline file lists (by rule and path); report how many and which are fixed.",
+        valueName: "FILE"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every current finding to this baseline file (and still report them).", valueName: "FILE"))
+    var writeBaseline: String?
+
+    @Option(help: ArgumentHelp("Print what RULE checks, why copies drift and how it is fixed, then exit.", valueName: "RULE"))
+    var explain: String?
 
     func run() throws {
-        let configuration = try rules.configuration()
-        let templates = format.value == .html || format.value == .markdown ? try TemplateSet() : nil
+        if let explain {
+            FileHandle.standardOutput.write(Data(try RuleExplanation.text(explain).utf8))
+            return
+        }
+        // Everything that can be wrong with the command line or its files is found before the export is read.
+        let project = try config.load()
+        let configuration = try rules.configuration(base: project.rules)
+        let threshold = (failOn ?? project.failOn.map(FailOn.init) ?? .error).threshold
+        let requests = try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
+        let known = try baseline.map(BaselineFile.read)
+        let input = try exportOptions(project)
+        let needsTemplates = requests.contains { $0.format == .html || $0.format == .markdown }
+        let templates = needsTemplates ? try TemplateSet() : nil
+
         let analysis = try Analysis(input, configuration: configuration)
-        let info = ReportInfo(exportName: input.export, schemaName: analysis.dataset.schema.name)
-        let report = try ReportWriter.render(analysis.audit, info: info, format: format.value, templates: templates)
-        if let output {
+        var audit = analysis.audit
+        var outcome: BaselineOutcome?
+        if let known { (audit, outcome) = known.apply(to: analysis.audit) }
+        let info = ReportInfo(exportName: input.export, schemaName: analysis.dataset.schema.name, baseline: outcome)
+        let reports = try requests.map { request in
+            (request, try ReportWriter.render(audit, info: info, format: request.format, templates: templates))
+        }
+
+        var wrote: [String] = []
+        for (request, report) in reports {
+            guard let output = request.output else { continue }
             try FileOutput.write(report, to: output)
-            printStatus(TextReport.summaryLine(analysis.audit, info: info))
-        } else {
+            wrote.append(output)
+        }
+        if let writeBaseline {
+            try BaselineFile.write(analysis.audit.findings, to: writeBaseline)
+            wrote.append(writeBaseline)
+        }
+        if let (_, report) = reports.first(where: { $0.0.output == nil }) {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
-        if let threshold = failOn.threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+        if !wrote.isEmpty {
+            printStatus("wrote \(wrote.joined(separator: ", "))")
+            if let outcome, !reports.contains(where: { $0.0.output == nil && $0.0.format == .text }) {
+                printStatus(TextReport.baselineLine(outcome))
+            }
+            printStatus(TextReport.summaryLine(audit, info: info))
+        }
+        if let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+    }
+
+    /// The export and schema to read: the command line's, else the project file's.
+    private func exportOptions(_ project: ProjectConfig) throws -> ExportOptions {
+        guard let export = export ?? project.export.map(config.resolve) else {
+            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
+                + "or set export in \(ProjectConfig.fileName)")
+        }
+        var arguments: [String] = []
+        if let schema = schema ?? project.schema.map({ $0.hasSuffix(".toml") ? config.resolve($0) : $0 }) {
+            arguments += ["--schema", schema]
+        }
+        return try ExportOptions.parse(arguments + ["--", export])
     }
 }
 
@@ -46,8 +126,6 @@ struct ReportFormatArgument: ExpressibleByArgument {
         guard let format = ReportFormat(rawValue: argument) else { return nil }
         value = format
     }
-
-    static let text = ReportFormatArgument(argument: "text")!
 
     static var allValueStrings: [String] { ReportFormat.allCases.map(\.rawValue) }
 }

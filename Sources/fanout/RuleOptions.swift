@@ -1,15 +1,17 @@
 import ArgumentParser
 import FanoutCore
+import FanoutImport
 
 /// Options choosing which rules run and which severity fails the run.
 struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("rule"), help: ArgumentHelp(
-        "Switch a rule off or re-grade it: RULE=off|info|warning|error. Repeatable.", valueName: "RULE=SETTING"))
+        "Switch a rule off or re-grade it: RULE=off|info|warning|error. Repeatable; overrides [rules] in fanout.toml.",
+        valueName: "RULE=SETTING"))
     var rules: [String] = []
 
-    /// The configuration the options describe.
-    func configuration() throws -> AuditConfiguration {
-        var settings: [String: RuleSetting] = [:]
+    /// The configuration the options describe, over the settings of the project file (`base`).
+    func configuration(base: [String: RuleSetting] = [:]) throws -> AuditConfiguration {
+        var settings = base
         for text in rules {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let setting = RuleSetting(parts[1]) else {
@@ -28,6 +30,9 @@ struct RuleOptions: ParsableArguments {
 /// The severity at or above which findings fail the run.
 enum FailOn: String, ExpressibleByArgument, CaseIterable {
     case error, warning, info, never
+
+    /// The value a project file's `fail_on` names.
+    init(_ threshold: FailThreshold) { self = FailOn(rawValue: threshold.rawValue)! }
 
     /// The threshold, or nil for `never`.
     var threshold: Severity? { Severity(rawValue: rawValue) }

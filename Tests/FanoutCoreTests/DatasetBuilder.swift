@@ -2,7 +2,10 @@ import FanoutCore
 
 /// Builds small Makestagram-shaped datasets by name, for tests.
 struct DatasetBuilder {
-    var dataset = Dataset(schema: TestSchema.makestagram)
+    var dataset: Dataset
+
+    /// An empty dataset laid out as `schema` (Makestagram unless told otherwise).
+    init(schema: Schema = TestSchema.makestagram) { dataset = Dataset(schema: schema) }
 
     mutating func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
 
@@ -26,8 +29,16 @@ struct DatasetBuilder {
         dataset.posts.append(post)
     }
 
-    mutating func like(_ post: String, by user: String) {
-        dataset.likes.append(Like(post: id(post), user: id(user)))
+    /// Stores the like in the like set, and in the mirror too when `mirrored` and the schema has one.
+    mutating func like(_ post: String, by user: String, mirrored: Bool = true, row: String? = nil) {
+        let like = Like(post: id(post), user: id(user), id: row.map { id($0) } ?? noKey)
+        dataset.likes.append(like)
+        if mirrored && dataset.schema.likeMirror != nil { dataset.likeMirror.append(like) }
+    }
+
+    /// Stores a like in the mirror (`user-likes`) only.
+    mutating func mirrorLike(_ post: String, by user: String) {
+        dataset.likeMirror.append(Like(post: id(post), user: id(user)))
     }
 
     /// Stores the follow in both directions unless told otherwise.
@@ -75,4 +86,18 @@ enum TestSchema {
         followers: EdgeRelation(pattern: PathPattern("followers/{target}/{user}")!),
         timeline: TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!, posterUID: FieldPath("poster_uid"))
     )
+
+    /// Makestagram with a mirror of the like set, as the Instagram clone keeps one.
+    static let withLikeMirror: Schema = {
+        var schema = makestagram
+        schema.likeMirror = EdgeRelation(pattern: PathPattern("user-likes/{user}/{post}")!)
+        return schema
+    }()
+
+    /// Parse's row layout for likes: each like is a `Like/{id}` row naming both ends.
+    static let withLikeRows: Schema = {
+        var schema = makestagram
+        schema.likes = EdgeRelation(pattern: PathPattern("Like/{id}")!, user: FieldPath("fromUser"), post: FieldPath("toPost"))
+        return schema
+    }()
 }

@@ -4,6 +4,12 @@ public struct SkippedRule: Sendable, Equatable {
     public var rule: String
     /// Why: switched off, or the schema lacks a relation.
     public var reason: String
+
+    /// A skipped rule.
+    public init(rule: String, reason: String) {
+        self.rule = rule
+        self.reason = reason
+    }
 }
 
 /// The result of checking one export.
@@ -14,6 +20,19 @@ public struct AuditResult: Sendable {
     public var rulesRun: [RuleDescriptor]
     /// The rules that did not run.
     public var skipped: [SkippedRule]
+    /// The severity each rule that ran reported at, where configuration changed it from the default.
+    public var severities: [String: Severity]
+
+    /// A result (the audit makes these; reports and tests may too).
+    public init(findings: [Finding], rulesRun: [RuleDescriptor], skipped: [SkippedRule], severities: [String: Severity] = [:]) {
+        self.findings = findings
+        self.rulesRun = rulesRun
+        self.skipped = skipped
+        self.severities = severities
+    }
+
+    /// The severity `rule` reported at in this run.
+    public func severity(of rule: RuleDescriptor) -> Severity { severities[rule.id] ?? rule.defaultSeverity }
 
     /// The number of findings at each severity.
     public func count(_ severity: Severity) -> Int { findings.count { $0.severity == severity } }
@@ -31,6 +50,7 @@ public enum Audit {
         var findings: [Finding] = []
         var ran: [RuleDescriptor] = []
         var skipped: [SkippedRule] = []
+        var severities: [String: Severity] = [:]
         for rule in RuleCatalog.rules {
             let id = rule.descriptor.id
             let setting = configuration.settings[id] ?? .severity(rule.descriptor.defaultSeverity)
@@ -43,11 +63,12 @@ public enum Audit {
                 continue
             }
             ran.append(rule.descriptor)
+            if severity != rule.descriptor.defaultSeverity { severities[id] = severity }
             var found = rule.findings(in: context)
             for i in found.indices { found[i].severity = severity }
             found.sort { ($0.paths.first ?? "", $0.message) < ($1.paths.first ?? "", $1.message) }
             findings += found
         }
-        return AuditResult(findings: findings, rulesRun: ran, skipped: skipped)
+        return AuditResult(findings: findings, rulesRun: ran, skipped: skipped, severities: severities)
     }
 }

@@ -77,7 +77,8 @@ struct PostUnknownPosterRule: ConsistencyRule {
         explanation: """
             Deleting an account without deleting its posts leaves posts whose poster cannot be shown. There is \
             no mechanical fix: decide whether to delete the posts or restore the user.
-            """
+            """,
+        isMechanical: false
     )
 
     func missingRequirement(in schema: Schema) -> String? {
@@ -106,7 +107,8 @@ struct PostFieldRule: ConsistencyRule {
             Clients decode posts strictly (the seeds' `Post.init?(snapshot:)` returns nil when a field is \
             missing or of another type), so such a post silently disappears from every feed. There is no \
             mechanical fix: the right value is unknown.
-            """
+            """,
+        isMechanical: false
     )
 
     func missingRequirement(in schema: Schema) -> String? { Requirement.posts(schema) }
@@ -132,7 +134,8 @@ struct PushIDTimeRule: ConsistencyRule {
             Push IDs encode the client's clock at creation. A timestamp far from it means a client with a wrong \
             clock, a unit mix-up (seconds written as milliseconds) or a post copied from elsewhere; feeds sorted \
             by the timestamp then show it out of place.
-            """
+            """,
+        isMechanical: false
     )
 
     func missingRequirement(in schema: Schema) -> String? {

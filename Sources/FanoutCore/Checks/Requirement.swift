@@ -17,11 +17,19 @@ enum Requirement {
         schema.likes == nil ? "the schema has no likes relation" : nil
     }
 
+    static func likeMirror(_ schema: Schema) -> String? {
+        schema.likeMirror == nil ? "the schema has no like mirror relation (user-likes)" : nil
+    }
+
     static func follows(_ schema: Schema) -> String? {
         schema.following == nil && schema.followers == nil ? "the schema has no following or followers relation" : nil
     }
 
     static func timeline(_ schema: Schema) -> String? {
         schema.timeline == nil ? "the schema has no stored timeline relation" : nil
+    }
+
+    static func firebaseTree(_ schema: Schema) -> String? {
+        schema.format == .firebase ? nil : "the \(schema.format.rawValue) layout is not a Firebase tree"
     }
 }

@@ -8,6 +8,17 @@ public struct RuleDescriptor: Sendable, Equatable {
     public let summary: String
     /// A paragraph: why the copies drift and what the fix does.
     public let explanation: String
+    /// Whether the rule's findings carry a mechanical fix, so that the repair patch removes them.
+    public let isMechanical: Bool
+
+    /// A descriptor; rules are mechanical unless they say otherwise.
+    public init(id: String, defaultSeverity: Severity, summary: String, explanation: String, isMechanical: Bool = true) {
+        self.id = id
+        self.defaultSeverity = defaultSeverity
+        self.summary = summary
+        self.explanation = explanation
+        self.isMechanical = isMechanical
+    }
 }
 
 /// What a rule reads: the export and what it implies.

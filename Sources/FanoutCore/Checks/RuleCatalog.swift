@@ -3,10 +3,11 @@ public enum RuleCatalog {
     /// All rules.
     static let rules: [any ConsistencyRule] = [
         LikeCountMismatchRule(), LikeCountNegativeRule(), LikeUnknownUserRule(), LikeUnknownPostRule(),
+        LikeMirrorMissingRule(), LikeDuplicateRule(),
         PosterCopyStaleRule(), PosterCopyUIDRule(), PostUnknownPosterRule(), PostFieldRule(),
         FollowMirrorMissingRule(), FollowUnknownUserRule(), FollowSelfRule(),
         TimelineMissingRule(), TimelineStaleRule(), TimelineUnknownPostRule(), TimelinePosterRule(),
-        PushIDTimeRule(),
+        KeyInvalidRule(), PushIDTimeRule(), FlaggedPostRule(),
     ]
 
     /// The descriptors of all rules, in report order.

@@ -39,7 +39,7 @@ public struct DerivedData: Sendable {
         let livePost: (Int) -> Bool = { postIndexByKey[Int(dataset.posts[$0].key)] == Int32($0) }
 
         let postTimes = dataset.posts.map { post in
-            post.createdAt ?? PushID.time(of: dataset.key(post.key))
+            post.createdAt ?? dataset.keys.withBytes(post.key) { PushID.time(of: $0) }
         }
         let postOrder = Self.rankPosts(dataset, times: postTimes)
         let userRank = Self.rankUsers(dataset)

@@ -34,20 +34,25 @@ public struct GroupedIndex: Sendable {
     /// Sorts each group's values by `areInIncreasingOrder` and drops repeated values within a group.
     public mutating func sortAndDeduplicateGroups(by areInIncreasingOrder: (Int32, Int32) -> Bool) {
         var write = 0
+        let starts = self.starts, groupCount = self.groupCount
         var newStarts = [Int32](repeating: 0, count: starts.count)
-        for g in 0..<groupCount {
-            var group = Array(self[g])
-            group.sort(by: areInIncreasingOrder)
-            var last: Int32? = nil
-            for value in group where value != last {
-                values[write] = value
-                write += 1
-                last = value
+        values.withUnsafeMutableBufferPointer { values in
+            for g in 0..<groupCount {
+                let range = Int(starts[g])..<Int(starts[g + 1])
+                // In place: groups are contiguous, and the write cursor never passes the group's start.
+                var group = UnsafeMutableBufferPointer(rebasing: values[range])
+                if group.count > 1 { group.sort(by: areInIncreasingOrder) }
+                var last: Int32? = nil
+                for i in group.indices where group[i] != last {
+                    last = group[i]
+                    values[write] = group[i]
+                    write += 1
+                }
+                newStarts[g + 1] = Int32(write)
             }
-            newStarts[g + 1] = Int32(write)
         }
         values.removeSubrange(write...)
-        starts = newStarts
+        self.starts = newStarts
     }
 
     /// Whether group `group` holds `value`, for groups sorted ascending.

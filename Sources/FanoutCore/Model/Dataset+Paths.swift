@@ -53,11 +53,27 @@ extension Dataset {
         }
     }
 
+    /// The database path of a flag, e.g. `FlaggedContent/<objectId>`.
+    public func path(ofFlag flag: Flag) -> String? {
+        schema.flags.map { render($0.pattern, post: flag.post, user: flag.user, id: flag.id) }
+    }
+
+    /// The database path of an entry of the post ownership mirror, e.g. `user-posts/u1/-Kx`.
+    public func path(ofOwnedPost entry: OwnedPost) -> String? {
+        schema.postMirror.map { render($0.pattern, post: entry.post, user: entry.user, id: noKey) }
+    }
+
     private func render(_ pattern: PathPattern, _ like: Like) -> String {
+        render(pattern, post: like.post, user: like.user, id: like.id)
+    }
+
+    private func render(_ pattern: PathPattern, post: KeyID, user: KeyID, id: KeyID) -> String {
         pattern.render { name in
             switch name {
-            case "post": key(like.post)
-            case "user": key(like.user)
+            case "post": key(post)
+            case "user": key(user)
+            // Rows (Parse's `Like/{id}`) are found by their own key, not by the pair.
+            case "id" where id != noKey: key(id)
             default: "{\(name)}"
             }
         }
@@ -68,6 +84,7 @@ extension Dataset {
             switch name {
             case "user": key(follow.user)
             case "target": key(follow.target)
+            case "id" where follow.id != noKey: key(follow.id)
             default: "{\(name)}"
             }
         }

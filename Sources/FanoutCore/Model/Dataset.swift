@@ -21,6 +21,10 @@ public struct Dataset: Sendable {
     public var followers: [Follow] = []
     /// Stored timeline entries.
     public var timeline: [TimelineEntry] = []
+    /// The post ownership mirror (`user-posts`), where the schema has one.
+    public var postMirror: [OwnedPost] = []
+    /// Flags of inappropriate posts (Parse's `FlaggedContent`), where the schema has them.
+    public var flags: [Flag] = []
     /// Fields of the wrong type or missing, found while reading.
     public var fieldProblems: [FieldProblem] = []
 

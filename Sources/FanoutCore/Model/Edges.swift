@@ -4,11 +4,14 @@ public struct Like: Sendable, Equatable, Hashable {
     public var post: KeyID
     /// The liker's uid.
     public var user: KeyID
+    /// The key of the row that stores the like (Parse's `Like` objectId), or ``noKey`` where the pair is the key.
+    public var id: KeyID
 
     /// A like.
-    public init(post: KeyID, user: KeyID) {
+    public init(post: KeyID, user: KeyID, id: KeyID = noKey) {
         self.post = post
         self.user = user
+        self.id = id
     }
 }
 
@@ -18,11 +21,45 @@ public struct Follow: Sendable, Equatable, Hashable {
     public var user: KeyID
     /// The followed user's uid.
     public var target: KeyID
+    /// The key of the row that stores the follow (Parse's `Follow` objectId), or ``noKey`` where the pair is the key.
+    public var id: KeyID
 
     /// A follow.
-    public init(user: KeyID, target: KeyID) {
+    public init(user: KeyID, target: KeyID, id: KeyID = noKey) {
         self.user = user
         self.target = target
+        self.id = id
+    }
+}
+
+/// A stored entry of the post ownership mirror (`user-posts/{user}/{post}`): `user` lists `post` as theirs.
+public struct OwnedPost: Sendable, Equatable, Hashable {
+    /// The uid the entry is stored under.
+    public var user: KeyID
+    /// The post key.
+    public var post: KeyID
+
+    /// An ownership mirror entry.
+    public init(user: KeyID, post: KeyID) {
+        self.user = user
+        self.post = post
+    }
+}
+
+/// A flag: `user` reported `post` as inappropriate (Parse's `FlaggedContent`).
+public struct Flag: Sendable, Equatable, Hashable {
+    /// The flagged post's key.
+    public var post: KeyID
+    /// The uid of the user who flagged it.
+    public var user: KeyID
+    /// The key of the row that stores the flag, or ``noKey``.
+    public var id: KeyID
+
+    /// A flag.
+    public init(post: KeyID, user: KeyID, id: KeyID = noKey) {
+        self.post = post
+        self.user = user
+        self.id = id
     }
 }
 

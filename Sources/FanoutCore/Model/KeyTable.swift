@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The interned id of a database key (a uid or a post key): an index into a ``KeyTable``.
 public typealias KeyID = Int32
 
@@ -13,14 +19,10 @@ public let noKey: KeyID = -1
 public struct KeyTable: Sendable {
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
-    private var slots: [KeyID]
-    private var mask: Int
+    private var slots = KeySlots(capacity: 1024)
 
     /// An empty table.
-    public init() {
-        slots = Array(repeating: noKey, count: 1024)
-        mask = 1023
-    }
+    public init() {}
 
     /// The number of distinct keys.
     public var count: Int { starts.count - 1 }
@@ -28,18 +30,15 @@ public struct KeyTable: Sendable {
     /// Returns the id of `bytes`, adding it when new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> KeyID {
         let hash = Self.hash(bytes)
-        var slot = hash & mask
-        while true {
-            let id = slots[slot]
-            if id == noKey { break }
-            if equals(id, bytes) { return id }
-            slot = (slot &+ 1) & mask
-        }
+        let (found, slot) = find(bytes, hash: hash)
+        if let found { return found }
+        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
         let id = KeyID(count)
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
-        slots[slot] = id
-        if count * 2 > slots.count { grow() }
+        slots.store(slot, id: id, signature: KeySlots.signature(length: bytes.count, hash: hash), bytes: bytes)
+        // Linear probing stays short below 60 % load.
+        if count * 5 > slots.capacity * 3 { grow() }
         return id
     }
 
@@ -54,67 +53,76 @@ public struct KeyTable: Sendable {
         var key = key
         return key.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
-            var slot = Self.hash(bytes) & mask
-            while true {
-                let id = slots[slot]
-                if id == noKey { return nil }
-                if equals(id, bytes) { return id }
-                slot = (slot &+ 1) & mask
-            }
+            return find(bytes, hash: Self.hash(bytes)).0
         }
     }
 
     /// The key's text.
     public func string(_ id: KeyID) -> String {
-        let range = starts[Int(id)]..<starts[Int(id) + 1]
-        return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        withBytes(id) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the key's bytes, without making a `String`.
+    public func withBytes<T>(_ id: KeyID, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let start = starts[Int(id)], end = starts[Int(id) + 1]
+        return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Orders two keys by their UTF-8 bytes, the order Firebase uses for keys that are not integers.
     public func precedes(_ a: KeyID, _ b: KeyID) -> Bool {
         if a == b { return false }
-        return arena.withUnsafeBufferPointer { buffer in
-            let ra = starts[Int(a)]..<starts[Int(a) + 1]
-            let rb = starts[Int(b)]..<starts[Int(b) + 1]
-            let n = min(ra.count, rb.count)
-            for i in 0..<n {
-                let x = buffer[ra.lowerBound + i], y = buffer[rb.lowerBound + i]
-                if x != y { return x < y }
-            }
-            return ra.count < rb.count
+        let sa = starts[Int(a)], ea = starts[Int(a) + 1], sb = starts[Int(b)], eb = starts[Int(b) + 1]
+        return arena.withUnsafeBytes { buffer in
+            let n = min(ea - sa, eb - sb)
+            let order = n == 0 ? 0 : memcmp(buffer.baseAddress! + sa, buffer.baseAddress! + sb, n)
+            return order != 0 ? order < 0 : ea - sa < eb - sb
         }
     }
 
     /// The key's length in bytes.
     public func byteCount(_ id: KeyID) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
 
-    private func equals(_ id: KeyID, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        let start = starts[Int(id)], end = starts[Int(id) + 1]
-        guard end - start == bytes.count else { return false }
-        return arena.withUnsafeBufferPointer { buffer in
-            var i = 0
-            while i < bytes.count {
-                if buffer[start + i] != bytes[i] { return false }
-                i += 1
+    /// The id of `bytes` if present, and the slot where it is or would go.
+    private func find(_ bytes: UnsafeRawBufferPointer, hash: Int) -> (KeyID?, Int) {
+        let signature = KeySlots.signature(length: bytes.count, hash: hash)
+        let inlineCount = min(bytes.count, KeySlots.inlineBytes)
+        let mask = slots.mask
+        var slot = hash & mask
+        while true {
+            let header = slots.header(slot)
+            if header == 0 { return (nil, slot) }
+            if header >> 32 == signature
+                && (inlineCount == 0 || memcmp(slots.inline(slot), bytes.baseAddress!, inlineCount) == 0)
+            {
+                let id = Int(header & 0xFFFF_FFFF) - 1
+                if bytes.count <= KeySlots.inlineBytes || sameTail(id, bytes) { return (KeyID(id), slot) }
             }
-            return true
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// Whether key `id`, whose first 56 bytes matched, also matches the rest of `bytes`.
+    private func sameTail(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[id], length = starts[id + 1] - start
+        guard length == bytes.count else { return false }
+        let skip = KeySlots.inlineBytes
+        return arena.withUnsafeBytes {
+            memcmp($0.baseAddress! + start + skip, bytes.baseAddress! + skip, length - skip) == 0
         }
     }
 
     private mutating func grow() {
-        let size = slots.count * 2
-        var fresh = Array(repeating: noKey, count: size)
-        let newMask = size - 1
+        let fresh = KeySlots(capacity: slots.capacity * 2)
         arena.withUnsafeBytes { arenaBytes in
             for id in 0..<count {
                 let key = UnsafeRawBufferPointer(rebasing: arenaBytes[starts[id]..<starts[id + 1]])
-                var slot = Self.hash(key) & newMask
-                while fresh[slot] != noKey { slot = (slot &+ 1) & newMask }
-                fresh[slot] = KeyID(id)
+                let hash = Self.hash(key)
+                var slot = hash & fresh.mask
+                while fresh.header(slot) != 0 { slot = (slot &+ 1) & fresh.mask }
+                fresh.store(slot, id: KeyID(id), signature: KeySlots.signature(length: key.count, hash: hash), bytes: key)
             }
         }
         slots = fresh
-        mask = newMask
     }
 
     /// A fast 64-bit hash of short keys: eight bytes at a time, mixed by multiplication.

@@ -2,16 +2,28 @@
 public enum PushID {
     private static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
+    /// The value of each byte in the push ID alphabet, or -1.
+    private static let digits: [Int8] = {
+        var table = [Int8](repeating: -1, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = Int8(value) }
+        return table
+    }()
+
     /// The creation time in seconds since 1970 encoded in `key`, or nil when `key` is not a push ID.
     public static func time(of key: String) -> Double? {
-        let bytes = Array(key.utf8)
+        var key = key
+        return key.withUTF8 { time(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The creation time encoded in the key's bytes, or nil when they are not a push ID.
+    public static func time(of bytes: UnsafeRawBufferPointer) -> Double? {
         guard bytes.count == 20 else { return nil }
         var millis: Int64 = 0
-        for byte in bytes.prefix(8) {
-            guard let digit = alphabet.firstIndex(of: byte) else { return nil }
-            millis = millis * 64 + Int64(digit)
+        for i in 0..<20 {
+            let digit = digits[Int(bytes[i])]
+            guard digit >= 0 else { return nil }
+            if i < 8 { millis = millis * 64 + Int64(digit) }
         }
-        for byte in bytes.dropFirst(8) where !alphabet.contains(byte) { return nil }
         return Double(millis) / 1000
     }
 }

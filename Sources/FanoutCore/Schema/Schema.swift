@@ -5,10 +5,16 @@
 public struct Schema: Sendable, Equatable {
     /// The preset or file this schema came from, e.g. `makestagram`.
     public var name: String
+    /// One line saying which app this layout belongs to, as `fanout schemas` lists it.
+    public var summary: String?
+    /// How the export is stored: one JSON tree (Firebase) or one file per class (Parse).
+    public var format: ExportFormat = .firebase
     /// `users/{user}`: one node per user.
     public var users: UserRelation?
     /// `posts/{poster}/{post}` or `posts/{post}` with an owner field.
     public var posts: PostRelation?
+    /// `user-posts/{user}/{post}`: the optional mirror of post ownership (the owner field or path is the truth).
+    public var postMirror: EdgeRelation?
     /// `postLikes/{post}/{user}`: the like set of each post (the source of truth for likes).
     public var likes: EdgeRelation?
     /// `user-likes/{user}/{post}`: the optional mirror of the like set.
@@ -19,14 +25,21 @@ public struct Schema: Sendable, Equatable {
     public var followers: EdgeRelation?
     /// `timeline/{user}/{post}`: the stored, fanned-out timelines.
     public var timeline: TimelineRelation?
+    /// `FlaggedContent/{id}` with `fromUser`/`toPost`: posts users flagged as inappropriate (Parse).
+    public var flags: EdgeRelation?
 
     /// A schema with the given relations.
     public init(
         name: String, users: UserRelation? = nil, posts: PostRelation? = nil, likes: EdgeRelation? = nil,
         likeMirror: EdgeRelation? = nil, following: EdgeRelation? = nil, followers: EdgeRelation? = nil,
-        timeline: TimelineRelation? = nil
+        timeline: TimelineRelation? = nil, postMirror: EdgeRelation? = nil, flags: EdgeRelation? = nil,
+        format: ExportFormat = .firebase, summary: String? = nil
     ) {
         self.name = name
+        self.summary = summary
+        self.format = format
+        self.postMirror = postMirror
+        self.flags = flags
         self.users = users
         self.posts = posts
         self.likes = likes
@@ -41,6 +54,8 @@ public struct Schema: Sendable, Equatable {
 public struct UserRelation: Sendable, Equatable {
     /// Must capture `{user}`.
     public var pattern: PathPattern
+    /// A field holding the uid, for layouts that store users as rows (Parse's `objectId`); else the captured key.
+    public var key: FieldPath?
     /// Field path of the username, relative to the user node.
     public var username: FieldPath?
     /// Field path of the display name.
@@ -49,8 +64,12 @@ public struct UserRelation: Sendable, Equatable {
     public var profileImageURL: FieldPath?
 
     /// A user relation.
-    public init(pattern: PathPattern, username: FieldPath? = nil, name: FieldPath? = nil, profileImageURL: FieldPath? = nil) {
+    public init(
+        pattern: PathPattern, username: FieldPath? = nil, name: FieldPath? = nil, profileImageURL: FieldPath? = nil,
+        key: FieldPath? = nil
+    ) {
         self.pattern = pattern
+        self.key = key
         self.username = username
         self.name = name
         self.profileImageURL = profileImageURL
@@ -61,6 +80,8 @@ public struct UserRelation: Sendable, Equatable {
 public struct PostRelation: Sendable, Equatable {
     /// Must capture `{post}`; may capture `{poster}` (the owner's uid).
     public var pattern: PathPattern
+    /// A field holding the post key, for layouts that store posts as rows (Parse's `objectId`).
+    public var key: FieldPath?
     /// The owner's uid as a field, for layouts whose path has no `{poster}`.
     public var owner: FieldPath?
     /// The creation time.
@@ -84,9 +105,11 @@ public struct PostRelation: Sendable, Equatable {
     public init(
         pattern: PathPattern, owner: FieldPath? = nil, createdAt: TimeField? = nil, caption: FieldPath? = nil,
         imageURL: FieldPath? = nil, imageHeight: FieldPath? = nil, likeCount: FieldPath? = nil,
-        posterUID: FieldPath? = nil, posterUsername: FieldPath? = nil, required: [FieldPath] = []
+        posterUID: FieldPath? = nil, posterUsername: FieldPath? = nil, required: [FieldPath] = [],
+        key: FieldPath? = nil
     ) {
         self.pattern = pattern
+        self.key = key
         self.owner = owner
         self.createdAt = createdAt
         self.caption = caption
@@ -99,13 +122,34 @@ public struct PostRelation: Sendable, Equatable {
     }
 }
 
-/// A set of pairs stored as `parent/{a}/{b}: true`, such as likes and follows.
+/// A set of pairs stored as `parent/{a}/{b}: true`, such as likes and follows, or as rows naming both ends.
+///
+/// Firebase layouts capture both ends in the path (`postLikes/{post}/{user}`). Parse stores each pair as an
+/// object (`Like/{id}` with `fromUser` and `toPost` pointers): there the ends come from fields of the row,
+/// and the row's own key is captured as `{id}` so findings can name it.
 public struct EdgeRelation: Sendable, Equatable {
-    /// Captures the relation's two ends, e.g. `{post}` and `{user}` for likes.
+    /// Captures the relation's ends, e.g. `{post}` and `{user}` for likes, or the row key `{id}`.
     public var pattern: PathPattern
+    /// The field holding the user end (the liker, the follower), when the path does not capture `{user}`.
+    public var user: FieldPath?
+    /// The field holding the post end of likes and flags, when the path does not capture `{post}`.
+    public var post: FieldPath?
+    /// The field holding the followed user, when the path does not capture `{target}`.
+    public var target: FieldPath?
+    /// A field holding the row's key (Parse's `objectId`), used instead of the key it is stored under.
+    public var key: FieldPath?
 
-    /// An edge relation.
-    public init(pattern: PathPattern) { self.pattern = pattern }
+    /// An edge relation; ends not captured by `pattern` come from the given fields.
+    public init(
+        pattern: PathPattern, user: FieldPath? = nil, post: FieldPath? = nil, target: FieldPath? = nil,
+        key: FieldPath? = nil
+    ) {
+        self.pattern = pattern
+        self.user = user
+        self.post = post
+        self.target = target
+        self.key = key
+    }
 }
 
 /// Stored timeline entries and the field that names each entry's poster.

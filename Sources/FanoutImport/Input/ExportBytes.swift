@@ -4,68 +4,81 @@ import Glibc
 import Darwin
 #endif
 
-/// The bytes of an export, mapped from a file or read from standard input.
+/// The bytes of an export, mapped from a file or read from standard input, decompressed when gzip.
 ///
 /// Files are memory-mapped read-only, so the export is never copied onto the heap and the kernel can drop
-/// pages the reader has passed. The bytes stay valid for the life of this object.
+/// pages the reader has passed. Gzip input (recognized by its magic number, not by its name) is decompressed
+/// into memory, since the reader needs one contiguous buffer. The bytes stay valid for the life of this object.
 public final class ExportBytes: @unchecked Sendable {
     /// Where the bytes came from, for messages: a path or `standard input`.
     public let source: String
     private let base: UnsafeMutableRawPointer?
-    /// The number of bytes.
+    /// The number of bytes (after decompression).
     public let count: Int
     private let mapped: Bool
+    /// Whether the input was gzip-compressed.
+    public let wasCompressed: Bool
 
-    /// Maps the file at `path`, or reads standard input when `path` is `-`.
+    /// Maps the file at `path`, or reads standard input when `path` is `-`; gzip input is decompressed.
     public init(path: String) throws(InputError) {
-        if path == "-" {
-            source = "standard input"
-            (base, count) = try Self.readAll(fd: 0, source: "standard input")
-            mapped = false
+        source = path == "-" ? "standard input" : path
+        let raw = try Self.readRaw(path, source: source)
+        let rawBytes = UnsafeRawBufferPointer(start: raw.base, count: raw.count)
+        guard Gzip.isCompressed(rawBytes) else {
+            (base, count, mapped, wasCompressed) = (raw.base, raw.count, raw.mapped, false)
             return
         }
-        source = path
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError.unreadable(path: path, reason: Self.lastError()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputError.unreadable(path: path, reason: Self.lastError()) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw InputError.unreadable(path: path, reason: "it is a directory") }
-        if (info.st_mode & S_IFMT) != S_IFREG {
-            (base, count) = try Self.readAll(fd: fd, source: path)
-            mapped = false
-            return
-        }
-        count = Int(info.st_size)
-        mapped = count > 0
-        if count == 0 {
-            base = nil
-            return
-        }
-        guard let pointer = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), pointer != MAP_FAILED else {
-            throw InputError.unreadable(path: path, reason: Self.lastError())
-        }
-        _ = madvise(pointer, count, MADV_SEQUENTIAL)
-        base = pointer
+        // The compressed bytes are released as soon as they are decompressed, whether or not that succeeds.
+        defer { Self.release(raw.base, raw.count, mapped: raw.mapped) }
+        let (pointer, size) = try Gzip.inflate(rawBytes, source: source)
+        (base, count, mapped, wasCompressed) = (pointer, size, false, true)
     }
 
-    /// Wraps bytes already in memory (tests, decompressed input).
+    /// Wraps bytes already in memory (tests, files extracted from a zip).
     public init(bytes: [UInt8], source: String) {
         self.source = source
         count = bytes.count
         mapped = false
+        wasCompressed = false
         let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
         let size = bytes.count
         bytes.withUnsafeBytes { if let from = $0.baseAddress { pointer.copyMemory(from: from, byteCount: size) } }
         base = pointer
     }
 
-    deinit {
-        if mapped, let base { munmap(base, count) } else { base?.deallocate() }
-    }
+    deinit { Self.release(base, count, mapped: mapped) }
 
     /// The bytes.
     public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Maps a regular file, or reads standard input (`-`), pipes and devices, as they are.
+    private static func readRaw(_ path: String, source: String) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
+        if path == "-" {
+            let (base, count) = try readAll(fd: 0, source: source)
+            return (base, count, false)
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError.unreadable(path: path, reason: lastError()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw InputError.unreadable(path: path, reason: lastError()) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw InputError.unreadable(path: path, reason: "it is a directory") }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            let (base, count) = try readAll(fd: fd, source: path)
+            return (base, count, false)
+        }
+        let count = Int(info.st_size)
+        if count == 0 { return (nil, 0, false) }
+        guard let pointer = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), pointer != MAP_FAILED else {
+            throw InputError.unreadable(path: path, reason: lastError())
+        }
+        _ = madvise(pointer, count, MADV_SEQUENTIAL)
+        return (pointer, count, true)
+    }
+
+    private static func release(_ base: UnsafeMutableRawPointer?, _ count: Int, mapped: Bool) {
+        if mapped, let base { munmap(base, count) } else { base?.deallocate() }
+    }
 
     private static func readAll(fd: Int32, source: String) throws(InputError) -> (UnsafeMutableRawPointer?, Int) {
         var capacity = 1 << 20

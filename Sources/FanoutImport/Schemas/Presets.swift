@@ -1,32 +1,29 @@
 import FanoutCore
 
-/// The layouts Fanout knows without a schema file.
+/// The layouts Fanout knows without a schema file: the schema files of ``PresetFiles``, parsed once.
 public enum Presets {
+    /// Every preset, in the order `fanout schemas` lists them.
+    public static let all: [Schema] = PresetFiles.files.map { file in
+        do {
+            return try SchemaFile.parse(file.text, source: "preset \(file.name)", defaultName: file.name)
+        } catch {
+            // The texts ship with the tool and a test parses each one, so this is a bug in the tool itself.
+            fatalError("built-in preset \(file.name) is invalid: \(error)")
+        }
+    }
+
     /// Makestagram on Firebase (seeds 000 and 003): `users`, `posts/{poster}/{post}`, `postLikes`,
     /// `following`/`followers`, `timeline/{user}/{post}: {poster_uid}`.
-    public static let makestagram = Schema(
-        name: "makestagram",
-        users: UserRelation(pattern: PathPattern("users/{user}")!, username: FieldPath("username")),
-        posts: PostRelation(
-            pattern: PathPattern("posts/{poster}/{post}")!,
-            createdAt: TimeField(FieldPath("created_at"), unit: .seconds),
-            caption: FieldPath("caption"),
-            imageURL: FieldPath("image_url"),
-            imageHeight: FieldPath("image_height"),
-            likeCount: FieldPath("like_count"),
-            posterUID: FieldPath("poster/uid"),
-            posterUsername: FieldPath("poster/username"),
-            required: ["created_at", "image_url", "image_height", "like_count", "poster/uid", "poster/username"].map(FieldPath.init)
-        ),
-        likes: EdgeRelation(pattern: PathPattern("postLikes/{post}/{user}")!),
-        following: EdgeRelation(pattern: PathPattern("following/{user}/{target}")!),
-        followers: EdgeRelation(pattern: PathPattern("followers/{target}/{user}")!),
-        timeline: TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!, posterUID: FieldPath("poster_uid"))
-    )
+    public static var makestagram: Schema { named("makestagram")! }
 
-    /// Every preset, by name.
-    public static let all: [Schema] = [makestagram]
+    /// The names of the presets.
+    public static var names: [String] { PresetFiles.files.map(\.name) }
 
     /// The preset called `name`.
     public static func named(_ name: String) -> Schema? { all.first { $0.name == name } }
+
+    /// The schema file text of the preset called `name`, as `fanout schemas show` prints it.
+    public static func text(of name: String) -> String? {
+        PresetFiles.files.first { $0.name == name }.map { $0.text + "\n" }
+    }
 }

@@ -1,13 +1,16 @@
 import FanoutCore
 
-/// The fields an entity's node may hold, as a tree of keys, each leaf naming a value slot.
+/// The fields an entity's node may hold, as a tree of keys, each leaf naming the value slots it fills.
 struct FieldTrie {
     struct Node {
         var children: [(key: [UInt8], child: Int)] = []
-        var slot = -1
+        /// Usually one; several when two roles read the same field (a display name used as the username too).
+        var slots: [Int] = []
     }
 
     private(set) var nodes = [Node()]
+    /// Every slot of the trie, so the walker can clear them per entity without collecting them again.
+    private(set) var allSlots: [Int] = []
 
     /// Adds `path` for slot `slot`.
     mutating func insert(_ path: FieldPath, slot: Int) {
@@ -22,7 +25,8 @@ struct FieldTrie {
                 node = nodes.count - 1
             }
         }
-        nodes[node].slot = slot
+        nodes[node].slots.append(slot)
+        allSlots.append(slot)
     }
 
     /// The child reached through `key`, if any.

@@ -1,25 +1,5 @@
 import FanoutCore
 
-/// The relations a schema can place in the tree.
-enum RelationKind: CaseIterable {
-    case users, posts, likes, likeMirror, following, followers, timeline
-}
-
-/// The capture names the domain understands. Patterns may use no others.
-enum CaptureSlot: Int, CaseIterable {
-    case user, post, poster, target
-
-    init?(name: String) {
-        switch name {
-        case "user": self = .user
-        case "post": self = .post
-        case "poster": self = .poster
-        case "target": self = .target
-        default: return nil
-        }
-    }
-}
-
 /// Every relation pattern of a schema merged into one tree, so one pass over the export serves them all.
 struct PatternTrie {
     struct Node {

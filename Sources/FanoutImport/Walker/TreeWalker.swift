@@ -5,62 +5,121 @@ import FanoutJSON
 ///
 /// Nodes no pattern mentions are skipped by the reader without building anything. Recursion follows the
 /// schema's patterns and field paths only, so its depth is bounded by the schema, not by the input.
+/// A Firebase export is one tree (``run(_:)``); a Parse export is one file per class, each walked as the
+/// subtree under its class name (``runClass(_:_:)``) into the same dataset.
 struct TreeWalker {
-    private var reader: JSONReader
+    private var reader = JSONReader(UnsafeRawBufferPointer(start: nil, count: 0))
     private(set) var dataset: Dataset
     private let trie: PatternTrie
-    /// Per trie node, the fields of the entities that end there.
-    private let fieldTries: [Int: FieldTrie]
+    /// Per trie node, the fields of the entities that end there (empty for nodes where nothing ends).
+    private let fieldTries: [FieldTrie]
+    /// Per value slot, whether the schema names a field for it (edges and keys read from rows).
+    private let hasField: [Bool]
+    /// The post fields `post-field` checks, worked out once instead of per post.
+    private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
     private var captures = [KeyID](repeating: noKey, count: CaptureSlot.allCases.count)
-    private var values = [FieldValue](repeating: .missing, count: FieldSlot.allCases.count)
+    private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
     private(set) var rootKeys: [String] = []
+    /// Whether the top level was an object.
+    private(set) var rootWasObject = false
+    /// Top-level keys to report when seen: other layouts' own keys, so detection can tell a mixed export.
+    var watchedRootKeys: [String] = [] {
+        didSet { watchedBytes = watchedRootKeys.map { Array($0.utf8) } }
+    }
+    private var watchedBytes: [[UInt8]] = []
+    /// The watched keys the export has, in the order read.
+    private(set) var seenWatchedKeys: [String] = []
 
-    init(buffer: UnsafeRawBufferPointer, schema: Schema) throws(InputError) {
-        reader = JSONReader(buffer)
+    init(schema: Schema) throws(InputError) {
         dataset = Dataset(schema: schema)
         var trie = PatternTrie()
-        if let users = schema.users { try trie.insert(users.pattern, .users, required: [.user]) }
-        if let posts = schema.posts { try trie.insert(posts.pattern, .posts, required: [.post], optional: [.poster]) }
-        if let likes = schema.likes { try trie.insert(likes.pattern, .likes, required: [.post, .user]) }
-        if let mirror = schema.likeMirror { try trie.insert(mirror.pattern, .likeMirror, required: [.post, .user]) }
-        if let following = schema.following { try trie.insert(following.pattern, .following, required: [.user, .target]) }
-        if let followers = schema.followers { try trie.insert(followers.pattern, .followers, required: [.user, .target]) }
-        if let timeline = schema.timeline { try trie.insert(timeline.pattern, .timeline, required: [.user, .post]) }
-        if schema.posts?.pattern.captureNames.contains("poster") != true && schema.posts != nil && schema.posts?.owner == nil {
+        for relation in RelationKind.allCases {
+            guard let pattern = relation.pattern(in: schema) else { continue }
+            let captures = relation.captures(in: schema)
+            try trie.insert(pattern, relation, required: captures.required, optional: captures.optional)
+        }
+        if let posts = schema.posts, !posts.pattern.captureNames.contains("poster"), posts.owner == nil {
             throw InputError.schema("posts need an owner: capture {poster} in the pattern or name an owner field")
         }
-        var fieldTries: [Int: FieldTrie] = [:]
+        var fieldTries = [FieldTrie](repeating: FieldTrie(), count: trie.nodes.count)
+        var hasField = [Bool](repeating: false, count: FieldRole.slotCount)
         for (index, node) in trie.nodes.enumerated() where !node.terminals.isEmpty {
             var fields = FieldTrie()
             for relation in node.terminals {
-                for (path, slot) in FieldSlot.fields(of: relation, in: schema) { fields.insert(path, slot: slot.rawValue) }
+                for (path, role) in FieldRole.fields(of: relation, in: schema) {
+                    let slot = FieldRole.slot(relation, role)
+                    fields.insert(path, slot: slot)
+                    hasField[slot] = true
+                }
             }
             fieldTries[index] = fields
         }
         self.trie = trie
         self.fieldTries = fieldTries
+        self.hasField = hasField
+        let required = Set(schema.posts?.required ?? [])
+        postChecks = FieldRole.fields(of: .posts, in: schema).map { path, role in
+            let expected = role == .createdAt ? Timestamp.typeName(schema.posts?.createdAt?.unit) : role.expectedType
+            return (path, role, required.contains(path), expected)
+        }
     }
 
-    /// Reads the whole export.
-    mutating func run() throws(JSONSyntaxError) {
+    /// The literal keys the schema expects at the top level.
+    var rootLiterals: [String] { trie.rootLiterals }
+
+    /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
+    mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
+        reader = JSONReader(buffer)
         guard try reader.peekKind() == .object else {
             try reader.skipValue()
             try reader.finish()
             return
         }
         rootWasObject = true
+        let rootCaptures = trie.nodes[0].captureChild >= 0
         try reader.beginObject()
         while let key = try reader.nextKey() {
             if rootKeys.count < 50 { rootKeys.append(String(decoding: key, as: UTF8.self)) }
-            if trie.literal(0, key) != nil { matchedRootKeys += 1 }
+            if trie.literal(0, key) != nil || (rootCaptures && key.first != UInt8(ascii: ".")) { matchedRootKeys += 1 }
+            for watched in watchedBytes where watched.elementsEqual(key) {
+                seenWatchedKeys.append(String(decoding: key, as: UTF8.self))
+            }
             try dispatch(0, key)
         }
         try reader.finish()
     }
 
-    /// Whether the top level was an object.
-    private(set) var rootWasObject = false
+    /// Reads one Parse class file from `buffer` as the subtree under the top-level key `className`.
+    ///
+    /// The file is `{"results": [...]}` (Parse's export) or a bare array of objects. Returns false, having
+    /// read nothing, when it is neither.
+    mutating func runClass(_ className: String, _ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> Bool {
+        reader = JSONReader(buffer)
+        let name = Array(className.utf8)
+        let node = name.withUnsafeBytes { trie.literal(0, $0) }
+        var recognized = false
+        switch try reader.peekKind() {
+        case .object:
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                if let node, key.elementsEqual("results".utf8), try reader.peekKind() == .array {
+                    recognized = true
+                    try walkChildren(of: node)
+                } else {
+                    try reader.skipValue()
+                }
+            }
+        case .array:
+            recognized = true
+            if let node { try walkChildren(of: node) } else { try reader.skipValue() }
+        default:
+            try reader.skipValue()
+        }
+        try reader.finish()
+        if recognized, node != nil { matchedRootKeys += 1 }
+        return recognized
+    }
 
     private mutating func walkChildren(of node: Int) throws(JSONSyntaxError) {
         switch try reader.peekKind() {
@@ -118,9 +177,8 @@ struct TreeWalker {
 
     /// Reads the node where one or more relations end: its fields, and deeper relations inside it.
     private mutating func readEntity(_ node: Int) throws(JSONSyntaxError) {
-        let fields = fieldTries[node] ?? FieldTrie()
-        for slot in fields.nodes.map(\.slot) where slot >= 0 { values[slot] = .missing }
-        let start = reader.offset
+        let fields = fieldTries[node]
+        for slot in fields.allSlots { values[slot] = .missing }
         var present = true
         switch try reader.peekKind() {
         case .object:
@@ -138,23 +196,30 @@ struct TreeWalker {
             try reader.readNull()
             present = false
         case .bool:
+            // `false` is how some clients "remove" an edge; any other value (true, 1, an object) is present.
             present = try reader.readBool()
         default:
             try reader.skipValue()
         }
         for relation in trie.nodes[node].terminals {
-            emit(relation, present: present, offset: start)
+            emit(relation, present: present)
         }
     }
 
     private mutating func readField(_ fields: FieldTrie, _ node: Int) throws(JSONSyntaxError) {
         let entry = fields.nodes[node]
         if entry.children.isEmpty {
-            values[entry.slot] = try readScalar()
+            let value = try readScalar()
+            for slot in entry.slots { values[slot] = value }
             return
         }
         guard try reader.peekKind() == .object else {
-            if entry.slot >= 0 { values[entry.slot] = try readScalar() } else { try reader.skipValue() }
+            if entry.slots.isEmpty {
+                try reader.skipValue()
+            } else {
+                let value = try readScalar()
+                for slot in entry.slots { values[slot] = value }
+            }
             return
         }
         try reader.beginObject()
@@ -199,38 +264,64 @@ struct TreeWalker {
 
     private func capture(_ slot: CaptureSlot) -> KeyID { captures[slot.rawValue] }
 
-    private mutating func emit(_ relation: RelationKind, present: Bool, offset: Int) {
+    private func value(_ relation: RelationKind, _ role: FieldRole) -> FieldValue {
+        values[FieldRole.slot(relation, role)]
+    }
+
+    /// The key of `relation`'s entity: its key field where the schema names one and the row has it (Parse's
+    /// `objectId`), else the key captured as `slot`.
+    private mutating func entityKey(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
+        if hasField[FieldRole.slot(relation, .key)], let key = value(relation, .key).string {
+            return dataset.keys.intern(key)
+        }
+        return capture(slot)
+    }
+
+    /// One end of an edge: the row's field where the schema names one (a Parse pointer), else the capture.
+    private mutating func end(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
+        guard hasField[FieldRole.slot(relation, slot.role)] else { return capture(slot) }
+        return value(relation, slot.role).string.map { dataset.keys.intern($0) } ?? noKey
+    }
+
+    private mutating func emit(_ relation: RelationKind, present: Bool) {
+        guard present else { return }
         switch relation {
         case .users:
-            guard present else { return }
+            let key = entityKey(.users, .user)
+            guard key != noKey else { return }
             dataset.users.append(User(
-                key: capture(.user), username: values[FieldSlot.username.rawValue].string,
-                name: values[FieldSlot.name.rawValue].string,
-                profileImageURL: values[FieldSlot.profileImageURL.rawValue].string
+                key: key, username: value(.users, .username).string, name: value(.users, .name).string,
+                profileImageURL: value(.users, .profileImageURL).string
             ))
         case .posts:
-            guard present else { return }
             emitPost()
-        case .likes:
-            if present { dataset.likes.append(Like(post: capture(.post), user: capture(.user))) }
-        case .likeMirror:
-            if present { dataset.likeMirror.append(Like(post: capture(.post), user: capture(.user))) }
-        case .following:
-            if present { dataset.following.append(Follow(user: capture(.user), target: capture(.target))) }
-        case .followers:
-            if present { dataset.followers.append(Follow(user: capture(.user), target: capture(.target))) }
         case .timeline:
-            guard present else { return }
-            let poster = values[FieldSlot.timelinePoster.rawValue].string.map { dataset.keys.intern($0) } ?? noKey
+            let poster = value(.timeline, .timelinePoster).string.map { dataset.keys.intern($0) } ?? noKey
             dataset.timeline.append(TimelineEntry(user: capture(.user), post: capture(.post), posterUID: poster))
+        case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
+            guard let ends = relation.ends else { return }
+            let a = end(relation, ends.first), b = end(relation, ends.second)
+            // A row without one of its ends (a Parse pointer that is null) names no pair; there is nothing to keep.
+            guard a != noKey, b != noKey else { return }
+            let id = entityKey(relation, .id)
+            switch relation {
+            case .likes: dataset.likes.append(Like(post: a, user: b, id: id))
+            case .likeMirror: dataset.likeMirror.append(Like(post: a, user: b, id: id))
+            case .flags: dataset.flags.append(Flag(post: a, user: b, id: id))
+            case .postMirror: dataset.postMirror.append(OwnedPost(user: a, post: b))
+            case .following: dataset.following.append(Follow(user: a, target: b, id: id))
+            default: dataset.followers.append(Follow(user: a, target: b, id: id))
+            }
         }
     }
 
     private mutating func emitPost() {
         guard let relation = dataset.schema.posts else { return }
-        var post = Post(key: capture(.post))
+        let key = entityKey(.posts, .post)
+        guard key != noKey else { return }
+        var post = Post(key: key)
         post.pathOwner = capture(.poster)
-        func value(_ slot: FieldSlot) -> FieldValue { values[slot.rawValue] }
+        func value(_ role: FieldRole) -> FieldValue { values[FieldRole.slot(.posts, role)] }
         if let owner = value(.owner).string { post.ownerField = dataset.keys.intern(owner) }
         if let time = relation.createdAt { post.createdAt = Timestamp.seconds(value(.createdAt), unit: time.unit) }
         post.caption = value(.caption).string
@@ -240,22 +331,20 @@ struct TreeWalker {
         if let uid = value(.posterUID).string { post.posterCopyUID = dataset.keys.intern(uid) }
         post.posterCopyUsername = value(.posterUsername).string
 
-        for (path, slot) in FieldSlot.fields(of: .posts, in: dataset.schema) {
-            let found = value(slot)
-            let expected = slot == .createdAt ? Timestamp.typeName(relation.createdAt?.unit) : slot.expectedType
+        for check in postChecks {
+            let found = value(check.role)
             let wrongType: Bool
             switch found {
-            case .missing: wrongType = relation.required.contains(path)
-            case .null: wrongType = relation.required.contains(path)
+            case .missing, .null: wrongType = check.required
             default:
-                wrongType = found.typeName != expected
-                    || (slot == .likeCount && found.int64 == nil)
-                    || (slot == .createdAt && post.createdAt == nil)
+                wrongType = found.typeName != check.expected
+                    || (check.role == .likeCount && found.int64 == nil)
+                    || (check.role == .createdAt && post.createdAt == nil)
             }
             if wrongType {
-                let actual = found.typeName == expected ? "malformed \(expected)" : found.typeName
+                let actual = found.typeName == check.expected ? "malformed \(check.expected)" : found.typeName
                 dataset.fieldProblems.append(FieldProblem(
-                    path: dataset.path(of: post, field: path), expected: expected, actual: actual))
+                    path: dataset.path(of: post, field: check.path), expected: check.expected, actual: actual))
             }
         }
         dataset.posts.append(post)

@@ -6,12 +6,23 @@ import Foundation
 /// A folder Fanout created holds a marker file; Fanout refuses to replace a non-empty folder without one,
 /// so pointing `--out` at the wrong place never deletes a user's files.
 public struct OutputDirectory: Sendable {
+    /// What a build wrote: pages whose content changed (or are new), and pages left as they were.
+    public struct Summary: Sendable, Equatable {
+        /// Files written because their content is new or changed.
+        public var written: [String]
+        /// Files whose content did not change; the previous file was kept (hard-linked into the new output).
+        public var unchanged: Int
+    }
+
     /// The marker file's name.
     public static let markerName = ".fanout-output"
     /// The folder to produce.
     public let target: URL
     /// The temporary folder being written.
     public let staging: URL
+    /// The content hashes of the previous output, when Fanout made it.
+    private let previous: BuildManifest
+    private let log = WriteLog()
 
     /// Prepares to replace `path`. Fails, writing nothing, when `path` is a file or a foreign non-empty folder.
     public init(path: String) throws(RenderError) {
@@ -46,6 +57,7 @@ public struct OutputDirectory: Sendable {
             throw RenderError.output(path: staging.path, message: "cannot write: \(error.localizedDescription)")
         }
         self.target = target
+        previous = BuildManifest(folder: target)
     }
 
     /// Writes `text` to `relativePath` inside the staging folder, creating subfolders.
@@ -62,10 +74,19 @@ public struct OutputDirectory: Sendable {
                 throw RenderError.output(path: folder.path, message: "cannot create: \(error.localizedDescription)")
             }
         }
+        var text = text
+        let hash = text.withUTF8 { BuildManifest.hash($0) }
+        // Unchanged since the previous build: keep that file (same inode, same mtime) instead of writing.
+        if previous.hashes[relativePath] == hash,
+            link(target.appendingPathComponent(relativePath).path, url.path) == 0
+        {
+            log.record(relativePath, hash, written: false)
+            return
+        }
+        log.record(relativePath, hash, written: true)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw RenderError.output(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var text = text
         let failed = text.withUTF8 { bytes -> Bool in
             var offset = 0
             while offset < bytes.count {
@@ -81,8 +102,15 @@ public struct OutputDirectory: Sendable {
         if failed { throw RenderError.output(path: url.path, message: "cannot write: \(String(cString: strerror(errno)))") }
     }
 
-    /// Moves the finished staging folder into place, replacing the previous output.
-    public func commit() throws(RenderError) {
+    /// Moves the finished staging folder into place, replacing the previous output, and says what changed.
+    @discardableResult
+    public func commit() throws(RenderError) -> Summary {
+        let (manifest, summary) = log.result()
+        do {
+            try Data(manifest.text.utf8).write(to: staging.appendingPathComponent(BuildManifest.fileName))
+        } catch {
+            throw RenderError.output(path: staging.path, message: "cannot write: \(error.localizedDescription)")
+        }
         let fm = FileManager.default
         let old = staging.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).fanout-old-\(ProcessInfo.processInfo.processIdentifier)")
@@ -98,10 +126,30 @@ public struct OutputDirectory: Sendable {
         } catch {
             throw RenderError.output(path: target.path, message: "cannot move the new output into place: \(error.localizedDescription)")
         }
+        return summary
     }
 
     /// Deletes the staging folder after a failure; the previous output is untouched.
     public func abandon() {
         try? FileManager.default.removeItem(at: staging)
+    }
+}
+
+/// What the parallel writers of one build did, collected under a lock.
+final class WriteLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var manifest = BuildManifest()
+    private var written: [String] = []
+    private var unchanged = 0
+
+    func record(_ path: String, _ hash: UInt64, written wasWritten: Bool) {
+        lock.withLock {
+            manifest.record(path, hash)
+            if wasWritten { written.append(path) } else { unchanged += 1 }
+        }
+    }
+
+    func result() -> (BuildManifest, OutputDirectory.Summary) {
+        lock.withLock { (manifest, OutputDirectory.Summary(written: written.sorted(), unchanged: unchanged)) }
     }
 }

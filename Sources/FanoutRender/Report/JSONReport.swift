@@ -6,7 +6,8 @@ import FanoutJSON
 /// `{"version": 1, "tool": "fanout", "export": …, "schema": …, "summary": {"errors", "warnings", "info",
 /// "total", "rules_run": […], "rules_skipped": [{"rule", "reason"}]}, "findings": [{"rule", "severity",
 /// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
-/// values (`null` for absent); keys are sorted, findings ordered by rule then path.
+/// values (`null` for absent); keys are sorted, findings ordered by rule then path. Runs with a baseline add
+/// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}` (an addition, so still version 1).
 public enum JSONReport {
     /// The report format's version; bumped on any incompatible change.
     public static let version = 1
@@ -18,12 +19,19 @@ public enum JSONReport {
 
     /// The report as a JSON value.
     public static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
-        let summary = object([
+        var summaryMembers: [(String, JSONValue)] = [
             ("errors", .int(result.count(.error))), ("warnings", .int(result.count(.warning))),
             ("info", .int(result.count(.info))), ("total", .int(result.findings.count)),
             ("rules_run", .array(result.rulesRun.map { .string($0.id) })),
             ("rules_skipped", .array(result.skipped.map { object([("rule", .string($0.rule)), ("reason", .string($0.reason))]) })),
-        ])
+        ]
+        if let baseline = info.baseline {
+            summaryMembers.append(("baseline", object([
+                ("hidden", .int(baseline.hidden)),
+                ("fixed", .array(baseline.fixed.map { object([("rule", .string($0.rule)), ("path", .string($0.path))]) })),
+            ])))
+        }
+        let summary = object(summaryMembers)
         let findings = result.findings.map { finding in
             object([
                 ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),

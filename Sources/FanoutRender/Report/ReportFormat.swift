@@ -8,4 +8,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case markdown
     /// The HTML page the site also holds, standalone.
     case html
+    /// JUnit XML: one test suite per rule, one test case per finding (GitLab, Jenkins, Azure test reports).
+    case junit
+    /// SARIF 2.1.0, for GitHub code scanning and other static-analysis viewers.
+    case sarif
+    /// GitHub Actions workflow commands (`::error title=…::…`), shown as annotations on the run.
+    case github
 }

@@ -6,10 +6,13 @@ public struct ReportInfo: Sendable {
     public var exportName: String
     /// The schema's name.
     public var schemaName: String
+    /// What the baseline hid and which of its entries are fixed, when the run used one.
+    public var baseline: BaselineOutcome?
 
     /// Report metadata.
-    public init(exportName: String, schemaName: String) {
+    public init(exportName: String, schemaName: String, baseline: BaselineOutcome? = nil) {
         self.exportName = exportName
         self.schemaName = schemaName
+        self.baseline = baseline
     }
 }

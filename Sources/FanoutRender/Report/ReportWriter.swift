@@ -2,11 +2,14 @@ import FanoutCore
 
 /// Renders an audit in any ``ReportFormat``.
 public enum ReportWriter {
-    /// The report text; `templates` is needed for HTML and Markdown.
+    /// The report text; `templates` is used for HTML and Markdown (the built-in ones when nil).
     public static func render(_ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?) throws(RenderError) -> String {
         switch format {
         case .text: return TextReport.render(result, info: info)
         case .json: return JSONReport.render(result, info: info)
+        case .junit: return JUnitReport.render(result, info: info)
+        case .sarif: return SARIFReport.render(result, info: info)
+        case .github: return GitHubReport.render(result, info: info)
         case .markdown, .html:
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet() }

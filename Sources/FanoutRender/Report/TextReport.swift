@@ -22,8 +22,19 @@ public enum TextReport {
             out += "skipped \(skipped.rule): \(skipped.reason)\n"
         }
         if !result.skipped.isEmpty { out += "\n" }
+        if let baseline = info.baseline {
+            out += baselineLine(baseline) + "\n"
+            for entry in baseline.fixed { out += "  fixed \(entry.rule) \(entry.path)\n" }
+            out += "\n"
+        }
         out += summaryLine(result, info: info) + "\n"
         return out
+    }
+
+    /// `baseline: 4 findings hidden, 1 entry fixed (no longer found)`.
+    public static func baselineLine(_ baseline: BaselineOutcome) -> String {
+        let h = baseline.hidden, f = baseline.fixed.count
+        return "baseline: \(h) finding\(h == 1 ? "" : "s") hidden, \(f) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
     }
 
     /// `3 errors, 1 warning, 0 info from 10 rules on Content/export.json (makestagram layout)`.

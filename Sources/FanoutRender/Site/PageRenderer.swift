@@ -8,6 +8,7 @@ struct PageRenderer: @unchecked Sendable {
     let info: ReportInfo
     let pages: [ContentPage]
     let liveUsers: [Int]
+    let cards: CardCache
 
     private var dataset: Dataset { views.dataset }
     private var derived: DerivedData { views.derived }
@@ -60,10 +61,11 @@ struct PageRenderer: @unchecked Sendable {
     private func timeline(_ u: Int, markdown: Bool) throws(RenderError) -> (String, String) {
         let key = dataset.users[u].key
         let path = markdown ? links.timelineMarkdown(key) : links.timeline(key)
-        let posts = derived.timelines[u].map { views.postCard(Int($0), viewer: u) }
+        let hearts = try Hearts(templates, viewer: views.username(u))
+        let posts = derived.timelines[u].map { cardItem(Int($0), viewer: u, hearts: hearts) }
         let values: [String: Any] = [
             "timelineUID": dataset.key(key), "username": views.username(u), "uid": dataset.key(key),
-            "posts": posts, "postCount": posts.count,
+            "viewerName": views.username(u), "posts": posts, "postCount": posts.count,
         ]
         let context = views.page(path, title: "\(views.username(u))’s timeline", values)
         return (path, try templates.render(context, template: markdown ? "timeline.md" : "timeline"))
@@ -72,12 +74,14 @@ struct PageRenderer: @unchecked Sendable {
     private func profile(_ u: Int) throws(RenderError) -> (String, String) {
         let user = dataset.users[u]
         let path = links.profile(user.key)
+        let hearts = try Hearts(templates, viewer: views.username(u))
         let following = derived.followedKeys[u].filter { $0 != user.key }
             .map { views.person($0) }
             .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }
         var values: [String: Any] = [
             "username": views.username(u), "uid": dataset.key(user.key),
-            "posts": derived.ownPosts[u].map { views.postCard(Int($0), viewer: u) },
+            "viewerName": views.username(u),
+            "posts": derived.ownPosts[u].map { cardItem(Int($0), viewer: u, hearts: hearts) },
             "postCount": derived.ownPosts[u].count,
             "followers": derived.followers[u].map { views.person(dataset.users[Int($0)].key) },
             "followerCount": derived.followers[u].count,
@@ -87,14 +91,34 @@ struct PageRenderer: @unchecked Sendable {
         return (path, try templates.render(views.page(path, title: views.username(u), values), template: "profile"))
     }
 
+    /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.
+    private func cardItem(_ p: Int, viewer: Int, hearts: Hearts) -> [String: Any] {
+        let liked = derived.viewerLiked(user: viewer, post: p)
+        return [
+            "key": dataset.key(dataset.posts[p].key), "card": cards.html[p], "cardMarkdown": cards.markdown[p],
+            "liked": liked, "heart": liked ? hearts.liked : hearts.notLiked,
+        ]
+    }
+
     private func post(_ p: Int) throws(RenderError) -> (String, String) {
         let post = dataset.posts[p]
         let path = links.post(post.key)
-        let card = views.postCard(p, viewer: nil)
+        let card = views.postCard(p, root: SiteLinks.root(of: path))
         let values: [String: Any] = [
             "key": dataset.key(post.key), "post": card, "likeCountText": card["likeCountText"] ?? "",
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
         return (path, try templates.render(views.page(path, title: "Post \(dataset.key(post.key))", values), template: "post"))
+    }
+}
+
+/// The `heart` template rendered once per page for each state, since it depends only on the viewer.
+struct Hearts {
+    let liked: String
+    let notLiked: String
+
+    init(_ templates: TemplateSet, viewer: String) throws(RenderError) {
+        liked = try templates.render(["liked": true, "viewerName": viewer], template: "heart")
+        notLiked = try templates.render(["liked": false, "viewerName": viewer], template: "heart")
     }
 }

@@ -1,18 +1,21 @@
 import FanoutCore
 
 /// Builds the values templates see. Keys are documented in the README's template section.
-struct SiteViews {
+struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and arrays only.
     let dataset: Dataset
     let derived: DerivedData
     let links: SiteLinks
     /// Values every page gets: site title, export name, navigation.
     let common: [String: Any]
+    /// Keys of posts users flagged as inappropriate (Parse's `FlaggedContent`); their cards are marked.
+    let flagged: Set<KeyID>
 
     init(dataset: Dataset, derived: DerivedData, common: [String: Any]) {
         self.dataset = dataset
         self.derived = derived
         self.links = SiteLinks(dataset: dataset)
         self.common = common
+        self.flagged = Set(dataset.flags.map(\.post))
     }
 
     /// `common` plus the page's own values and its `root` prefix.
@@ -34,12 +37,16 @@ struct SiteViews {
         return ["name": dataset.key(key)]
     }
 
-    /// One post as the `post-card` partial shows it; `viewer` is the user whose likes the heart shows.
-    func postCard(_ p: Int, viewer: Int?) -> [String: Any] {
+    /// One post as the `post-card` templates show it, for a page whose way back to the root is `root`.
+    ///
+    /// Cards do not depend on who views them (the heart is rendered by the page), so each post's card is
+    /// rendered once and reused on every timeline and profile that shows it (see ``CardCache``).
+    func postCard(_ p: Int, root: String) -> [String: Any] {
         let post = dataset.posts[p]
         let likers = derived.likers[p]
         let count = likers.count
         var card: [String: Any] = [
+            "root": root,
             "key": dataset.key(post.key),
             "postHref": links.post(post.key),
             "posterName": derived.user(post.owner).map(username) ?? post.posterCopyUsername ?? dataset.key(post.owner),
@@ -49,6 +56,7 @@ struct SiteViews {
         // Mustache treats an empty string as true, so absent values are left out rather than empty.
         if count > 0 { card["likersSummary"] = Self.summary(likers.prefix(3).map { username(Int($0)) }, total: count) }
         if post.owner != noKey { card["profileHref"] = links.profile(post.owner) }
+        if flagged.contains(post.key) { card["flagged"] = true }
         if let time = derived.postTimes[p] {
             card["isoTime"] = DateText.iso(time)
             card["displayTime"] = DateText.display(time)
@@ -59,10 +67,6 @@ struct SiteViews {
         if let caption = post.caption, !caption.isEmpty {
             card["captionHTML"] = CommonMark.html(caption)
             card["captionText"] = caption
-        }
-        if let viewer {
-            card["viewerName"] = username(viewer)
-            card["liked"] = derived.viewerLiked(user: viewer, post: p)
         }
         if let stored = post.storedLikeCount, stored != Int64(count) {
             card["storedCountDiffers"] = true

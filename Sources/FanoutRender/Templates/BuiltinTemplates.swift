@@ -3,6 +3,9 @@
 /// The built-in templates and assets, by file name, as shipped in Templates/.
 enum BuiltinTemplates {
     static let files: [String: String] = [
+        "heart.mustache": ####"""
+<footer class="post-footer"><span class="heart" data-liked="{{liked}}" role="img" aria-label="{{#liked}}liked by {{viewerName}}{{/liked}}{{^liked}}not liked by {{viewerName}}{{/liked}}">{{#liked}}♥{{/liked}}{{^liked}}♡{{/liked}}</span></footer>
+"""####,
         "index.mustache": ####"""
 {{<layout}}
 {{$body}}
@@ -55,24 +58,39 @@ enum BuiltinTemplates {
 {{/body}}
 {{/layout}}
 """####,
+        "post-card.md.mustache": ####"""
+{{%CONTENT_TYPE:MARKDOWN}}
+## {{posterName}} · {{displayTime}}
+
+{{#flagged}}
+*Flagged as inappropriate by users.*
+
+{{/flagged}}
+{{#imageURL}}
+![Photo posted by {{posterName}}]({{imageURL}})
+
+{{/imageURL}}
+{{#captionText}}
+{{captionText}}
+
+{{/captionText}}
+{{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}} · post {{key}}
+"""####,
         "post-card.mustache": ####"""
-<article class="post" data-post="{{key}}">
 <header class="post-header"><a class="poster" href="{{root}}{{profileHref}}">{{posterName}}</a> <time datetime="{{isoTime}}">{{displayTime}}</time></header>
-{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}" loading="lazy">
+{{#flagged}}<p class="flagged" data-flagged="true">Flagged as inappropriate by users (listed in the report)</p>
+{{/flagged}}{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}" loading="lazy">
 {{/imageURL}}{{#captionHTML}}<div class="caption">{{{captionHTML}}}</div>
-{{/captionHTML}}<footer class="post-footer">
-{{#viewerName}}<span class="heart" data-liked="{{liked}}" role="img" aria-label="{{#liked}}liked by {{viewerName}}{{/liked}}{{^liked}}not liked by {{viewerName}}{{/liked}}">{{#liked}}♥{{/liked}}{{^liked}}♡{{/liked}}</span>
-{{/viewerName}}<a href="{{root}}{{postHref}}">{{likeCountText}}</a>{{#likersSummary}} <span class="likers">{{likersSummary}}</span>{{/likersSummary}}
-{{#storedCountDiffers}}<span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}
-</footer>
-</article>
+{{/captionHTML}}<p class="post-likes"><a href="{{root}}{{postHref}}">{{likeCountText}}</a>{{#likersSummary}} <span class="likers">{{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}</p>
 """####,
         "post.mustache": ####"""
 {{<layout}}
 {{$body}}
 <h1>Post {{key}}</h1>
 {{#post}}
+<article class="post" data-post="{{key}}">
 {{>post-card}}
+</article>
 {{/post}}
 <section aria-labelledby="likers-heading">
 <h2 id="likers-heading">Liked by {{likeCountText}}</h2>
@@ -90,7 +108,10 @@ enum BuiltinTemplates {
 <section aria-labelledby="posts-heading">
 <h2 id="posts-heading">Posts ({{postCount}})</h2>
 {{#posts}}
-{{>post-card}}
+<article class="post" data-post="{{key}}">
+{{{card}}}
+{{{heart}}}
+</article>
 {{/posts}}
 {{^posts}}<p class="empty">No posts.</p>{{/posts}}
 </section>
@@ -109,7 +130,14 @@ enum BuiltinTemplates {
 {{%CONTENT_TYPE:MARKDOWN}}
 # Validation report
 
-**{{total}}** findings: {{errors}} errors, {{warnings}} warnings, {{infos}} info. {{rulesRun}} rules ran on the {{schemaName}} layout of `{{exportName}}`.
+**{{total}}** findings: {{errors}} errors, {{warnings}} warnings, {{infos}} info. {{rulesRun}} rules ran on the {{schemaName}} layout of {{{exportNameCode}}}.
+{{#baseline}}
+
+The baseline hid **{{hidden}}** known findings; {{fixedCount}} of its entries no longer occur.
+{{#fixed}}
+- fixed: `{{rule}}` {{{pathCode}}}
+{{/fixed}}
+{{/baseline}}
 
 | Rule | Severity | Findings |
 |---|---|---|
@@ -124,7 +152,10 @@ enum BuiltinTemplates {
 {{summary}}
 
 {{#findings}}
-- {{message}}: {{#paths}}`{{.}}` {{/paths}}(expected `{{expected}}`, actual `{{actual}}`)
+- {{message}}: {{{pathsCode}}} (expected {{{expectedCode}}}, actual {{{actualCode}}})
+{{#fixCode}}
+  - fix: {{{.}}}
+{{/fixCode}}
 {{/findings}}
 {{#omitted}}
 - …and {{omitted}} more, listed in `report.json`.
@@ -146,6 +177,14 @@ enum BuiltinTemplates {
 <h1>Validation report</h1>
 <section class="summary" aria-label="Summary">
 <p><strong>{{total}}</strong> findings: <span class="sev-error">{{errors}} errors</span>, <span class="sev-warning">{{warnings}} warnings</span>, <span class="sev-info">{{infos}} info</span>. {{rulesRun}} rules ran on the {{schemaName}} layout of <code>{{exportName}}</code>.</p>
+{{#baseline}}
+<p class="baseline">The baseline hid <strong>{{hidden}}</strong> known findings; {{fixedCount}} of its entries no longer occur.</p>
+{{#hasFixed}}
+<details class="baseline-fixed"><summary>Fixed since the baseline</summary>
+<ul>{{#fixed}}<li><code>{{rule}}</code> <code>{{path}}</code></li>{{/fixed}}</ul>
+</details>
+{{/hasFixed}}
+{{/baseline}}
 </section>
 {{#rules}}
 <section class="rule" id="rule-{{id}}" aria-labelledby="h-{{id}}">
@@ -224,16 +263,7 @@ pre.fix { background: var(--card); border: 1px solid var(--line); padding: .5rem
 {{postCount}} posts, newest first. Generated by Fanout from `{{exportName}}`.
 
 {{#posts}}
-## {{posterName}} · {{displayTime}}
-
-{{#imageURL}}![Photo posted by {{posterName}}]({{imageURL}})
-
-{{/imageURL}}
-{{#captionText}}
-{{captionText}}
-
-{{/captionText}}
-{{#liked}}♥{{/liked}}{{^liked}}♡{{/liked}} {{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}} · post {{key}}
+{{{cardMarkdown}}} · {{#liked}}♥ liked by {{viewerName}}{{/liked}}{{^liked}}♡{{/liked}}
 
 {{/posts}}
 {{^posts}}
@@ -247,7 +277,10 @@ This timeline is empty.
 <p class="meta">{{postCount}} posts, newest first · <a href="profile.html">profile</a> · <a href="index.md">Markdown</a></p>
 <section class="timeline" aria-label="Timeline">
 {{#posts}}
-{{>post-card}}
+<article class="post" data-post="{{key}}">
+{{{card}}}
+{{{heart}}}
+</article>
 {{/posts}}
 {{^posts}}<p class="empty">This timeline is empty.</p>{{/posts}}
 </section>

@@ -1,0 +1,46 @@
+import FanoutJSON
+
+/// `like-mirror-missing`: the like set and its mirror (`user-likes`) agree both ways.
+struct LikeMirrorMissingRule: ConsistencyRule {
+    let descriptor = RuleDescriptor(
+        id: "like-mirror-missing", defaultSeverity: .error,
+        summary: "Every like is stored both in the post's like set and in the liker's mirror (`user-likes`).",
+        explanation: """
+            Apps that list what a user liked keep a mirror of every like under the user \
+            (`user-likes/{user}/{post}` next to `post-likes/{post}/{user}`). Liking writes both in separate \
+            steps, so a failed or interrupted write, or an older client, leaves one side only, and the user's \
+            list of likes disagrees with the post's. The like set is the source of truth: a missing mirror entry \
+            is added, and a mirror entry without its like is deleted.
+            """
+    )
+
+    func missingRequirement(in schema: Schema) -> String? {
+        Requirement.likes(schema) ?? Requirement.likeMirror(schema)
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset
+        let set = Set(dataset.likes.map(packed)), mirror = Set(dataset.likeMirror.map(packed))
+        var findings: [Finding] = []
+        var reported = Set<Int64>()
+        for like in dataset.likes where !mirror.contains(packed(like)) && reported.insert(packed(like)).inserted {
+            // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
+            if dataset.schema.users != nil && context.derived.user(like.user) == nil { continue }
+            if dataset.schema.posts != nil && context.derived.post(like.post) == nil { continue }
+            guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
+            findings.append(finding(
+                "\(context.name(like.user)) likes post \(dataset.key(like.post)) but the like is missing from their mirror",
+                paths: [mirrorPath, source], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirrorPath, .bool(true))]
+            ))
+        }
+        reported.removeAll()
+        for like in dataset.likeMirror where !set.contains(packed(like)) && reported.insert(packed(like)).inserted {
+            guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
+            findings.append(finding(
+                "\(context.name(like.user))'s mirror lists a like of post \(dataset.key(like.post)) that the post's like set does not hold",
+                paths: [mirrorPath, source], expected: JSONValue.null, actual: true, fix: [PatchEntry(mirrorPath, .null)]
+            ))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,103 @@
+import FanoutCore
+import FanoutJSON
+
+/// Chooses the preset of a Firebase export from its top-level keys, when no `--schema` is given.
+///
+/// Each preset has keys no other preset uses (makestagram's `postLikes`, instaclone's `user-feed`,
+/// friendlypix's `people`). Detection reads top-level keys until it meets one of those and decides there,
+/// skipping the values before it without building anything. Console exports list keys in sorted order, so
+/// the deciding key usually comes first or after a few small ones, and detection costs next to nothing even
+/// for a 1 GB export. Keys that only presets share (`users`, `posts`) decide nothing; when the whole top level
+/// has only those, the layout is ambiguous. Because the decision is taken early, the walk that follows
+/// watches for the other presets' own keys and reports a mixed export as ambiguous too.
+enum LayoutDetector {
+    /// The chosen preset and the other presets' own keys, which the export must not have.
+    struct Choice {
+        let schema: Schema
+        let foreignKeys: [String: String]
+    }
+
+    /// The Firebase presets, with the keys that are theirs alone.
+    private static let presets: [(schema: Schema, own: [String])] = {
+        let firebase = Presets.all.filter { $0.format == .firebase }
+        return firebase.map { schema in
+            let others = Set(firebase.filter { $0.name != schema.name }.flatMap(\.rootKeys))
+            return (schema, schema.rootKeys.filter { !others.contains($0) })
+        }
+    }()
+
+    /// Chooses the preset for `bytes`, or throws a layout error naming the top-level keys and the presets.
+    static func detect(_ bytes: ExportBytes) throws(InputError) -> Choice {
+        var reader = JSONReader(bytes.buffer)
+        let scan: Scan
+        do {
+            scan = try self.scan(&reader)
+        } catch {
+            throw InputError.syntax(source: bytes.source, error)
+        }
+        switch scan {
+        case .notAnObject:
+            throw InputError.layout(
+                source: bytes.source,
+                message: "not a Firebase export: its top level is not an object with keys like \"users\" and \"posts\" (a Parse export is a folder or a .zip of class files)")
+        case .decided(let index):
+            var foreign: [String: String] = [:]
+            for (i, preset) in presets.enumerated() where i != index {
+                for key in preset.own { foreign[key] = preset.schema.name }
+            }
+            return Choice(schema: presets[index].schema, foreignKeys: foreign)
+        case .undecided(let keys, let candidates):
+            if candidates.count == 1 { return Choice(schema: presets[candidates[0]].schema, foreignKeys: [:]) }
+            let found = keys.isEmpty ? "it has no top-level keys" : "its top-level keys are \(quoted(keys))"
+            if candidates.isEmpty {
+                let expectations = presets.map { "not \(article($0.schema.name)) \($0.schema.name) export (\(quoted($0.schema.rootKeys)))" }
+                throw InputError.layout(
+                    source: bytes.source,
+                    message: "cannot tell the layout: \(found); it is \(expectations.joined(separator: ", ")). \(advice)")
+            }
+            let names = candidates.map { presets[$0].schema.name }
+            throw InputError.layout(
+                source: bytes.source,
+                message: "ambiguous layout: \(found), which fit \(names.joined(separator: ", ")) alike. \(advice)")
+        }
+    }
+
+    /// The error for an export that, read with a detected preset, turned out to have another preset's keys.
+    static func mixed(_ source: String, chosen: Schema, seen: [String], foreignKeys: [String: String]) -> InputError {
+        let others = seen.map { "\"\($0)\" (\(foreignKeys[$0] ?? "?"))" }.joined(separator: ", ")
+        let own = presets.first { $0.schema.name == chosen.name }?.own ?? []
+        return InputError.layout(
+            source: source,
+            message: "ambiguous layout: it has top-level keys of \(chosen.name) (\(quoted(own))) and of other presets: \(others). \(advice)")
+    }
+
+    static var advice: String {
+        "Choose with --schema NAME (presets: \(Presets.names.joined(separator: ", "))) or --schema FILE.toml (see `fanout schemas`)"
+    }
+
+    private enum Scan {
+        case notAnObject
+        case decided(Int)
+        case undecided(keys: [String], candidates: [Int])
+    }
+
+    private static func scan(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Scan {
+        guard try reader.peekKind() == .object else { return .notAnObject }
+        try reader.beginObject()
+        var keys: [String] = []
+        var candidates: [Int] = []
+        while let key = try reader.nextKeyString() {
+            if let index = presets.firstIndex(where: { $0.own.contains(key) }) { return .decided(index) }
+            if keys.count < 20 { keys.append(key) }
+            for (i, preset) in presets.enumerated() where preset.schema.rootKeys.contains(key) && !candidates.contains(i) {
+                candidates.append(i)
+            }
+            try reader.skipValue()
+        }
+        return .undecided(keys: keys, candidates: candidates.sorted())
+    }
+
+    private static func quoted(_ keys: [String]) -> String { keys.map { "\"\($0)\"" }.joined(separator: ", ") }
+
+    private static func article(_ word: String) -> String { "aeiou".contains(word.first ?? "x") ? "an" : "a" }
+}

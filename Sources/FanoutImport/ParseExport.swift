@@ -1,0 +1,97 @@
+import FanoutCore
+import FanoutJSON
+import Foundation
+import ZIPFoundation
+
+/// Reads Parse exports: a folder or a zip of one JSON file per class (`_User.json`, `Post.json`, …).
+///
+/// Each class file is walked as the subtree under its class name, so a Parse schema is an ordinary schema
+/// whose paths start with the class (`Like/{id}`), and findings name rows as `Like/<objectId>`. Files are
+/// read in the schema's relation order (users, posts, likes, follows, flags), whatever order the folder or
+/// archive lists them in, so the same export always gives the same dataset.
+enum ParseExport {
+    /// The classes `schema` reads: the first key of each relation's path, once each.
+    static func classes(of schema: Schema) -> [String] { schema.rootKeys }
+
+    /// Reads the class files in `folder`.
+    static func load(folder: String, schema: Schema) throws(InputError) -> Dataset {
+        var walker = try TreeWalker(schema: schema)
+        var read = 0
+        for className in classes(of: schema) {
+            let path = (folder as NSString).appendingPathComponent("\(className).json")
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            let bytes = try ExportBytes(path: path)
+            try walk(&walker, className, bytes)
+            read += 1
+        }
+        guard read > 0 else {
+            let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            throw notParse(folder, schema, found: found)
+        }
+        return walker.dataset
+    }
+
+    /// Reads the class files in the zip archive `data` (from a file or standard input) named `source`.
+    static func load(archive: Archive, source: String, schema: Schema) throws(InputError) -> Dataset {
+        let wanted = classes(of: schema)
+        var entries: [String: Entry] = [:]
+        var names: [String] = []
+        for entry in archive where entry.type == .file {
+            names.append(entry.path)
+            // Archives often hold the files in a folder (`export/Post.json`); the file name alone decides.
+            let file = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+            guard file.hasSuffix(".json") else { continue }
+            let className = String(file.dropLast(".json".count))
+            guard wanted.contains(className) else { continue }
+            if let other = entries[className] {
+                throw InputError.layout(source: source, message: "the archive has two \(file) files, \(other.path) and \(entry.path)")
+            }
+            entries[className] = entry
+        }
+        guard !entries.isEmpty else { throw notParse(source, schema, found: names.sorted()) }
+        var walker = try TreeWalker(schema: schema)
+        for className in wanted {
+            guard let entry = entries[className] else { continue }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(clamping: entry.uncompressedSize))
+            do {
+                _ = try archive.extract(entry) { bytes.append(contentsOf: $0) }
+            } catch {
+                throw InputError.unreadable(path: "\(source): \(entry.path)", reason: "cannot extract it from the archive (\(error))")
+            }
+            try walk(&walker, className, ExportBytes(bytes: bytes, source: "\(source): \(entry.path)"))
+        }
+        return walker.dataset
+    }
+
+    /// Opens the zip archive at `path`, or made of `bytes` (standard input).
+    static func archive(path: String, bytes: ExportBytes) throws(InputError) -> Archive {
+        do {
+            if path == "-" { return try Archive(data: Data(bytes.buffer), accessMode: .read) }
+            return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch {
+            throw InputError.unreadable(path: bytes.source, reason: "not a readable zip archive (\(error))")
+        }
+    }
+
+    private static func walk(_ walker: inout TreeWalker, _ className: String, _ bytes: ExportBytes) throws(InputError) {
+        let recognized: Bool
+        do {
+            recognized = try walker.runClass(className, bytes.buffer)
+        } catch {
+            throw InputError.syntax(source: bytes.source, error)
+        }
+        guard recognized else {
+            throw InputError.layout(
+                source: bytes.source,
+                message: "not a Parse class export: expected {\"results\": [...]} or an array of \(className) objects")
+        }
+    }
+
+    private static func notParse(_ source: String, _ schema: Schema, found: [String]) -> InputError {
+        let expected = classes(of: schema).map { "\($0).json" }.joined(separator: ", ")
+        let listed = found.isEmpty ? "nothing" : found.prefix(10).joined(separator: ", ") + (found.count > 10 ? ", …" : "")
+        return InputError.layout(
+            source: source, message: "not a \(schema.name) export: it has none of \(expected); it has \(listed)")
+    }
+}

@@ -1,0 +1,123 @@
+import FanoutCore
+import TOMLKit
+
+/// Turns a parsed TOML table into a ``Schema``, checking every key and value.
+struct SchemaFileParser {
+    let source: String
+    let map: SchemaSourceMap
+
+    static let rootKeys = ["name", "summary", "format", "users", "posts", "likes", "follows", "timeline", "flags"]
+
+    /// An error about the key at `path`, with the line it is written on.
+    func fail(_ path: [String], _ message: String) -> InputError {
+        let key = path.joined(separator: ".")
+        guard let line = map.line(of: path) else { return .schema("\(source): \(key): \(message)") }
+        return .schema("\(source): line \(line): \(key): \(message)")
+    }
+
+    func schema(from root: TOMLTable, defaultName: String) throws(InputError) -> Schema {
+        let top = Entries(table: root, path: [], parser: self)
+        try top.allowOnly(Self.rootKeys)
+        var schema = Schema(name: try top.string("name") ?? defaultName)
+        schema.summary = try top.string("summary")
+        if let format = try top.string("format") {
+            guard let value = ExportFormat(rawValue: format) else {
+                throw fail(["format"], "\"\(format)\" is not a format; use firebase (one JSON tree) or parse (a folder or zip of class files)")
+            }
+            schema.format = value
+        }
+        if let users = try top.relation("users", keys: ["path", "key", "username", "name", "profile_image_url"]) {
+            schema.users = UserRelation(
+                pattern: try users.pattern(), username: try users.field("username"), name: try users.field("name"),
+                profileImageURL: try users.field("profile_image_url"), key: try users.field("key"))
+        }
+        if let posts = try top.relation("posts", keys: [
+            "path", "key", "poster", "created_at", "caption", "image_url", "image_height", "like_count", "poster_uid",
+            "poster_username", "required", "mirror",
+        ]) {
+            schema.posts = PostRelation(
+                pattern: try posts.pattern(), owner: try posts.field("poster"), createdAt: try posts.time("created_at"),
+                caption: try posts.field("caption"), imageURL: try posts.field("image_url"),
+                imageHeight: try posts.field("image_height"), likeCount: try posts.field("like_count"),
+                posterUID: try posts.field("poster_uid"), posterUsername: try posts.field("poster_username"),
+                required: try posts.fields("required"), key: try posts.field("key"))
+            schema.postMirror = try posts.edge("mirror", ends: ["user", "post"])
+        }
+        if let likes = try top.relation("likes", keys: ["path", "key", "user", "post", "mirror"]) {
+            schema.likes = try likes.edgeRelation(ends: ["user", "post"])
+            schema.likeMirror = try likes.edge("mirror", ends: ["user", "post"])
+        }
+        if let follows = try top.table("follows") {
+            try follows.allowOnly(["following", "followers"])
+            schema.following = try follows.edge("following", ends: ["user", "target"])
+            schema.followers = try follows.edge("followers", ends: ["user", "target"])
+            if schema.following == nil && schema.followers == nil {
+                throw fail(["follows"], "name where follows are stored: following = \"…/{user}/…/{target}\" and/or followers = \"…\"")
+            }
+        }
+        if let timeline = try top.relation("timeline", keys: ["path", "poster"]) {
+            schema.timeline = TimelineRelation(pattern: try timeline.pattern(), posterUID: try timeline.field("poster"))
+        }
+        if let flags = try top.relation("flags", keys: ["path", "key", "user", "post"]) {
+            schema.flags = try flags.edgeRelation(ends: ["user", "post"])
+        }
+        try validate(schema)
+        return schema
+    }
+
+    /// An error about the value at `path` as the file writes it: a relation's pattern is `users.path`, or just
+    /// `users` when written in the short form `users = "…"`.
+    func failAtWritten(_ path: [String], _ message: String) -> InputError {
+        fail(map.writtenKey(path) ?? path, message)
+    }
+
+    /// Where each relation's pattern is written, for messages about it.
+    static func location(of relation: RelationKind) -> [String] {
+        switch relation {
+        case .users: ["users", "path"]
+        case .posts: ["posts", "path"]
+        case .postMirror: ["posts", "mirror"]
+        case .likes: ["likes", "path"]
+        case .likeMirror: ["likes", "mirror"]
+        case .following: ["follows", "following"]
+        case .followers: ["follows", "followers"]
+        case .timeline: ["timeline", "path"]
+        case .flags: ["flags", "path"]
+        }
+    }
+
+    /// Checks what no single key can: each pattern's captures against what its relation needs.
+    private func validate(_ schema: Schema) throws(InputError) {
+        for relation in RelationKind.allCases {
+            guard let pattern = relation.pattern(in: schema) else { continue }
+            let at = Self.location(of: relation)
+            let (required, optional) = relation.captures(in: schema)
+            var seen: Set<String> = []
+            for name in pattern.captureNames {
+                guard seen.insert(name).inserted else { throw failAtWritten(at, "\"\(pattern)\" captures {\(name)} twice") }
+                guard let slot = CaptureSlot(name: name), required.contains(slot) || optional.contains(slot) else {
+                    let allowed = (required + optional).map { "{\($0)}" }.joined(separator: ", ")
+                    let readFromField = CaptureSlot(name: name).map { relation.edge(in: schema)?.hasField(for: $0) == true } ?? false
+                    let fieldNote = readFromField ? " ({\(name)} is already read from a field)" : ""
+                    throw failAtWritten(at, "\"\(pattern)\" uses {\(name)}\(fieldNote); this relation captures \(allowed)")
+                }
+            }
+            for slot in required where !seen.contains("\(slot)") {
+                let hint = relation.ends != nil && slot != .id ? ", or read it from a field of the row (\(slot) = \"…\")" : ""
+                throw failAtWritten(at, "\"\(pattern)\" must capture {\(slot)}\(hint)")
+            }
+            if schema.format == .parse, case .capture? = pattern.segments.first {
+                throw failAtWritten(at, "\"\(pattern)\" must start with the class name (a Parse export has one file per class)")
+            }
+        }
+        if let posts = schema.posts {
+            let captured = posts.pattern.captureNames.contains("poster")
+            if captured && posts.owner != nil {
+                throw fail(["posts", "poster"], "the path already captures {poster}; name the owner in one place only")
+            }
+            if !captured && posts.owner == nil {
+                throw failAtWritten(["posts", "path"], "posts need an owner: capture {poster} in the path or name the owner's field (poster = \"ownerUid\")")
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import FanoutCore
+
+/// What a field means to the relation that reads it. Each relation has its own slot per role (see
+/// ``FieldRole/slot(_:_:)``), so the fields of nested entities of different relations never share storage.
+enum FieldRole: Int, CaseIterable {
+    /// The entity's own key, read from a field (Parse's `objectId`) instead of the key it is stored under.
+    case key
+    case username, name, profileImageURL
+    case owner, createdAt, caption, imageURL, imageHeight, likeCount, posterUID, posterUsername
+    case timelinePoster
+    /// The ends of an edge stored as a row (Parse's `fromUser`, `toPost`, `toUser` pointers).
+    case user, post, target
+
+    /// The index of `role`'s value for `relation` in the walker's value array.
+    static func slot(_ relation: RelationKind, _ role: FieldRole) -> Int {
+        relation.rawValue * allCases.count + role.rawValue
+    }
+
+    /// The number of value slots the walker needs.
+    static var slotCount: Int { RelationKind.allCases.count * allCases.count }
+
+    /// The JSON type the field must have, as `post-field` names it.
+    var expectedType: String {
+        switch self {
+        case .imageHeight, .likeCount: "number"
+        default: "string"
+        }
+    }
+
+    /// The field paths the schema gives `relation`, and their roles.
+    static func fields(of relation: RelationKind, in schema: Schema) -> [(FieldPath, FieldRole)] {
+        let pairs: [(FieldPath?, FieldRole)]
+        switch relation {
+        case .users:
+            guard let users = schema.users else { return [] }
+            pairs = [(users.key, .key), (users.username, .username), (users.name, .name), (users.profileImageURL, .profileImageURL)]
+        case .posts:
+            guard let posts = schema.posts else { return [] }
+            pairs = [
+                (posts.key, .key), (posts.owner, .owner), (posts.createdAt?.field, .createdAt), (posts.caption, .caption),
+                (posts.imageURL, .imageURL), (posts.imageHeight, .imageHeight), (posts.likeCount, .likeCount),
+                (posts.posterUID, .posterUID), (posts.posterUsername, .posterUsername),
+            ]
+        case .timeline:
+            pairs = [(schema.timeline?.posterUID, .timelinePoster)]
+        case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
+            guard let edge = relation.edge(in: schema) else { return [] }
+            pairs = [(edge.key, .key), (edge.user, .user), (edge.post, .post), (edge.target, .target)]
+        }
+        return pairs.compactMap { path, role in path.map { ($0, role) } }
+    }
+}

@@ -1,0 +1,27 @@
+/// Escaping for XML 1.0 text and attribute values.
+enum XMLText {
+    /// `text` with `& < > " '` escaped and the characters XML 1.0 cannot hold at all (most control characters,
+    /// which export keys may contain) spelled as `\u{…}`, so the report stays well-formed whatever the data.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
+                    out += "\\u{\(String(v, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

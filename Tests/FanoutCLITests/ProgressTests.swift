@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Long runs show progress on stderr when it is a terminal, and nothing of it otherwise.
+@Suite struct ProgressTests {
+    static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+
+    @Test func pipesGetNoProgress() throws {
+        let cli = try CLI()
+        let result = try cli.run("build", Self.demo, "--out", "site")
+        #expect(result.code == 0)
+        #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "only the summary line: \(result.stderr)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func terminalsGetPhasesAndABar() throws {
+        let cli = try CLI()
+        // util-linux `script` runs the command on a pseudo-terminal.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(CLI.binary.path) build \(Self.demo) --out site", "/dev/null"]
+        process.currentDirectoryURL = cli.folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("\r\u{1B}[K"), "progress lines redraw in place")
+        for phase in ["read", "render"] { #expect(text.contains("\(phase) "), "\(phase) shown: \(text.debugDescription)") }
+        #expect(text.contains("wrote "))
+    }
+}
