@@ -13,7 +13,10 @@ public enum ExportLoader {
     ///
     /// `path` is a Firebase JSON file (plain or gzip, recognized by its content), `-` for standard input, or a
     /// Parse export: a folder or a `.zip` of class files. Throws ``InputError`` for anything unreadable.
-    public static func load(path: String, schema: Schema?) throws(InputError) -> Dataset {
+    /// `progress`, when given, is called every few megabytes of a JSON export with the bytes read and the total.
+    public static func load(
+        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+    ) throws(InputError) -> Dataset {
         if path != "-", isDirectory(path) {
             return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"))
         }
@@ -22,9 +25,9 @@ public enum ExportLoader {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
             return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), source: bytes.source, schema: schema)
         }
-        if let schema { return try load(bytes, schema: schema) }
+        if let schema { return try load(bytes, schema: schema, foreignKeys: [:], progress: progress) }
         let choice = try LayoutDetector.detect(bytes)
-        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys)
+        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress)
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -32,10 +35,12 @@ public enum ExportLoader {
     /// Throws ``InputError/syntax(source:_:)`` for malformed JSON (with line and column) and
     /// ``InputError/layout(source:message:)`` for JSON that is not an export of this layout.
     public static func load(_ bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
-        try load(bytes, schema: schema, foreignKeys: [:])
+        try load(bytes, schema: schema, foreignKeys: [:], progress: nil)
     }
 
-    private static func load(_ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String]) throws(InputError) -> Dataset {
+    private static func load(
+        _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?
+    ) throws(InputError) -> Dataset {
         guard schema.format == .firebase else {
             throw InputError.layout(
                 source: bytes.source,
@@ -43,6 +48,8 @@ public enum ExportLoader {
         }
         var walker = try TreeWalker(schema: schema)
         walker.watchedRootKeys = foreignKeys.keys.sorted()
+        walker.progress = progress
+        walker.releasesConsumedPages = bytes.isMapped
         do {
             try walker.run(bytes.buffer)
         } catch {

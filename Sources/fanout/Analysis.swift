@@ -11,7 +11,12 @@ struct Analysis {
     /// rules `configuration` enables.
     init(_ options: ExportOptions, configuration: AuditConfiguration = AuditConfiguration()) throws {
         let schema = try options.resolvedSchema()
-        let dataset = try PhaseClock.measure("read") { try ExportLoader.load(path: options.export, schema: schema) }
+        let dataset = try PhaseClock.measure("read") {
+            // Progress in megabytes read.
+            try ExportLoader.load(path: options.export, schema: schema) { read, total in
+                TerminalProgress.shared.update(done: read >> 20, total: total >> 20)
+            }
+        }
         let derived = PhaseClock.measure("derive") { DerivedData(dataset) }
         audit = PhaseClock.measure("check") {
             Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)

@@ -51,6 +51,9 @@ public final class ExportBytes: @unchecked Sendable {
     /// The bytes.
     public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
+    /// Whether the bytes are a read-only mapping of the file (whose pages may be dropped and read again).
+    var isMapped: Bool { mapped }
+
     /// Maps a regular file, or reads standard input (`-`), pipes and devices, as they are.
     private static func readRaw(_ path: String, source: String) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
         if path == "-" {

@@ -19,6 +19,17 @@ enum FieldRole: Int, CaseIterable {
     /// The number of value slots the walker needs.
     static var slotCount: Int { RelationKind.allCases.count * allCases.count }
 
+    /// Whether the field's value names a key (and is interned as it is read).
+    var isKey: Bool {
+        switch self {
+        case .key, .owner, .posterUID, .timelinePoster, .user, .post, .target: true
+        default: false
+        }
+    }
+
+    /// The role of value slot `slot`.
+    static func role(ofSlot slot: Int) -> FieldRole { allCases[slot % allCases.count] }
+
     /// The JSON type the field must have, as `post-field` names it.
     var expectedType: String {
         switch self {

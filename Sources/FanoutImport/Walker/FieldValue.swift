@@ -1,9 +1,13 @@
+import FanoutCore
 import FanoutJSON
 
 /// A field's value as read, or what kind of value it was when Fanout does not keep it.
 enum FieldValue {
     case missing
     case string(String)
+    /// A string that names a key (a uid, a post key), interned straight from the reader's bytes without
+    /// making a `String`: millions of timeline entries and likes name their users this way.
+    case key(KeyID)
     case number(JSONNumber)
     case bool(Bool)
     case null
@@ -14,7 +18,7 @@ enum FieldValue {
     var typeName: String {
         switch self {
         case .missing: "missing"
-        case .string: "string"
+        case .string, .key: "string"
         case .number: "number"
         case .bool: "boolean"
         case .null: "null"
@@ -24,6 +28,15 @@ enum FieldValue {
     }
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
+
+    /// The key this value names: an interned key, or a string interned now.
+    func key(in keys: inout KeyTable) -> KeyID? {
+        switch self {
+        case .key(let id): id
+        case .string(let s): keys.intern(s)
+        default: nil
+        }
+    }
 
     var double: Double? { if case .number(let n) = self { n.double } else { nil } }
 

@@ -1,6 +1,12 @@
 import FanoutCore
 import FanoutJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads an export in one pass, guided by the schema's patterns, and fills the domain core.
 ///
 /// Nodes no pattern mentions are skipped by the reader without building anything. Recursion follows the
@@ -17,7 +23,15 @@ struct TreeWalker {
     private let hasField: [Bool]
     /// The post fields `post-field` checks, worked out once instead of per post.
     private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
-    private var captures = [KeyID](repeating: noKey, count: CaptureSlot.allCases.count)
+    private var captures = Captures()
+    /// Per value slot, whether its value names a key (see ``FieldRole/isKey``).
+    private let keySlots: [Bool] = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+    /// Called with the bytes read so far and the total, every few megabytes.
+    var progress: ((Int, Int) -> Void)?
+    /// Whether pages the reader has passed may be dropped (a read-only file mapping, never heap memory).
+    var releasesConsumedPages = false
+    private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var nextCheckpoint = 0
     private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
     private(set) var rootKeys: [String] = []
@@ -71,6 +85,8 @@ struct TreeWalker {
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
     mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
         reader = JSONReader(buffer)
+        self.buffer = buffer
+        nextCheckpoint = Self.checkpointInterval
         guard try reader.peekKind() == .object else {
             try reader.skipValue()
             try reader.finish()
@@ -162,9 +178,10 @@ struct TreeWalker {
         }
         let id = dataset.keys.intern(key)
         let saved = captures
-        for slot in trie.nodes[node].captureSlots { captures[slot.rawValue] = id }
+        for slot in trie.nodes[node].captureSlots { captures[slot] = id }
         try visit(child)
         captures = saved
+        if reader.offset >= nextCheckpoint { checkpoint() }
     }
 
     private mutating func visit(_ node: Int) throws(JSONSyntaxError) {
@@ -209,7 +226,7 @@ struct TreeWalker {
     private mutating func readField(_ fields: FieldTrie, _ node: Int) throws(JSONSyntaxError) {
         let entry = fields.nodes[node]
         if entry.children.isEmpty {
-            let value = try readScalar()
+            let value = try readScalar(asKey: entry.slots.allSatisfy { keySlots[$0] })
             for slot in entry.slots { values[slot] = value }
             return
         }
@@ -233,9 +250,11 @@ struct TreeWalker {
     }
 
     /// Reads a leaf value. A `{".value": v, ".priority": p}` wrapper (a value with a priority) reads as `v`.
-    private mutating func readScalar(unwrap: Bool = true) throws(JSONSyntaxError) -> FieldValue {
+    private mutating func readScalar(unwrap: Bool = true, asKey: Bool = false) throws(JSONSyntaxError) -> FieldValue {
         switch try reader.peekKind() {
-        case .string: return .string(try reader.readString())
+        case .string:
+            if asKey { return .key(dataset.keys.intern(try reader.readStringBytes())) }
+            return .string(try reader.readString())
         case .number: return .number(try reader.readNumber())
         case .bool: return .bool(try reader.readBool())
         case .null:
@@ -253,7 +272,7 @@ struct TreeWalker {
             try reader.beginObject()
             while let key = try reader.nextKey() {
                 if key.elementsEqual(".value".utf8) {
-                    value = try readScalar(unwrap: false)
+                    value = try readScalar(unwrap: false, asKey: asKey)
                 } else {
                     try reader.skipValue()
                 }
@@ -262,7 +281,21 @@ struct TreeWalker {
         }
     }
 
-    private func capture(_ slot: CaptureSlot) -> KeyID { captures[slot.rawValue] }
+    private func capture(_ slot: CaptureSlot) -> KeyID { captures[slot] }
+
+    /// Every few megabytes: report progress, and drop the mapped pages already read, so that resident memory
+    /// holds the core, not the export (the reader never looks back except to locate an error, and a dropped
+    /// page of a file mapping is simply read again then).
+    private mutating func checkpoint() {
+        nextCheckpoint = reader.offset + Self.checkpointInterval
+        progress?(reader.offset, buffer.count)
+        guard releasesConsumedPages, let base = buffer.baseAddress else { return }
+        let page = 1 << 16
+        let end = (reader.offset - page) & ~(page - 1)
+        if end > 0 { _ = madvise(UnsafeMutableRawPointer(mutating: base), end, MADV_DONTNEED) }
+    }
+
+    private static let checkpointInterval = 32 << 20
 
     private func value(_ relation: RelationKind, _ role: FieldRole) -> FieldValue {
         values[FieldRole.slot(relation, role)]
@@ -271,8 +304,8 @@ struct TreeWalker {
     /// The key of `relation`'s entity: its key field where the schema names one and the row has it (Parse's
     /// `objectId`), else the key captured as `slot`.
     private mutating func entityKey(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
-        if hasField[FieldRole.slot(relation, .key)], let key = value(relation, .key).string {
-            return dataset.keys.intern(key)
+        if hasField[FieldRole.slot(relation, .key)], let key = value(relation, .key).key(in: &dataset.keys) {
+            return key
         }
         return capture(slot)
     }
@@ -280,7 +313,7 @@ struct TreeWalker {
     /// One end of an edge: the row's field where the schema names one (a Parse pointer), else the capture.
     private mutating func end(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
         guard hasField[FieldRole.slot(relation, slot.role)] else { return capture(slot) }
-        return value(relation, slot.role).string.map { dataset.keys.intern($0) } ?? noKey
+        return value(relation, slot.role).key(in: &dataset.keys) ?? noKey
     }
 
     private mutating func emit(_ relation: RelationKind, present: Bool) {
@@ -296,7 +329,7 @@ struct TreeWalker {
         case .posts:
             emitPost()
         case .timeline:
-            let poster = value(.timeline, .timelinePoster).string.map { dataset.keys.intern($0) } ?? noKey
+            let poster = value(.timeline, .timelinePoster).key(in: &dataset.keys) ?? noKey
             dataset.timeline.append(TimelineEntry(user: capture(.user), post: capture(.post), posterUID: poster))
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
             guard let ends = relation.ends else { return }
@@ -322,13 +355,13 @@ struct TreeWalker {
         var post = Post(key: key)
         post.pathOwner = capture(.poster)
         func value(_ role: FieldRole) -> FieldValue { values[FieldRole.slot(.posts, role)] }
-        if let owner = value(.owner).string { post.ownerField = dataset.keys.intern(owner) }
+        if let owner = value(.owner).key(in: &dataset.keys) { post.ownerField = owner }
         if let time = relation.createdAt { post.createdAt = Timestamp.seconds(value(.createdAt), unit: time.unit) }
         post.caption = value(.caption).string
         post.imageURL = value(.imageURL).string
         post.imageHeight = value(.imageHeight).double
         post.storedLikeCount = value(.likeCount).int64
-        if let uid = value(.posterUID).string { post.posterCopyUID = dataset.keys.intern(uid) }
+        if let uid = value(.posterUID).key(in: &dataset.keys) { post.posterCopyUID = uid }
         post.posterCopyUsername = value(.posterUsername).string
 
         for check in postChecks {
@@ -348,5 +381,32 @@ struct TreeWalker {
             }
         }
         dataset.posts.append(post)
+    }
+}
+
+/// The keys captured on the way down the tree, one per ``CaptureSlot``: a plain value, so saving and
+/// restoring it around each level costs no allocation.
+struct Captures {
+    private var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
+
+    subscript(slot: CaptureSlot) -> KeyID {
+        get {
+            switch slot {
+            case .user: user
+            case .post: post
+            case .poster: poster
+            case .target: target
+            case .id: id
+            }
+        }
+        set {
+            switch slot {
+            case .user: user = newValue
+            case .post: post = newValue
+            case .poster: poster = newValue
+            case .target: target = newValue
+            case .id: id = newValue
+            }
+        }
     }
 }
