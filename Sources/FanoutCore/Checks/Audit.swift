@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// A rule that did not run, and why.
 public struct SkippedRule: Sendable, Equatable {
     /// The rule id.
@@ -46,9 +49,11 @@ public struct AuditResult: Sendable {
 /// Runs the rule catalogue over an export.
 public enum Audit {
     /// Checks `context` with the rules `configuration` enables.
+    ///
+    /// Rules only read the dataset and its derivation, so they run in parallel, one task per rule; results
+    /// are put back in catalog order, so the report is the same whatever the scheduling.
     public static func run(_ context: CheckContext, configuration: AuditConfiguration = AuditConfiguration()) -> AuditResult {
-        var findings: [Finding] = []
-        var ran: [RuleDescriptor] = []
+        var ran: [(rule: any ConsistencyRule, severity: Severity)] = []
         var skipped: [SkippedRule] = []
         var severities: [String: Severity] = [:]
         for rule in RuleCatalog.rules {
@@ -62,13 +67,31 @@ public enum Audit {
                 skipped.append(SkippedRule(rule: id, reason: missing))
                 continue
             }
-            ran.append(rule.descriptor)
+            ran.append((rule, severity))
             if severity != rule.descriptor.defaultSeverity { severities[id] = severity }
-            var found = rule.findings(in: context)
-            for i in found.indices { found[i].severity = severity }
-            found.sort { ($0.paths.first ?? "", $0.message) < ($1.paths.first ?? "", $1.message) }
-            findings += found
         }
-        return AuditResult(findings: findings, rulesRun: ran, skipped: skipped, severities: severities)
+        let results = RuleResults(count: ran.count)
+        let tasks = ran
+        DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
+            var found = tasks[i].rule.findings(in: context)
+            for j in found.indices { found[j].severity = tasks[i].severity }
+            found.sort { ($0.paths.first ?? "", $0.message) < ($1.paths.first ?? "", $1.message) }
+            results.set(i, found)
+        }
+        return AuditResult(
+            findings: results.all.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
+            severities: severities)
     }
+}
+
+/// Each rule's findings, filled in by parallel tasks.
+private final class RuleResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [[Finding]]
+
+    init(count: Int) { results = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ findings: [Finding]) { lock.withLock { results[index] = findings } }
+
+    var all: [[Finding]] { lock.withLock { results } }
 }

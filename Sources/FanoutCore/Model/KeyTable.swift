@@ -20,6 +20,10 @@ public struct KeyTable: Sendable {
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
     private var slots = KeySlots(capacity: 1024)
+    /// A small direct-mapped cache of recently used keys (256 KiB, fits the L2 cache). Exports name the same
+    /// popular users and posts over and over (likers, followees, fanned-out posts), so most lookups are
+    /// answered here without the cache miss into the large table.
+    private var recent = KeySlots(capacity: 4096)
 
     /// An empty table.
     public init() {}
@@ -30,8 +34,22 @@ public struct KeyTable: Sendable {
     /// Returns the id of `bytes`, adding it when new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> KeyID {
         let hash = Self.hash(bytes)
+        let signature = KeySlots.signature(length: bytes.count, hash: hash)
+        let cacheable = bytes.count <= KeySlots.inlineBytes
+        let line = (hash >> 24) & recent.mask
+        if cacheable {
+            let header = recent.header(line)
+            if header != 0, header >> 32 == signature,
+                bytes.count == 0 || memcmp(recent.inline(line), bytes.baseAddress!, bytes.count) == 0
+            {
+                return KeyID(Int(header & 0xFFFF_FFFF) - 1)
+            }
+        }
         let (found, slot) = find(bytes, hash: hash)
-        if let found { return found }
+        if let found {
+            if cacheable { remember(found, line: line, signature: signature, bytes: bytes) }
+            return found
+        }
         if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
         let id = KeyID(count)
         arena.append(contentsOf: bytes)
@@ -39,7 +57,13 @@ public struct KeyTable: Sendable {
         slots.store(slot, id: id, signature: KeySlots.signature(length: bytes.count, hash: hash), bytes: bytes)
         // Linear probing stays short below 60 % load.
         if count * 5 > slots.capacity * 3 { grow() }
+        if cacheable { remember(id, line: line, signature: signature, bytes: bytes) }
         return id
+    }
+
+    private mutating func remember(_ id: KeyID, line: Int, signature: UInt64, bytes: UnsafeRawBufferPointer) {
+        if !isKnownUniquelyReferenced(&recent) { recent = recent.copy() }
+        recent.store(line, id: id, signature: signature, bytes: bytes)
     }
 
     /// Returns the id of `key`, adding it when new.
