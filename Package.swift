@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Fanout", targets: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender"]),
         .executable(name: "fanout", targets: ["fanout"]),
+        .executable(name: "FanoutFuzz", targets: ["FanoutFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -53,6 +54,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer target for the reader and the walker (`make fuzz`); a plain build makes a replayer of inputs.
+        .executableTarget(name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport"]),
         .testTarget(name: "FanoutJSONTests", dependencies: ["FanoutJSON"], resources: [.copy("JSONTestSuite")]),
         .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),

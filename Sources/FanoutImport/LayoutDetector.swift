@@ -82,7 +82,13 @@ enum LayoutDetector {
     }
 
     private static func scan(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Scan {
-        guard try reader.peekKind() == .object else { return .notAnObject }
+        // Input that is not an object is read to the end first: malformed JSON is reported as such, with its
+        // position, rather than as valid JSON of the wrong shape.
+        guard try reader.peekKind() == .object else {
+            try reader.skipValue()
+            try reader.finish()
+            return .notAnObject
+        }
         try reader.beginObject()
         var keys: [String] = []
         var candidates: [Int] = []
@@ -94,6 +100,7 @@ enum LayoutDetector {
             }
             try reader.skipValue()
         }
+        try reader.finish()
         return .undecided(keys: keys, candidates: candidates.sorted())
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FanoutImport
 import FanoutRender
 import Foundation
 
@@ -11,16 +12,38 @@ struct BuildCommand: ParsableCommand {
             The site is written to a temporary folder next to --out and moved into place when complete, so a \
             failed run leaves the previous site as it was. Fanout refuses to replace a non-empty folder it did \
             not create. Markdown pages in --content become pages of the site (index.md introduces the home \
-            page); templates in --templates override the built-in ones file by file.
+            page); templates in --templates override the built-in ones file by file. Inside a site project \
+            (see `fanout init`), fanout.toml supplies the export, schema, title, base_url, per_page and out; \
+            options given here override it.
             """
     )
 
-    @OptionGroup var input: ExportOptions
+    // Optional, like check's, so that a site project's fanout.toml can name the export.
+    @Argument(help: ArgumentHelp(
+        "The export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip. "
+            + "Default: `export` in fanout.toml."))
+    var export: String?
+
+    @Option(help: ArgumentHelp(
+        "The export's layout: a preset or a schema file. Default: `schema` in fanout.toml, else detected.",
+        valueName: "NAME|FILE"))
+    var schema: String?
+
     @OptionGroup var rules: RuleOptions
     @OptionGroup var config: ConfigOptions
 
-    @Option(name: .shortAndLong, help: "The folder to write the site to.")
-    var out: String = "_site"
+    @Option(name: .shortAndLong, help: "The folder to write the site to. Default: `out` in fanout.toml, else _site.")
+    var out: String?
+
+    @Option(help: ArgumentHelp(
+        "Posts per timeline and profile page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
+        valueName: "N"))
+    var perPage: Int?
+
+    @Option(help: ArgumentHelp(
+        "The URL the site is published at (http or https), for absolute URLs in Atom feeds and sitemap.xml; "
+            + "page links stay relative. Default: `base_url` in fanout.toml, else none.", valueName: "URL"))
+    var baseURL: String?
 
     @Option(help: "Markdown pages to include (default: ./Content when it exists).")
     var content: String?
@@ -28,8 +51,8 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Templates overriding the built-in ones (default: ./Templates when it exists).")
     var templates: String?
 
-    @Option(help: "The site's title.")
-    var title: String = "Fanout"
+    @Option(help: "The site's title. Default: `title` in fanout.toml, else Fanout.")
+    var title: String?
 
     @Flag(name: .shortAndLong, help: "List every file written (files whose content did not change are kept).")
     var verbose = false
@@ -44,16 +67,23 @@ struct BuildCommand: ParsableCommand {
     var failOn: FailOn?
 
     func run() throws {
+        // Everything that can be wrong with the command line or its files is found before the export is read.
         let kinds = try pageKinds()
         let project = try config.load()
         let configuration = try rules.configuration(base: project.rules)
+        let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
+        guard perPage >= 1 else { throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1") }
+        let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
+        let out = self.out ?? project.out.map(config.resolve) ?? "_site"
         let templateSet = try TemplateSet(overrides: templates ?? existingFolder("Templates"))
+        let input = try exportOptions(project)
         let analysis = try Analysis(input, configuration: configuration)
         let builder = SiteBuilder(
             dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
             options: SiteOptions(
-                title: title, exportName: input.export, contentDirectory: content ?? existingFolder("Content"),
-                pageKinds: kinds),
+                title: title ?? project.title ?? "Fanout", exportName: input.export,
+                contentDirectory: content ?? existingFolder("Content"), pageKinds: kinds, perPage: perPage,
+                baseURL: baseURL),
             templates: templateSet)
         let summary = try PhaseClock.measure("render") {
             try builder.build(into: out) { done, total in TerminalProgress.shared.update(done: min(done, total), total: total) }
@@ -77,8 +107,36 @@ struct BuildCommand: ParsableCommand {
         })
     }
 
+    /// The export and schema to read: the command line's, else the project file's.
+    private func exportOptions(_ project: ProjectConfig) throws -> ExportOptions {
+        guard let export = export ?? project.export.map(config.resolve) else {
+            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
+                + "or set export in \(ProjectConfig.fileName)")
+        }
+        var arguments: [String] = []
+        if let schema = schema ?? project.schema.map({ $0.hasSuffix(".toml") ? config.resolve($0) : $0 }) {
+            arguments += ["--schema", schema]
+        }
+        return try ExportOptions.parse(arguments + ["--", export])
+    }
+
+    /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything.
+    private func checkedBaseURL(_ value: String?) throws -> String? {
+        guard let value else { return nil }
+        let lower = value.lowercased()
+        guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), URL(string: value)?.host != nil,
+              !value.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        else {
+            throw UsageError(message: "base URL \"\(value)\": expected an absolute http or https URL, "
+                + "such as https://feeds.example.com/")
+        }
+        return value
+    }
+
+    /// `./name`, or `name` next to the project file in use, when that folder exists.
     private func existingFolder(_ name: String) -> String? {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) && isDirectory.boolValue ? name : nil
+        let path = config.resolve(name)
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
     }
 }

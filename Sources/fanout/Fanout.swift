@@ -15,7 +15,7 @@ struct Fanout: ParsableCommand {
             2 bad usage or unreadable input (one message on stderr, nothing written).
             """,
         version: "0.1.0",
-        subcommands: [BuildCommand.self, CheckCommand.self, ExportCommand.self, GenerateCommand.self, SchemasCommand.self]
+        subcommands: [BuildCommand.self, CheckCommand.self, ExportCommand.self, GenerateCommand.self, InitCommand.self, SchemasCommand.self]
     )
 
     /// Runs the command line with Fanout's exit codes: usage errors exit 2, not ArgumentParser's 64.

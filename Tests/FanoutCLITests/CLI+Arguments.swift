@@ -3,11 +3,12 @@ import Foundation
 extension CLI {
     /// Runs `fanout` with `args` built at run time (the variadic `run` takes literals).
     @discardableResult
-    func run(_ args: [String], stdin: Data? = nil) throws -> Result {
+    /// `subfolder` runs it inside a folder of the test's folder, as a user inside a site project would.
+    func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = args
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = subfolder.map(url) ?? folder
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -20,8 +21,14 @@ extension CLI {
             try? writer.close()
         }
         feeding.start()
+        // Drain stderr on its own thread too: a child that fills one pipe while the test reads the other
+        // would otherwise block forever (a `build -v` lists every file on stderr).
+        let errorBox = DataBox()
+        let draining = Thread { errorBox.data = err.fileHandleForReading.readDataToEndOfFile(); errorBox.done.signal() }
+        draining.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        errorBox.done.wait()
+        let errData = errorBox.data
         process.waitUntilExit()
         return Result(
             code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
@@ -67,4 +74,10 @@ enum FirebasePatch {
         }
         return node
     }
+}
+
+/// Bytes read by another thread, handed over through a semaphore.
+final class DataBox: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
 }

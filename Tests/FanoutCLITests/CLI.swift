@@ -49,24 +49,7 @@ struct CLI {
     /// Runs `fanout args…` in the folder.
     @discardableResult
     func run(_ args: String..., stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = args
-        process.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a large report cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try run(args, stdin: stdin)
     }
 
     /// Every file under `name`, relative to it, sorted.

@@ -31,24 +31,36 @@ import Testing
         #expect(try cli.run("export", "export.json", "--out", "snap2").code == 0)
         #expect(try cli.read("snap2/snapshot.json") == snapshotText)
 
-        let build = try cli.run("build", "export.json", "--out", "site")
+        // A small page size, so long timelines span several pages that must add up to the whole timeline.
+        let perPage = 7
+        let build = try cli.run("build", "export.json", "--out", "site", "--per-page", "\(perPage)")
         #expect(build.code == 0, "\(build.stderr)")
-        var seen: [String: [String]] = [:]
-        for file in cli.files(under: "site") where file.hasSuffix(".html") {
-            let html = try cli.read("site/\(file)")
-            let marks = html.matches(of: /data-timeline="([^"]*)"/).map { String($0.output.1) }
-            guard let uid = marks.first else { continue }
-            #expect(marks.count == 1 && file.hasPrefix("users/") && file.hasSuffix("/index.html"), "\(file)")
-            seen[uid] = Self.dataPosts(html)
-            let twin = String(file.dropLast("html".count)) + "md"
-            #expect(cli.exists("site/\(twin)"), "Markdown twin of \(file)")
-            // The twin escapes Markdown punctuation (`\_`); unescaped, it names every post in timeline order.
-            let markdown = try cli.read("site/\(twin)").replacing(/\\([!-\/:-@\[-`{-~])/) { String($0.output.1) }
-            let positions = oracle.timelines[uid]!.map { markdown.range(of: "post \($0)")?.lowerBound }
-            #expect(positions.allSatisfy { $0 != nil }, "twin of \(file) lists every post")
-            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "twin of \(file) keeps the order")
+        let pages = try TimelinePages(cli, site: "site")
+        #expect(pages.posts == oracle.timelines, "the pages of each timeline show the timeline in order")
+        let longest = try #require(oracle.timelines.values.map(\.count).max())
+        #expect(longest > 2 * perPage, "the longest timeline spans several pages")
+        for (uid, files) in pages.files {
+            let timeline = oracle.timelines[uid]!
+            #expect(files.count == max(1, (timeline.count + perPage - 1) / perPage), "pages of \(uid)")
+            for (n, file) in files.enumerated() {
+                let html = try cli.read("site/\(file)")
+                #expect(Self.dataPosts(html).count <= perPage, "\(file) holds at most a page")
+                // Previous/next links chain the pages together.
+                #expect(html.contains("rel=\"prev\"") == (n > 0) && html.contains("rel=\"next\"") == (n < files.count - 1),
+                        "\(file) links its neighbours")
+                let twin = String(file.dropLast("html".count)) + "md"
+                #expect(cli.exists("site/\(twin)"), "Markdown twin of \(file)")
+            }
+            // The twins escape Markdown punctuation (`\_`); unescaped and read in page order, they name every
+            // post in timeline order.
+            let markdown = try files.map { file -> String in
+                try cli.read("site/\(file.dropLast("html".count))md").replacing(/\\([!-\/:-@\[-`{-~])/) { String($0.output.1) }
+            }.joined(separator: "\n")
+            let positions = timeline.map { markdown.range(of: "post \($0)")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil }, "twins of \(uid) list every post")
+            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "twins of \(uid) keep the order")
         }
-        #expect(seen == oracle.timelines, "every timeline page shows its timeline in order")
+        #expect(Set(pages.posts.keys) == Set(oracle.timelines.keys), "every user has a timeline")
     }
 
     @Test func injectedDriftIsFoundAndFailsTheRun() throws {
@@ -123,17 +135,7 @@ import Testing
             + errorsOff).code == 1)
     }
 
-    func run(_ cli: CLI, _ args: [String]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = args
-        process.currentDirectoryURL = cli.folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return CLI.Result(code: process.terminationStatus, stdout: "", stderr: "")
-    }
+    func run(_ cli: CLI, _ args: [String]) throws -> CLI.Result { try cli.run(args) }
 
     @Test func standardInputGivesTheSameReportAsTheFile() throws {
         let cli = try CLI()

@@ -12,12 +12,12 @@ import Testing
     @Test func unchangedExportWritesNothingAndOneMovedLikeRewritesOnlyItsPages() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "120", "--seed", "5", "--out", "export.json").code == 0)
-        let first = try cli.run("build", "export.json", "--out", "site", "-v")
+        let first = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(first.code == 0)
         let all = written(first)
         #expect(all.count > 300)
 
-        let second = try cli.run("build", "export.json", "--out", "site", "-v")
+        let second = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(second.code == 0 && written(second).isEmpty, "\(written(second))")
         #expect(second.stderr.contains("wrote 0 files, \(all.count) unchanged"))
 
@@ -36,31 +36,38 @@ import Testing
         try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
         let oracle = try Oracle(exportAt: cli.url("export.json"))
 
-        let third = try cli.run("build", "export.json", "--out", "site", "-v")
+        let third = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(third.code == 0)
         let changed = written(third)
 
-        // The pages that show P: its post page, and the timeline (HTML, Markdown) and profile pages of users
-        // whose timeline holds P. Map uids to their folders through the pages' data-timeline hooks.
-        var folderOf: [String: String] = [:]
-        for file in cli.files(under: "site") where file.hasSuffix("/index.html") {
-            if let uid = try cli.read("site/\(file)").firstMatch(of: /data-timeline="([^"]*)"/)?.output.1 {
-                folderOf[String(uid)] = String(file.dropLast("/index.html".count))
+        // The pages that show P: its post page, the timeline page (and its Markdown twin) that holds P in the
+        // timeline of each user whose timeline has P, and the profile page of P's owner that lists it. Timeline
+        // pages are found through their data-timeline hooks, read page by page.
+        let timelines = try TimelinePages(cli, site: "site")
+        var pageWithPost: [String: String] = [:]
+        for (uid, files) in timelines.files {
+            for file in files where try EndToEndTests.dataPosts(cli.read("site/\(file)")).contains(post) {
+                pageWithPost[uid] = file
             }
         }
         let postPage = cli.files(under: "site").first { file in
             file.hasPrefix("posts/") && ((try? cli.read("site/\(file)")) ?? "").contains("data-post=\"\(post)\"")
         }!
-        var showing: Set<String> = [postPage]
+        let profilePages = cli.files(under: "site").filter { file in
+            file.hasPrefix("users/") && (file as NSString).lastPathComponent.hasPrefix("profile")
+                && EndToEndTests.dataPosts((try? cli.read("site/\(file)")) ?? "").contains(post)
+        }
+        #expect(profilePages.count == 1, "one profile page lists the post")
+        var showing = Set([postPage] + profilePages)
         for (uid, timeline) in oracle.timelines where timeline.contains(post) {
-            let folder = folderOf[uid]!
-            showing.formUnion(["\(folder)/index.html", "\(folder)/index.md", "\(folder)/profile.html"])
+            let page = try #require(pageWithPost[uid], "a page of \(uid)'s timeline shows the post")
+            showing.formUnion([page, String(page.dropLast("html".count)) + "md"])
         }
         #expect(changed.contains(postPage), "the post page lists the likers")
         #expect(changed.isSubset(of: showing), "rewrote pages that do not show the post: \(changed.subtracting(showing))")
         for liker in [a, b] where oracle.timelines[liker]!.contains(post) {
-            #expect(changed.contains("\(folderOf[liker]!)/index.html"), "the heart of \(liker) changed")
+            #expect(changed.contains(pageWithPost[liker]!), "the heart of \(liker) changed")
         }
-        #expect(!changed.contains("index.html") && !changed.contains("report.json"))
+        #expect(!changed.contains("index.html") && !changed.contains("report.json") && !changed.contains("sitemap.xml"))
     }
 }

@@ -214,25 +214,7 @@ struct Feed {
     }
 
     /// Runs `fanout args…` in the test's folder, like `CLI.run` but with the arguments as an array.
-    func run(_ cli: CLI, _ args: [String], stdin: Data? = nil) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = args
-        process.currentDirectoryURL = cli.folder
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(
-            code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ cli: CLI, _ args: [String], stdin: Data? = nil) throws -> CLI.Result { try cli.run(args, stdin: stdin) }
 
     /// Runs `tool args…` in the test's folder (gzip, zip: packaging the fixtures as users receive them).
     func shell(_ cli: CLI, _ tool: String, _ args: String...) throws {
@@ -355,12 +337,9 @@ struct Feed {
 
         let build = try cli.run("build", export, "--out", "site")
         #expect(build.code == 0, "\(build.stderr)")
-        var timelinePages = Set<String>()
-        for file in cli.files(under: "site") where file.hasPrefix("users/") && file.hasSuffix("/index.html") {
-            let html = try cli.read("site/\(file)")
-            if let match = html.firstMatch(of: /data-timeline="([^"]*)"/) { timelinePages.insert(String(match.output.1)) }
-        }
-        #expect(timelinePages == Set(people.keys), "a timeline page per person")
+        let timelines = try TimelinePages(cli, site: "site")
+        #expect(Set(timelines.posts.keys) == Set(people.keys), "a timeline per person")
+        for (uid, files) in timelines.files { #expect(files.first?.hasSuffix("/index.html") == true, "\(uid) starts at index.html") }
         #expect(try cli.read("site/report.html").contains("feed/05781774870892877580/"))
         let kitty = try #require(cli.files(under: "site/posts").first {
             (try? cli.read("site/posts/\($0)"))?.contains("data-post=\"-K9euzjFOpEFYT5lUZrh\"") == true
@@ -449,9 +428,9 @@ struct Feed {
             }
         }
         #expect(marked == [flagged] && unmarked == feed.posts.count - 1)
-        let cyTimeline = try cli.files(under: "site/users").filter { $0.hasSuffix("index.html") }
-            .map { try cli.read("site/users/\($0)") }.first { $0.contains("data-timeline=\"uCy\"") }
-        #expect(cyTimeline?.contains("data-flagged=\"true\"") == true, "the card is marked on timelines too")
+        let cyTimeline = try #require(try TimelinePages(cli, site: "site").files["uCy"])
+        #expect(try cyTimeline.contains { try cli.read("site/\($0)").contains("data-flagged=\"true\"") },
+                "the card is marked on timelines too")
         #expect(try cli.read("site/report.html").contains("FlaggedContent/flag1"))
     }
 

@@ -36,6 +36,8 @@ public struct CheckContext: Sendable {
 
     /// The username of `key`, or the key itself when the user is unknown or has none, for messages.
     public func name(_ key: KeyID) -> String {
+        // A post whose owner field is missing or not a string has `noKey` as its owner; it has no key to show.
+        guard key != noKey else { return "no one" }
         if let u = derived.user(key), let name = dataset.users[u].username { return name }
         return dataset.key(key)
     }

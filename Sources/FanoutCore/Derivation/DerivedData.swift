@@ -121,12 +121,15 @@ public struct DerivedData: Sendable {
 
     /// The user index of `key`, if such a user exists.
     public func user(_ key: KeyID) -> Int? {
+        // `noKey` (a post whose owner field is missing) is outside the table: no such user, not a crash.
+        guard key >= 0, Int(key) < userIndexByKey.count else { return nil }
         let i = userIndexByKey[Int(key)]
         return i >= 0 ? Int(i) : nil
     }
 
     /// The post index of `key`, if such a post exists.
     public func post(_ key: KeyID) -> Int? {
+        guard key >= 0, Int(key) < postIndexByKey.count else { return nil }
         let i = postIndexByKey[Int(key)]
         return i >= 0 ? Int(i) : nil
     }

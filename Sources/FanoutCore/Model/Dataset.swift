@@ -31,6 +31,7 @@ public struct Dataset: Sendable {
     /// An empty dataset laid out as `schema`.
     public init(schema: Schema) { self.schema = schema }
 
-    /// The text of a key.
-    public func key(_ id: KeyID) -> String { keys.string(id) }
+    /// The text of a key; empty for ``noKey`` (a post whose owner field is missing or not a string), which
+    /// pages and messages may still ask for.
+    public func key(_ id: KeyID) -> String { id == noKey ? "" : keys.string(id) }
 }

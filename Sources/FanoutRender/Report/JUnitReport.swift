@@ -53,5 +53,5 @@ public enum JUnitReport {
         return out
     }
 
-    private static func attr(_ value: String) -> String { "\"" + XMLText.escape(value) + "\"" }
+    private static func attr(_ value: String) -> String { "\"" + XMLText.attribute(value) + "\"" }
 }

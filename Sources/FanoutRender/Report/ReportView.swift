@@ -6,7 +6,9 @@ enum ReportView {
     /// At most this many findings per rule are listed in HTML and Markdown; `report.json` has them all.
     static let findingsPerRule = 1000
 
-    static func context(_ result: AuditResult, info: ReportInfo) -> [String: Any] {
+    /// The template values of the report of `result`; `coverage` (per-user timeline coverage, from the derived
+    /// data) adds the coverage chart when given.
+    static func context(_ result: AuditResult, info: ReportInfo, coverage: [ChartsData.Coverage]? = nil) -> [String: Any] {
         let compact = JSONWriter(pretty: false)
         let rules: [[String: Any]] = result.rulesRun.map { rule in
             let findings = result.findings.filter { $0.rule == rule.id }
@@ -44,6 +46,7 @@ enum ReportView {
             "exportName": info.exportName, "schemaName": info.schemaName,
             "exportNameCode": MarkdownCode.span(info.exportName),
         ]
+        context["charts"] = charts(ChartsData(result, coverage: coverage))
         if let baseline = info.baseline {
             context["baseline"] = [
                 "hidden": baseline.hidden, "fixedCount": baseline.fixed.count, "hasFixed": !baseline.fixed.isEmpty,
@@ -51,5 +54,23 @@ enum ReportView {
             ] as [String: Any]
         }
         return context
+    }
+
+    /// The report's SVG charts, inserted unescaped (they escape their own labels).
+    static func charts(_ data: ChartsData) -> [String: Any] {
+        var charts: [String: Any] = [
+            "findingsPerRule": Charts.bars(data.findingsPerRule, title: "Findings per rule", id: "chart-rules",
+                                           unit: { $0 == 1 ? "1 finding" : "\($0) findings" }),
+        ]
+        if !data.likeDeltas.isEmpty {
+            charts["likeDeltas"] = Charts.bars(data.likeDeltas, title: "Like-count deltas (stored − counted)",
+                                               id: "chart-deltas", unit: { $0 == 1 ? "1 post" : "\($0) posts" })
+        }
+        if let coverage = data.coverage, !coverage.isEmpty {
+            charts["coverage"] = Charts.coverage(coverage)
+            let full = coverage.count { $0.stored == $0.derived }
+            charts["coverageSummary"] = "\(full) of \(coverage.count) timelines have every stored entry they should."
+        }
+        return charts
     }
 }

@@ -2,6 +2,9 @@ import FanoutCore
 import FanoutJSON
 
 /// The plain-text report `fanout check` prints by default: findings grouped by rule, a summary line last.
+///
+/// Data from the export (paths, messages quoting usernames) goes through ``TerminalText`` so it cannot break
+/// lines or send control sequences.
 public enum TextReport {
     /// The report text.
     public static func render(_ result: AuditResult, info: ReportInfo) -> String {
@@ -11,7 +14,7 @@ public enum TextReport {
             guard let first = findings.first else { continue }
             out += "\(rule.id) (\(first.severity.rawValue), \(findings.count) finding\(findings.count == 1 ? "" : "s"))\n"
             for finding in findings {
-                out += "  \(finding.paths.first ?? "-"): \(finding.message)\n"
+                out += "  \(TerminalText.escape(finding.paths.first ?? "-")): \(TerminalText.escape(finding.message))\n"
                 if let expected = finding.expected, let actual = finding.actual {
                     out += "    expected \(JSONWriter(pretty: false).write(expected)), actual \(JSONWriter(pretty: false).write(actual))\n"
                 }
@@ -19,12 +22,12 @@ public enum TextReport {
             out += "\n"
         }
         for skipped in result.skipped {
-            out += "skipped \(skipped.rule): \(skipped.reason)\n"
+            out += "skipped \(skipped.rule): \(TerminalText.escape(skipped.reason))\n"
         }
         if !result.skipped.isEmpty { out += "\n" }
         if let baseline = info.baseline {
             out += baselineLine(baseline) + "\n"
-            for entry in baseline.fixed { out += "  fixed \(entry.rule) \(entry.path)\n" }
+            for entry in baseline.fixed { out += "  fixed \(TerminalText.escape(entry.rule)) \(TerminalText.escape(entry.path))\n" }
             out += "\n"
         }
         out += summaryLine(result, info: info) + "\n"
@@ -41,6 +44,6 @@ public enum TextReport {
     public static func summaryLine(_ result: AuditResult, info: ReportInfo) -> String {
         let e = result.count(.error), w = result.count(.warning), i = result.count(.info)
         return "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info from "
-            + "\(result.rulesRun.count) rules on \(info.exportName) (\(info.schemaName) layout)"
+            + "\(result.rulesRun.count) rules on \(TerminalText.escape(info.exportName)) (\(TerminalText.escape(info.schemaName)) layout)"
     }
 }

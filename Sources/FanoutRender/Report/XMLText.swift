@@ -24,4 +24,19 @@ enum XMLText {
         }
         return out
     }
+
+    /// `text` escaped for an attribute value: also tab, LF and CR as character references, which XML parsers
+    /// would otherwise normalize to spaces, so a message quoting a username with a line break reads back exactly.
+    static func attribute(_ text: String) -> String {
+        var out = ""
+        for scalar in escape(text).unicodeScalars {
+            switch scalar {
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

@@ -8,7 +8,13 @@ struct PageRenderer: @unchecked Sendable {
     let info: ReportInfo
     let pages: [ContentPage]
     let liveUsers: [Int]
+    /// Posts per timeline and profile page.
+    let perPage: Int
+    /// The site's published URL, ending in `/`, for feeds; nil for relative feed links.
+    let baseURL: String?
     let cards: CardCache
+    /// Per-user timeline coverage for the report's chart, computed once per build.
+    let coverage: [ChartsData.Coverage]?
 
     private var dataset: Dataset { views.dataset }
     private var derived: DerivedData { views.derived }
@@ -19,15 +25,16 @@ struct PageRenderer: @unchecked Sendable {
         case .index: return try index()
         case .report:
             let path = "report.html"
-            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info)), template: "report"))
+            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report"))
         case .reportMarkdown:
             let path = "report.md"
-            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info)), template: "report.md"))
+            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report.md"))
         case .reportJSON:
             return ("report.json", JSONReport.render(audit, info: info))
-        case .timeline(let u): return try timeline(u, markdown: false)
-        case .timelineMarkdown(let u): return try timeline(u, markdown: true)
-        case .profile(let u): return try profile(u)
+        case .timeline(let u, let page): return try timeline(u, page: page, markdown: false)
+        case .timelineMarkdown(let u, let page): return try timeline(u, page: page, markdown: true)
+        case .profile(let u, let page): return try profile(u, page: page)
+        case .feed(let u): return feed(u)
         case .post(let p): return try post(p)
         case .content(let i):
             let page = pages[i]
@@ -58,22 +65,49 @@ struct PageRenderer: @unchecked Sendable {
         return (path, try templates.render(views.page(path, title: "Users", values), template: "index"))
     }
 
-    private func timeline(_ u: Int, markdown: Bool) throws(RenderError) -> (String, String) {
+    /// Page `page` of `u`'s timeline, or its Markdown twin. Every page carries the timeline's uid, so the
+    /// pages of one timeline can be found and read in order.
+    private func timeline(_ u: Int, page: Int, markdown: Bool) throws(RenderError) -> (String, String) {
         let key = dataset.users[u].key
-        let path = markdown ? links.timelineMarkdown(key) : links.timeline(key)
+        let path = markdown ? links.timelineMarkdown(key, page: page) : links.timeline(key, page: page)
         let hearts = try Hearts(templates, viewer: views.username(u))
-        let posts = derived.timelines[u].map { cardItem(Int($0), viewer: u, hearts: hearts) }
-        let values: [String: Any] = [
+        // Group slices keep the whole index's positions; pages count from the timeline's start.
+        let timeline = Array(derived.timelines[u])
+        let pagination = Pagination(perPage: perPage, count: timeline.count)
+        let posts = timeline[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, hearts: hearts) }
+        var values: [String: Any] = [
             "timelineUID": dataset.key(key), "username": views.username(u), "uid": dataset.key(key),
-            "viewerName": views.username(u), "posts": posts, "postCount": posts.count,
+            "viewerName": views.username(u), "posts": posts, "postCount": timeline.count,
+            "markdownHref": SiteLinks.timelineFile(page: page, ext: "md"), "feedHref": "feed.xml",
         ]
-        let context = views.page(path, title: "\(views.username(u))’s timeline", values)
+        let ext = markdown ? "md" : "html"
+        values.merge(pagination.values(page: page) { SiteLinks.timelineFile(page: $0, ext: ext) }) { $1 }
+        let suffix = page > 1 ? " (page \(page) of \(pagination.pageCount))" : ""
+        let context = views.page(path, title: "\(views.username(u))’s timeline\(suffix)", values)
         return (path, try templates.render(context, template: markdown ? "timeline.md" : "timeline"))
     }
 
-    private func profile(_ u: Int) throws(RenderError) -> (String, String) {
+    /// `u`'s timeline as an Atom feed.
+    private func feed(_ u: Int) -> (String, String) {
+        let key = dataset.users[u].key
+        let path = links.feed(key)
+        let entries = derived.timelines[u].prefix(AtomFeed.entryLimit).map { Int($0) }.map { p in
+            let post = dataset.posts[p]
+            return AtomFeed.Entry(
+                key: dataset.key(post.key), path: links.post(post.key), time: derived.postTimes[p],
+                author: derived.user(post.owner).map(views.username) ?? post.posterCopyUsername ?? dataset.key(post.owner),
+                caption: post.caption)
+        }
+        let feed = AtomFeed(
+            uid: dataset.key(key), folder: links.userFolder(key), title: "\(views.username(u))’s timeline",
+            author: views.username(u), entries: Array(entries), baseURL: baseURL)
+        return (path, feed.render())
+    }
+
+    private func profile(_ u: Int, page: Int) throws(RenderError) -> (String, String) {
         let user = dataset.users[u]
-        let path = links.profile(user.key)
+        let path = links.profile(user.key, page: page)
+        let pagination = Pagination(perPage: perPage, count: derived.ownPosts[u].count)
         let hearts = try Hearts(templates, viewer: views.username(u))
         let following = derived.followedKeys[u].filter { $0 != user.key }
             .map { views.person($0) }
@@ -81,14 +115,16 @@ struct PageRenderer: @unchecked Sendable {
         var values: [String: Any] = [
             "username": views.username(u), "uid": dataset.key(user.key),
             "viewerName": views.username(u),
-            "posts": derived.ownPosts[u].map { cardItem(Int($0), viewer: u, hearts: hearts) },
+            "posts": Array(derived.ownPosts[u])[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, hearts: hearts) },
             "postCount": derived.ownPosts[u].count,
             "followers": derived.followers[u].map { views.person(dataset.users[Int($0)].key) },
             "followerCount": derived.followers[u].count,
             "following": following, "followingCount": following.count,
         ]
         if let name = user.name { values["name"] = name }
-        return (path, try templates.render(views.page(path, title: views.username(u), values), template: "profile"))
+        values.merge(pagination.values(page: page) { SiteLinks.profileFile(page: $0) }) { $1 }
+        let suffix = page > 1 ? " (page \(page) of \(pagination.pageCount))" : ""
+        return (path, try templates.render(views.page(path, title: views.username(u) + suffix, values), template: "profile"))
     }
 
     /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.

@@ -6,11 +6,11 @@ import Foundation
 public enum PageKind: String, CaseIterable, Sendable {
     /// `index.html`.
     case index
-    /// `users/<uid>/index.html`.
+    /// `users/<uid>/index.html`, `page-2.html`, … (the timeline's pages).
     case timelines
-    /// `users/<uid>/index.md`, the timelines' Markdown twins.
+    /// `users/<uid>/index.md`, `page-2.md`, …, the timeline pages' Markdown twins.
     case markdown
-    /// `users/<uid>/profile.html`.
+    /// `users/<uid>/profile.html`, `profile-2.html`, ….
     case profiles
     /// `posts/<key>.html`.
     case posts
@@ -18,6 +18,10 @@ public enum PageKind: String, CaseIterable, Sendable {
     case report
     /// The pages of `Content/`.
     case pages
+    /// `users/<uid>/feed.xml`, an Atom feed per timeline.
+    case feeds
+    /// `sitemap.xml`, listing every HTML page the build writes.
+    case sitemap
 }
 
 /// What to build and where.
@@ -30,16 +34,27 @@ public struct SiteOptions: Sendable {
     public var contentDirectory: String?
     /// The kinds of page to write; every kind by default. Assets (`style.css`) are always written.
     public var pageKinds: Set<PageKind>
+    /// Posts per timeline and profile page (at least 1).
+    public var perPage: Int
+    /// The URL the site is published at, ending in `/`, for the absolute URLs of feeds and the sitemap; page
+    /// links stay relative either way.
+    public var baseURL: String?
+
+    /// The number of posts per page when none is configured.
+    public static let defaultPerPage = 50
 
     /// Site options.
     public init(
         title: String = "Fanout", exportName: String, contentDirectory: String? = nil,
-        pageKinds: Set<PageKind> = Set(PageKind.allCases)
+        pageKinds: Set<PageKind> = Set(PageKind.allCases), perPage: Int = SiteOptions.defaultPerPage,
+        baseURL: String? = nil
     ) {
         self.title = title
         self.exportName = exportName
         self.contentDirectory = contentDirectory
         self.pageKinds = pageKinds
+        self.perPage = max(1, perPage)
+        self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 }
 
@@ -63,7 +78,9 @@ public struct SiteBuilder: Sendable {
     /// One page to render.
     enum Job: Sendable {
         case index, report, reportMarkdown, reportJSON
-        case timeline(Int), timelineMarkdown(Int), profile(Int), post(Int), content(Int)
+        /// A user's timeline page (user index, page number from 1), its Markdown twin, a profile page.
+        case timeline(Int, page: Int), timelineMarkdown(Int, page: Int), profile(Int, page: Int)
+        case feed(Int), post(Int), content(Int)
         case asset(String)
     }
 
@@ -101,9 +118,16 @@ public struct SiteBuilder: Sendable {
         if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
         let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
         for u in liveUsers {
-            if kinds.contains(.timelines) { jobs.append(.timeline(u)) }
-            if kinds.contains(.markdown) { jobs.append(.timelineMarkdown(u)) }
-            if kinds.contains(.profiles) { jobs.append(.profile(u)) }
+            let timelinePages = Pagination(perPage: options.perPage, count: derived.timelines[u].count).pageCount
+            for page in 1...timelinePages {
+                if kinds.contains(.timelines) { jobs.append(.timeline(u, page: page)) }
+                if kinds.contains(.markdown) { jobs.append(.timelineMarkdown(u, page: page)) }
+            }
+            if kinds.contains(.profiles) {
+                let profilePages = Pagination(perPage: options.perPage, count: derived.ownPosts[u].count).pageCount
+                for page in 1...profilePages { jobs.append(.profile(u, page: page)) }
+            }
+            if kinds.contains(.feeds) { jobs.append(.feed(u)) }
         }
         if kinds.contains(.posts) {
             for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p { jobs.append(.post(p)) }
@@ -116,25 +140,34 @@ public struct SiteBuilder: Sendable {
         let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
         let renderer = PageRenderer(
             views: views, templates: templates, audit: audit, info: info, pages: pages, liveUsers: liveUsers,
-            cards: needsCards ? try CardCache(views: views, templates: templates) : CardCache.empty)
+            perPage: options.perPage, baseURL: options.baseURL,
+            cards: needsCards ? try CardCache(views: views, templates: templates) : CardCache.empty,
+            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived) : nil)
         // Pages are independent: render them on every core, in contiguous chunks.
         let failures = FailureBox()
         let chunk = 64
         let chunks = (jobs.count + chunk - 1) / chunk
         let allJobs = jobs
         let finished = Counter()
+        let written = PathList()
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             defer { progress?(finished.add(chunk), allJobs.count) }
             for i in (c * chunk)..<min(allJobs.count, (c + 1) * chunk) where !failures.failed {
                 do throws(RenderError) {
                     let (path, text) = try renderer.render(allJobs[i])
                     try output.write(text, to: path)
+                    written.append(path)
                 } catch {
                     failures.record(error)
                 }
             }
         }
         if let error = failures.first { throw error }
+        // The sitemap lists what the build wrote, so it is rendered last.
+        if kinds.contains(.sitemap) {
+            let htmlPages = written.sorted.filter { $0.hasSuffix(".html") }
+            try output.write(Sitemap.render(pages: htmlPages, baseURL: options.baseURL), to: "sitemap.xml")
+        }
     }
 }
 
@@ -145,6 +178,17 @@ final class Counter: @unchecked Sendable {
 
     /// Adds `n` and returns the new total.
     func add(_ n: Int) -> Int { lock.withLock { value += n; return value } }
+}
+
+/// The paths a parallel render wrote.
+final class PathList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    func append(_ path: String) { lock.withLock { paths.append(path) } }
+
+    /// The paths in byte order, so the sitemap does not depend on which thread finished first.
+    var sorted: [String] { lock.withLock { paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } } }
 }
 
 /// The first error of a parallel render.

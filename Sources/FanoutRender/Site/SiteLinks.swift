@@ -7,10 +7,26 @@ struct SiteLinks {
     let dataset: Dataset
 
     func userFolder(_ user: KeyID) -> String { "users/\(SafeFileName.forKey(dataset.key(user)))" }
-    func timeline(_ user: KeyID) -> String { "\(userFolder(user))/index.html" }
-    func timelineMarkdown(_ user: KeyID) -> String { "\(userFolder(user))/index.md" }
-    func profile(_ user: KeyID) -> String { "\(userFolder(user))/profile.html" }
+    /// Page `page` (from 1) of a timeline: `index.html`, then `page-2.html`, …
+    func timeline(_ user: KeyID, page: Int = 1) -> String {
+        "\(userFolder(user))/\(Self.timelineFile(page: page, ext: "html"))"
+    }
+    /// The Markdown twin of a timeline page: `index.md`, `page-2.md`, …
+    func timelineMarkdown(_ user: KeyID, page: Int = 1) -> String {
+        "\(userFolder(user))/\(Self.timelineFile(page: page, ext: "md"))"
+    }
+    /// Page `page` (from 1) of a profile: `profile.html`, then `profile-2.html`, …
+    func profile(_ user: KeyID, page: Int = 1) -> String {
+        "\(userFolder(user))/\(Self.profileFile(page: page))"
+    }
+    /// The timeline's Atom feed.
+    func feed(_ user: KeyID) -> String { "\(userFolder(user))/feed.xml" }
     func post(_ post: KeyID) -> String { "posts/\(SafeFileName.forKey(dataset.key(post))).html" }
+
+    /// A timeline page's file name inside its user's folder.
+    static func timelineFile(page: Int, ext: String) -> String { page == 1 ? "index.\(ext)" : "page-\(page).\(ext)" }
+    /// A profile page's file name inside its user's folder.
+    static func profileFile(page: Int) -> String { page == 1 ? "profile.html" : "profile-\(page).html" }
 
     /// The prefix that leads from a page at `path` back to the root, e.g. `../../` for `users/x/index.html`.
     static func root(of path: String) -> String {

@@ -1,0 +1,73 @@
+import FanoutCore
+import FanoutJSON
+
+/// The numbers the report's charts draw, taken from the audit and, for timeline coverage, the derived data.
+public struct ChartsData: Sendable, Equatable {
+    /// One bar: a label and its value.
+    public struct Bar: Sendable, Equatable {
+        /// The bar's label (escaped when drawn).
+        public var label: String
+        /// The bar's value.
+        public var value: Int
+        /// A CSS class for the bar (`sev-error`, …), or empty.
+        public var style: String
+    }
+
+    /// A user's timeline coverage: stored entries that should exist, out of the derived timeline's length.
+    public struct Coverage: Sendable, Equatable {
+        /// The user's name as pages show it.
+        public var username: String
+        /// Derived timeline posts that have a stored entry.
+        public var stored: Int
+        /// The derived timeline's length.
+        public var derived: Int
+    }
+
+    /// Findings per rule that ran, in the report's rule order.
+    public var findingsPerRule: [Bar]
+    /// How many `like-count-mismatch` findings have each signed delta (stored − counted), by delta ascending.
+    public var likeDeltas: [Bar]
+    /// Per user with a non-empty timeline, in username order; nil when the layout stores no timelines or the
+    /// report is rendered without the derived data (`fanout check --format html`).
+    public var coverage: [Coverage]?
+
+    /// Chart data for `result`; `coverage` as computed by ``timelineCoverage(dataset:derived:)``.
+    public init(_ result: AuditResult, coverage: [Coverage]? = nil) {
+        var counts: [String: Int] = [:]
+        for finding in result.findings { counts[finding.rule, default: 0] += 1 }
+        findingsPerRule = result.rulesRun.map { rule in
+            Bar(label: rule.id, value: counts[rule.id] ?? 0, style: "sev-\(result.severity(of: rule).rawValue)")
+        }
+        var deltas: [Int64: Int] = [:]
+        for finding in result.findings where finding.rule == "like-count-mismatch" {
+            guard let stored = finding.actual?.numberValue?.int64, let counted = finding.expected?.numberValue?.int64
+            else { continue }
+            let (delta, overflow) = stored.subtractingReportingOverflow(counted)
+            if !overflow { deltas[delta, default: 0] += 1 }
+        }
+        likeDeltas = deltas.sorted { $0.key < $1.key }.map {
+            Bar(label: $0.key > 0 ? "+\($0.key)" : "\($0.key)", value: $0.value, style: "")
+        }
+        self.coverage = coverage
+    }
+
+    /// Each live user's timeline coverage: how many posts of their derived timeline have a stored entry.
+    /// Nil when the layout has no stored timelines, since then there is nothing to cover.
+    public static func timelineCoverage(dataset: Dataset, derived: DerivedData) -> [Coverage]? {
+        guard dataset.schema.timeline != nil else { return nil }
+        var storedByUser: [Int: Set<Int32>] = [:]
+        for entry in dataset.timeline {
+            guard let u = derived.user(entry.user), let p = derived.post(entry.post) else { continue }
+            storedByUser[u, default: []].insert(Int32(p))
+        }
+        let users = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 && !derived.timelines[$0].isEmpty }
+            .sorted { derived.userRank[$0] < derived.userRank[$1] }
+        return users.map { u in
+            let stored = storedByUser[u] ?? []
+            let timeline = derived.timelines[u]
+            return Coverage(
+                username: dataset.users[u].username ?? dataset.key(dataset.users[u].key),
+                stored: timeline.count { stored.contains($0) }, derived: timeline.count)
+        }
+    }
+}
