@@ -193,8 +193,7 @@ struct Feed {
 /// Every layout through the real binary: presets detected from the export, schema files, Parse folders and
 /// zips, gzip and standard input, and the real FriendlyPix export.
 @Suite struct LayoutTests {
-    static let friendlyPix = CLI.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/testdata/exports/friendlypix-initial_db.json")
+    static let friendlyPix = CLI.repository.appendingPathComponent("Tests/Fixtures/friendlypix-initial_db.json")
 
     /// The README's full schema file example, as a user would copy it.
     static func readmeSchema() throws -> String {

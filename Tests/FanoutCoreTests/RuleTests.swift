@@ -104,6 +104,14 @@ import Testing
         #expect(b.findings("timeline-missing").count == 1)
     }
 
+    @Test func aDuplicatedUserKeyIsReportedOnce() {
+        var b = consistent()
+        let alice = b.id("alice"), pa = b.id("pa")
+        b.dataset.timeline.removeAll { $0.user == alice && $0.post == pa }
+        b.user("alice")  // the same key again, as duplicate JSON keys give: the last one wins
+        #expect(b.findings("timeline-missing").count == 1)
+    }
+
     @Test func timelineStaleAfterUnfollow() throws {
         var b = consistent()
         let alice = b.id("alice")
@@ -153,5 +161,6 @@ import Testing
         let skipped = result.skipped.filter { $0.rule.hasPrefix("timeline-") }
         #expect(skipped.count == 4)
         #expect(skipped.allSatisfy { $0.reason.contains("timeline") })
+        #expect(skipped.allSatisfy { $0.reason.contains("([timeline] ") }, "names the schema file key to add")
     }
 }

@@ -6,8 +6,7 @@ import Testing
 /// The presets read their apps' layouts into the same core; detection picks them from the top-level keys.
 @Suite struct PresetLayoutTests {
     static let friendlyPix = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/testdata/exports/friendlypix-initial_db.json").path
+        .appendingPathComponent("Fixtures/friendlypix-initial_db.json").path
 
     func pairs(_ d: Dataset, _ likes: [Like]) -> [[String]] { likes.map { [d.key($0.post), d.key($0.user)] } }
 

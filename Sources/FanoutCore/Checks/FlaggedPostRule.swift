@@ -16,7 +16,7 @@ struct FlaggedPostRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        schema.flags == nil ? "the schema has no flags relation" : nil
+        schema.flags == nil ? "the schema has no flags relation ([flags] path)" : nil
     }
 
     func findings(in context: CheckContext) -> [Finding] {

@@ -14,8 +14,8 @@ struct FollowMirrorMissingRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        if schema.following == nil { return "the schema has no following relation" }
-        if schema.followers == nil { return "the schema has no followers relation" }
+        if schema.following == nil { return "the schema has no following relation ([follows] following)" }
+        if schema.followers == nil { return "the schema has no followers relation ([follows] followers)" }
         return nil
     }
 

@@ -15,7 +15,7 @@ struct LikeCountMismatchRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        Requirement.posts(schema, field: \.likeCount, "like counter field") ?? Requirement.likes(schema)
+        Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count") ?? Requirement.likes(schema)
     }
 
     func findings(in context: CheckContext) -> [Finding] {
@@ -51,7 +51,7 @@ struct LikeCountNegativeRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        Requirement.posts(schema, field: \.likeCount, "like counter field")
+        Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count")
     }
 
     func findings(in context: CheckContext) -> [Finding] {

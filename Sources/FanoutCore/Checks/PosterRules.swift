@@ -13,7 +13,7 @@ struct PosterCopyStaleRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        Requirement.posts(schema, field: \.posterUsername, "poster username copy") ?? Requirement.users(schema)
+        Requirement.posts(schema, field: \.posterUsername, "poster username copy", key: "poster_username") ?? Requirement.users(schema)
     }
 
     func findings(in context: CheckContext) -> [Finding] {
@@ -48,7 +48,7 @@ struct PosterCopyUIDRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        Requirement.posts(schema, field: \.posterUID, "poster uid copy")
+        Requirement.posts(schema, field: \.posterUID, "poster uid copy", key: "poster_uid")
     }
 
     func findings(in context: CheckContext) -> [Finding] {
@@ -139,8 +139,8 @@ struct PushIDTimeRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        guard let posts = schema.posts else { return "the schema has no posts relation" }
-        return posts.createdAt == nil ? "the schema's posts have no timestamp field" : nil
+        guard let posts = schema.posts else { return "the schema has no posts relation ([posts] path)" }
+        return posts.createdAt == nil ? "the schema's posts have no timestamp field ([posts] created_at)" : nil
     }
 
     func findings(in context: CheckContext) -> [Finding] {

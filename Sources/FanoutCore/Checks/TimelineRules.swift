@@ -41,7 +41,7 @@ struct TimelineMissingRule: ConsistencyRule {
         let dataset = context.dataset, derived = context.derived
         let stored = StoredTimelines(dataset)
         var findings: [Finding] = []
-        for (u, user) in dataset.users.enumerated() {
+        for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {  // the last of duplicated keys
             for p in derived.timelines[u] {
                 let post = dataset.posts[Int(p)]
                 guard !stored.contains(user: user.key, post: post.key),
@@ -137,8 +137,8 @@ struct TimelinePosterRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        guard let timeline = schema.timeline else { return "the schema has no stored timeline relation" }
-        if timeline.posterUID == nil { return "the schema's timeline entries have no poster field" }
+        guard let timeline = schema.timeline else { return "the schema has no stored timeline relation ([timeline] path)" }
+        if timeline.posterUID == nil { return "the schema's timeline entries have no poster field ([timeline] poster)" }
         return Requirement.posts(schema)
     }
 
