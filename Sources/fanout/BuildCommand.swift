@@ -76,7 +76,7 @@ struct BuildCommand: ParsableCommand {
         let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
         let out = self.out ?? project.out.map(config.resolve) ?? "_site"
         let templateSet = try TemplateSet(overrides: templates ?? existingFolder("Templates"))
-        let input = try exportOptions(project)
+        let input = try config.exportOptions(export: export, schema: schema, project: project)
         let analysis = try Analysis(input, configuration: configuration)
         let builder = SiteBuilder(
             dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
@@ -105,19 +105,6 @@ struct BuildCommand: ParsableCommand {
             }
             return kind
         })
-    }
-
-    /// The export and schema to read: the command line's, else the project file's.
-    private func exportOptions(_ project: ProjectConfig) throws -> ExportOptions {
-        guard let export = export ?? project.export.map(config.resolve) else {
-            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
-                + "or set export in \(ProjectConfig.fileName)")
-        }
-        var arguments: [String] = []
-        if let schema = schema ?? project.schema.map({ $0.hasSuffix(".toml") ? config.resolve($0) : $0 }) {
-            arguments += ["--schema", schema]
-        }
-        return try ExportOptions.parse(arguments + ["--", export])
     }
 
     /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything.

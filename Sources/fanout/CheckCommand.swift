@@ -68,7 +68,7 @@ struct CheckCommand: ParsableCommand {
         let threshold = (failOn ?? project.failOn.map(FailOn.init) ?? .error).threshold
         let requests = try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
         let known = try baseline.map(BaselineFile.read)
-        let input = try exportOptions(project)
+        let input = try config.exportOptions(export: export, schema: schema, project: project)
         let needsTemplates = requests.contains { $0.format == .html || $0.format == .markdown }
         let templates = needsTemplates ? try TemplateSet() : nil
 
@@ -102,19 +102,6 @@ struct CheckCommand: ParsableCommand {
             printStatus(TextReport.summaryLine(audit, info: info))
         }
         if let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
-    }
-
-    /// The export and schema to read: the command line's, else the project file's.
-    private func exportOptions(_ project: ProjectConfig) throws -> ExportOptions {
-        guard let export = export ?? project.export.map(config.resolve) else {
-            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
-                + "or set export in \(ProjectConfig.fileName)")
-        }
-        var arguments: [String] = []
-        if let schema = schema ?? project.schema.map({ $0.hasSuffix(".toml") ? config.resolve($0) : $0 }) {
-            arguments += ["--schema", schema]
-        }
-        return try ExportOptions.parse(arguments + ["--", export])
     }
 }
 

@@ -29,4 +29,17 @@ struct ConfigOptions: ParsableArguments {
         let folder = (file as NSString).deletingLastPathComponent
         return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
     }
+
+    /// The export and schema to read: the command line's (`export`, `schema`), else the project file's.
+    func exportOptions(export: String?, schema: String?, project: ProjectConfig) throws -> ExportOptions {
+        guard let export = export ?? project.export.map(resolve) else {
+            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
+                + "or set export in \(ProjectConfig.fileName)")
+        }
+        var arguments: [String] = []
+        if let schema = schema ?? project.schema.map({ $0.hasSuffix(".toml") ? resolve($0) : $0 }) {
+            arguments += ["--schema", schema]
+        }
+        return try ExportOptions.parse(arguments + ["--", export])
+    }
 }

@@ -6,18 +6,7 @@ import Testing
 /// dataset made consistent, which must not.
 @Suite struct RuleTests {
     /// A consistent world: alice and bob follow each other, each has a post, bob likes alice's post.
-    func consistent() -> DatasetBuilder {
-        var b = DatasetBuilder()
-        b.user("alice")
-        b.user("bob")
-        b.post("pa", by: "alice", at: 10, likeCount: 1, posterCopy: "alice", posterUID: "alice")
-        b.post("pb", by: "bob", at: 20, likeCount: 0, posterCopy: "bob", posterUID: "bob")
-        b.like("pa", by: "bob")
-        b.follow("alice", "bob")
-        b.follow("bob", "alice")
-        b.fanOutTimelines()
-        return b
-    }
+    func consistent() -> DatasetBuilder { RuleTrigger.consistent() }
 
     @Test func consistentDatasetHasNoFindings() {
         let result = consistent().audit()
