@@ -38,8 +38,11 @@ public enum ExportLoader {
         try load(bytes, schema: schema, foreignKeys: [:], progress: nil)
     }
 
-    private static func load(
-        _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?
+    /// `splitTarget`: where a second walker should take over (see `SplitRead`); by default near the middle
+    /// of exports large enough to be worth it, nil to read with one walker.
+    static func load(
+        _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
+        splitTarget: Int?? = nil
     ) throws(InputError) -> Dataset {
         guard schema.format == .firebase else {
             throw InputError.layout(
@@ -50,8 +53,20 @@ public enum ExportLoader {
         walker.watchedRootKeys = foreignKeys.keys.sorted()
         walker.progress = progress
         walker.releasesConsumedPages = bytes.isMapped
-        do {
-            try walker.run(bytes.buffer)
+        let count = bytes.buffer.count
+        let target = splitTarget ?? (count >= SplitRead.minimumBytes ? Int(Double(count) * SplitRead.splitFraction) : nil)
+        var second: TreeWalker?
+        if target != nil {
+            second = try TreeWalker(schema: schema)
+            second?.watchedRootKeys = walker.watchedRootKeys
+            second?.releasesConsumedPages = walker.releasesConsumedPages
+        }
+        do throws(JSONSyntaxError) {
+            if let target, let second {
+                try SplitRead.run(&walker, second: second, buffer: bytes.buffer, target: target)
+            } else {
+                try walker.run(bytes.buffer)
+            }
         } catch {
             throw InputError.syntax(source: bytes.source, error)
         }

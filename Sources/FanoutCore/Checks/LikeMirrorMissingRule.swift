@@ -20,7 +20,7 @@ struct LikeMirrorMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
-        let set = Set(dataset.likes.map(packed)), mirror = Set(dataset.likeMirror.map(packed))
+        let set = PackedPairSet(dataset.likes.lazy.map(packed)), mirror = PackedPairSet(dataset.likeMirror.lazy.map(packed))
         var findings: [Finding] = []
         var reported = Set<Int64>()
         for like in dataset.likes where !mirror.contains(packed(like)) && reported.insert(packed(like)).inserted {

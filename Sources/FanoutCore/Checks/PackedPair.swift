@@ -3,3 +3,26 @@ func packed(_ like: Like) -> Int64 { Int64(like.post) << 32 | Int64(UInt32(bitPa
 
 /// A follow as one integer (user, target), for set membership over millions of follows.
 func packed(_ follow: Follow) -> Int64 { Int64(follow.user) << 32 | Int64(UInt32(bitPattern: follow.target)) }
+
+/// A set of packed pairs as one sorted array: built and searched without hashing, which matters for the
+/// millions of likes and follows a large export holds (a `Set<Int64>` spends most of its time in SipHash).
+struct PackedPairSet {
+    private let sorted: [Int64]
+
+    /// The set of `pairs`.
+    init(_ pairs: some Sequence<Int64>) {
+        var sorted = Array(pairs)
+        sorted.sort()
+        self.sorted = sorted
+    }
+
+    /// Whether the set holds `pair`.
+    func contains(_ pair: Int64) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < pair { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == pair
+    }
+}

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// What the export's facts imply, computed exactly as SPEC "Derived data" defines it.
 ///
 /// - Timeline of U: U's own posts plus the posts of every user U follows, newest first, ties by post key
@@ -35,13 +37,63 @@ public struct DerivedData: Sendable {
         for (i, user) in dataset.users.enumerated() { userIndexByKey[Int(user.key)] = Int32(i) }
         var postIndexByKey = [Int32](repeating: -1, count: keyCount)
         for (i, post) in dataset.posts.enumerated() { postIndexByKey[Int(post.key)] = Int32(i) }
+        // The posts' side and the users' side need nothing of each other: one core each.
+        let (posts, people) = concurrently(
+            { Self.postSide(dataset, postIndexByKey: postIndexByKey) },
+            { Self.userSide(dataset, userIndexByKey: userIndexByKey, postIndexByKey: postIndexByKey) })
+        let (postTimes, postsByOwnerKey, ownPosts, rankOfPost) = (posts.times, posts.byOwnerKey, posts.own, posts.rank)
+        let (userRank, likers, likedPosts, followedKeys, followers) =
+            (people.rank, people.likers, people.likedPosts, people.followedKeys, people.followers)
+
+        // Timelines: own posts plus followed users' posts, ordered by the global post rank.
+        var timelines = Self.timelines(dataset, followedKeys: followedKeys, postsByOwnerKey: postsByOwnerKey)
+        timelines.sortAndDeduplicateGroupsConcurrently { [rankOfPost] in rankOfPost[Int($0)] < rankOfPost[Int($1)] }
+
+        self.userIndexByKey = userIndexByKey
+        self.postIndexByKey = postIndexByKey
+        self.postTimes = postTimes
+        self.likers = likers
+        self.likedPosts = likedPosts
+        self.followedKeys = followedKeys
+        self.followers = followers
+        self.ownPosts = ownPosts
+        self.timelines = timelines
+        self.userRank = userRank
+    }
+
+    /// Post times, posts grouped by owner key and by owning user, newest first, and each post's rank.
+    private static func postSide(_ dataset: Dataset, postIndexByKey: [Int32])
+        -> (times: [Double?], byOwnerKey: GroupedIndex, own: GroupedIndex, rank: [Int32])
+    {
         // Posts shadowed by a later post with the same key take no part in derivation.
         let livePost: (Int) -> Bool = { postIndexByKey[Int(dataset.posts[$0].key)] == Int32($0) }
-
         let postTimes = dataset.posts.map { post in
             post.createdAt ?? dataset.keys.withBytes(post.key) { PushID.time(of: $0) }
         }
         let postOrder = Self.rankPosts(dataset, times: postTimes)
+
+        // Posts per owner key, newest first (postOrder is already newest first).
+        var ownerPairs: [(group: Int32, value: Int32)] = []
+        ownerPairs.reserveCapacity(dataset.posts.count)
+        for p in postOrder where livePost(Int(p)) {
+            let owner = dataset.posts[Int(p)].owner
+            if owner != noKey { ownerPairs.append((owner, p)) }
+        }
+        let postsByOwnerKey = GroupedIndex(groupCount: dataset.keys.count, pairs: ownerPairs)
+        var ownPairs: [(group: Int32, value: Int32)] = []
+        for (i, user) in dataset.users.enumerated() {
+            for p in postsByOwnerKey[Int(user.key)] { ownPairs.append((Int32(i), p)) }
+        }
+        let ownPosts = GroupedIndex(groupCount: dataset.users.count, pairs: ownPairs)
+        var rankOfPost = [Int32](repeating: 0, count: dataset.posts.count)
+        for (rank, p) in postOrder.enumerated() { rankOfPost[Int(p)] = Int32(rank) }
+        return (postTimes, postsByOwnerKey, ownPosts, rankOfPost)
+    }
+
+    /// User ranks, likers and liked posts, followed keys and followers.
+    private static func userSide(_ dataset: Dataset, userIndexByKey: [Int32], postIndexByKey: [Int32])
+        -> (rank: [Int32], likers: GroupedIndex, likedPosts: GroupedIndex, followedKeys: GroupedIndex, followers: GroupedIndex)
+    {
         let userRank = Self.rankUsers(dataset)
 
         // Likes: distinct existing likers of existing posts.
@@ -72,43 +124,42 @@ public struct DerivedData: Sendable {
         var followers = GroupedIndex(groupCount: dataset.users.count, pairs: followerPairs)
         followers.sortAndDeduplicateGroups { userRank[Int($0)] < userRank[Int($1)] }
 
-        // Posts per owner key, newest first (postOrder is already newest first).
-        var ownerPairs: [(group: Int32, value: Int32)] = []
-        ownerPairs.reserveCapacity(dataset.posts.count)
-        for p in postOrder where livePost(Int(p)) {
-            let owner = dataset.posts[Int(p)].owner
-            if owner != noKey { ownerPairs.append((owner, p)) }
-        }
-        let postsByOwnerKey = GroupedIndex(groupCount: keyCount, pairs: ownerPairs)
-        var ownPairs: [(group: Int32, value: Int32)] = []
-        for (i, user) in dataset.users.enumerated() {
-            for p in postsByOwnerKey[Int(user.key)] { ownPairs.append((Int32(i), p)) }
-        }
-        let ownPosts = GroupedIndex(groupCount: dataset.users.count, pairs: ownPairs)
+        return (userRank, likers, likedPosts, followedKeys, followers)
+    }
 
-        // Timelines: own posts plus followed users' posts, ordered by the global post rank.
-        var rankOfPost = [Int32](repeating: 0, count: dataset.posts.count)
-        for (rank, p) in postOrder.enumerated() { rankOfPost[Int(p)] = Int32(rank) }
-        var timelinePairs: [(group: Int32, value: Int32)] = []
-        for (i, user) in dataset.users.enumerated() {
-            for p in postsByOwnerKey[Int(user.key)] { timelinePairs.append((Int32(i), p)) }
-            for target in followedKeys[i] where target != user.key {
-                for p in postsByOwnerKey[Int(target)] { timelinePairs.append((Int32(i), p)) }
+    /// Every user's own posts and followed users' posts, unsorted, with repeats: millions of entries, so
+    /// counted first and then filled in place, each user's range at once.
+    private static func timelines(_ dataset: Dataset, followedKeys: GroupedIndex, postsByOwnerKey: GroupedIndex) -> GroupedIndex {
+        let users = dataset.users
+        @Sendable func sources(_ i: Int, _ body: (ArraySlice<Int32>) -> Void) {
+            let key = users[i].key
+            body(postsByOwnerKey[Int(key)])
+            for target in followedKeys[i] where target != key { body(postsByOwnerKey[Int(target)]) }
+        }
+        var starts = [Int32](repeating: 0, count: users.count + 1)
+        for i in users.indices {
+            var count = 0
+            sources(i) { count += $0.count }
+            starts[i + 1] = starts[i] + Int32(count)
+        }
+        let offsets = starts
+        var values = [Int32](repeating: 0, count: Int(starts[users.count]))
+        values.withUnsafeMutableBufferPointer { values in
+            nonisolated(unsafe) let values = values
+            let chunks = max(1, min(users.count, 64))
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for i in (users.count * chunk / chunks)..<(users.count * (chunk + 1) / chunks) {
+                    var write = Int(offsets[i])
+                    sources(i) { posts in
+                        for p in posts {
+                            values[write] = p
+                            write += 1
+                        }
+                    }
+                }
             }
         }
-        var timelines = GroupedIndex(groupCount: dataset.users.count, pairs: timelinePairs)
-        timelines.sortAndDeduplicateGroups { rankOfPost[Int($0)] < rankOfPost[Int($1)] }
-
-        self.userIndexByKey = userIndexByKey
-        self.postIndexByKey = postIndexByKey
-        self.postTimes = postTimes
-        self.likers = likers
-        self.likedPosts = likedPosts
-        self.followedKeys = followedKeys
-        self.followers = followers
-        self.ownPosts = ownPosts
-        self.timelines = timelines
-        self.userRank = userRank
+        return GroupedIndex(starts: starts, values: values)
     }
 
     /// The derived like count of post index `post`.

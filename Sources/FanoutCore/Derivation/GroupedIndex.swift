@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Values grouped by a small integer, stored flat: the compressed-sparse-row layout.
 ///
 /// Millions of likes, follows and timeline entries grouped per post or user would cost an array each;
@@ -48,6 +50,57 @@ public struct GroupedIndex: Sendable {
                     values[write] = group[i]
                     write += 1
                 }
+                newStarts[g + 1] = Int32(write)
+            }
+        }
+        values.removeSubrange(write...)
+        self.starts = newStarts
+    }
+
+    /// Groups given directly in the compressed-sparse-row layout.
+    init(starts: [Int32], values: [Int32]) {
+        self.starts = starts
+        self.values = values
+    }
+
+    /// ``sortAndDeduplicateGroups(by:)`` on both cores: chunks of groups are sorted and deduplicated within
+    /// their own ranges at once, then the groups are moved together. For the large indexes (timelines).
+    public mutating func sortAndDeduplicateGroupsConcurrently(by areInIncreasingOrder: @Sendable (Int32, Int32) -> Bool) {
+        let starts = self.starts, groupCount = self.groupCount
+        var kept = [Int32](repeating: 0, count: groupCount)
+        let chunks = min(groupCount, 64)
+        guard chunks > 1 else {
+            sortAndDeduplicateGroups(by: areInIncreasingOrder)
+            return
+        }
+        values.withUnsafeMutableBufferPointer { values in
+            kept.withUnsafeMutableBufferPointer { kept in
+                // Each chunk touches only its own groups' ranges and counts.
+                nonisolated(unsafe) let values = values, kept = kept
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    for g in (groupCount * chunk / chunks)..<(groupCount * (chunk + 1) / chunks) {
+                        let start = Int(starts[g])
+                        var group = UnsafeMutableBufferPointer(rebasing: values[start..<Int(starts[g + 1])])
+                        if group.count > 1 { group.sort(by: areInIncreasingOrder) }
+                        var write = 0
+                        for i in group.indices where write == 0 || group[i] != group[write - 1] {
+                            group[write] = group[i]
+                            write += 1
+                        }
+                        kept[g] = Int32(write)
+                    }
+                }
+            }
+        }
+        var write = 0
+        var newStarts = [Int32](repeating: 0, count: starts.count)
+        values.withUnsafeMutableBufferPointer { values in
+            for g in 0..<groupCount {
+                let start = Int(starts[g]), count = Int(kept[g])
+                if write != start, count > 0 {
+                    (values.baseAddress! + write).update(from: values.baseAddress! + start, count: count)
+                }
+                write += count
                 newStarts[g + 1] = Int32(write)
             }
         }

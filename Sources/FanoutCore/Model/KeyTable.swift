@@ -28,6 +28,15 @@ public struct KeyTable: Sendable {
     /// An empty table.
     public init() {}
 
+    /// Makes room for `count` keys without growing, when the table is still empty. Growing rehashes every key
+    /// so far, a cache miss each; reading a large export sizes the table once from the file's size instead.
+    public mutating func reserveCapacity(_ count: Int) {
+        guard self.count == 0 else { return }
+        var capacity = slots.capacity
+        while count * 5 > capacity * 3 { capacity *= 2 }
+        if capacity > slots.capacity { slots = KeySlots(capacity: capacity) }
+    }
+
     /// The number of distinct keys.
     public var count: Int { starts.count - 1 }
 

@@ -32,6 +32,16 @@ struct TreeWalker {
     var releasesConsumedPages = false
     private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var nextCheckpoint = 0
+    /// Where this walker started reading: 0, or the split point of the second walker of a split read.
+    private var regionStart = 0
+    /// The other walker of a split read, when there is one (see `SplitRead.swift`).
+    var handoff: SplitHandoff?
+    /// The offset at which this walker next asks the handoff whether to stop (the first walker of a split
+    /// read stops at the split point, where the second walker took over).
+    private var stopCheck = Int.max
+    private var split: SplitPoint?
+    /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker.
+    private(set) var stoppedAtSplit = false
     private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
     private(set) var rootKeys: [String] = []
@@ -83,18 +93,50 @@ struct TreeWalker {
     var rootLiterals: [String] { trie.rootLiterals }
 
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
+    /// With a ``handoff``, stops at the split point the second walker found (see ``stoppedAtSplit``).
     mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
+        reserveKeys(for: buffer.count)
         reader = JSONReader(buffer)
         self.buffer = buffer
         nextCheckpoint = Self.checkpointInterval
+        if let handoff { stopCheck = handoff.target }
         guard try reader.peekKind() == .object else {
             try reader.skipValue()
             try reader.finish()
             return
         }
         rootWasObject = true
-        let rootCaptures = trie.nodes[0].captureChild >= 0
         try reader.beginObject()
+        try readRootMembers()
+        if stoppedAtSplit { return }
+        try reader.finish()
+    }
+
+    /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
+    /// top-level keys. The first walker reads everything before `split`.
+    mutating func resume(_ buffer: UnsafeRawBufferPointer, at split: SplitPoint) throws(JSONSyntaxError) {
+        reserveKeys(for: buffer.count)
+        reader = JSONReader(buffer, resumingAt: split.position)
+        self.buffer = buffer
+        regionStart = split.position.offset
+        nextCheckpoint = regionStart + Self.checkpointInterval
+        rootWasObject = true
+        while let key = try reader.nextKey() { try dispatch(split.node, key) }
+        try readRootMembers()
+        try reader.finish()
+    }
+
+    /// Sizes the key table for an export of `bytes` at one distinct key per kilobyte, what Makestagram exports
+    /// hold (1.1 M keys in 1.1 GB). Both walkers of a split read size for the whole export: each sees nearly
+    /// every key (the second half of a Makestagram export is its timelines). A table that turns out too small
+    /// still grows; one too large costs about a tenth of the export's size.
+    private mutating func reserveKeys(for bytes: Int) {
+        if bytes >= 1 << 20 { dataset.keys.reserveCapacity(bytes / 1024) }
+    }
+
+    /// Reads top-level members up to the end of the root object (or up to the split point).
+    private mutating func readRootMembers() throws(JSONSyntaxError) {
+        let rootCaptures = trie.nodes[0].captureChild >= 0
         while let key = try reader.nextKey() {
             if rootKeys.count < 50 { rootKeys.append(String(decoding: key, as: UTF8.self)) }
             if trie.literal(0, key) != nil || (rootCaptures && key.first != UInt8(ascii: ".")) { matchedRootKeys += 1 }
@@ -102,8 +144,67 @@ struct TreeWalker {
                 seenWatchedKeys.append(String(decoding: key, as: UTF8.self))
             }
             try dispatch(0, key)
+            if stoppedAtSplit { return }
         }
-        try reader.finish()
+    }
+
+    /// Takes over what the second walker of a split read found besides its facts, after ``stoppedAtSplit``.
+    mutating func append(_ second: consuming TreeWalker) {
+        rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
+        matchedRootKeys += second.matchedRootKeys
+        seenWatchedKeys += second.seenWatchedKeys
+        dataset.append(second.dataset)
+    }
+
+    /// Skims the export from the start (validating, building nothing) for a place near `target` where a second
+    /// walker can take over: just after a member of a top-level section the schema names literally, whose
+    /// members are entities walked one by one. Returns nil when there is none or the JSON is malformed
+    /// before it (the first walker then reads the whole export and reports the error).
+    func findSplit(in buffer: UnsafeRawBufferPointer, near target: Int) -> SplitPoint? {
+        var skimmer = JSONReader(buffer)
+        do {
+            guard try skimmer.peekKind() == .object else { return nil }
+            try skimmer.beginObject()
+            while let key = try skimmer.nextKey() {
+                guard let node = trie.literal(0, key), trie.nodes[node].terminals.isEmpty,
+                    try skimmer.peekKind() == .object
+                else {
+                    try skimmer.skipValue()
+                    continue
+                }
+                try skimmer.beginObject()
+                while try skimmer.nextKey() != nil {
+                    try skimmer.skipValue()
+                    if skimmer.offset >= target { return SplitPoint(position: skimmer.position, node: node) }
+                }
+            }
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    /// Called by the first walker of a split read at the end of a member at or past `stopCheck`: the first
+    /// time, learns the split point (or that there is none); at the split point, stops.
+    private mutating func reachedStopCheck(_ node: Int) -> Bool {
+        guard let handoff else { return false }
+        if split == nil {
+            split = handoff.splitForFirstWalker()
+            guard let split else {
+                stopCheck = Int.max
+                return false
+            }
+            stopCheck = split.position.offset
+            if reader.offset < stopCheck { return false }
+        }
+        guard let split, reader.offset == split.position.offset, node == split.node else {
+            // Not where the skimmer said: read on alone (the second walker's facts are dropped).
+            handoff.reject()
+            stopCheck = Int.max
+            return false
+        }
+        stoppedAtSplit = true
+        return true
     }
 
     /// Reads one Parse class file from `buffer` as the subtree under the top-level key `className`.
@@ -141,7 +242,10 @@ struct TreeWalker {
         switch try reader.peekKind() {
         case .object:
             try reader.beginObject()
-            while let key = try reader.nextKey() { try dispatch(node, key) }
+            while let key = try reader.nextKey() {
+                try dispatch(node, key)
+                if reader.offset >= stopCheck, reachedStopCheck(node) { return }
+            }
         case .array:
             // Firebase turns objects whose keys are small integers into arrays; the index is the key.
             try reader.beginArray()
@@ -181,7 +285,7 @@ struct TreeWalker {
         for slot in trie.nodes[node].captureSlots { captures[slot] = id }
         try visit(child)
         captures = saved
-        if reader.offset >= nextCheckpoint { checkpoint() }
+        if reader.offset >= nextCheckpoint { try checkpoint() }
     }
 
     private mutating func visit(_ node: Int) throws(JSONSyntaxError) {
@@ -286,13 +390,21 @@ struct TreeWalker {
     /// Every few megabytes: report progress, and drop the mapped pages already read, so that resident memory
     /// holds the core, not the export (the reader never looks back except to locate an error, and a dropped
     /// page of a file mapping is simply read again then).
-    private mutating func checkpoint() {
+    /// The second walker of a split read also publishes its progress here, and stops early once the first
+    /// walker failed (its error is the one to report).
+    private mutating func checkpoint() throws(JSONSyntaxError) {
         nextCheckpoint = reader.offset + Self.checkpointInterval
-        progress?(reader.offset, buffer.count)
+        if let handoff, regionStart > 0 {
+            handoff.secondWalkerRead(reader.offset - regionStart)
+            if handoff.isCancelled { throw reader.error("reading stopped", at: reader.offset) }
+        } else {
+            progress?(reader.offset + (handoff?.bytesReadBySecondWalker ?? 0), buffer.count)
+        }
         guard releasesConsumedPages, let base = buffer.baseAddress else { return }
         let page = 1 << 16
+        let start = (regionStart + page - 1) & ~(page - 1)
         let end = (reader.offset - page) & ~(page - 1)
-        if end > 0 { _ = madvise(UnsafeMutableRawPointer(mutating: base), end, MADV_DONTNEED) }
+        if end > start { _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED) }
     }
 
     private static let checkpointInterval = 32 << 20

@@ -95,7 +95,7 @@ struct PageRenderer: @unchecked Sendable {
             let post = dataset.posts[p]
             return AtomFeed.Entry(
                 key: dataset.key(post.key), path: links.post(post.key), time: derived.postTimes[p],
-                author: derived.user(post.owner).map(views.username) ?? post.posterCopyUsername ?? dataset.key(post.owner),
+                author: views.posterName(post),
                 caption: post.caption)
         }
         let feed = AtomFeed(
@@ -128,12 +128,8 @@ struct PageRenderer: @unchecked Sendable {
     }
 
     /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.
-    private func cardItem(_ p: Int, viewer: Int, hearts: Hearts) -> [String: Any] {
-        let liked = derived.viewerLiked(user: viewer, post: p)
-        return [
-            "key": dataset.key(dataset.posts[p].key), "card": cards.html[p], "cardMarkdown": cards.markdown[p],
-            "liked": liked, "heart": liked ? hearts.liked : hearts.notLiked,
-        ]
+    private func cardItem(_ p: Int, viewer: Int, hearts: Hearts) -> PostItem {
+        PostItem(post: p, liked: derived.viewerLiked(user: viewer, post: p), cards: cards, hearts: hearts)
     }
 
     private func post(_ p: Int) throws(RenderError) -> (String, String) {
@@ -141,20 +137,33 @@ struct PageRenderer: @unchecked Sendable {
         let path = links.post(post.key)
         let card = views.postCard(p, root: SiteLinks.root(of: path))
         let values: [String: Any] = [
-            "key": dataset.key(post.key), "post": card, "likeCountText": card["likeCountText"] ?? "",
+            "key": dataset.key(post.key), "post": card, "likeCountText": card.likeCountText,
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
         return (path, try templates.render(views.page(path, title: "Post \(dataset.key(post.key))", values), template: "post"))
     }
 }
 
-/// The `heart` template rendered once per page for each state, since it depends only on the viewer.
-struct Hearts {
-    let liked: String
-    let notLiked: String
+/// The `heart` template rendered at most once per page for each state, since it depends only on the viewer, and
+/// only when a template shows it (the Markdown timeline does not).
+final class Hearts {
+    private let templates: TemplateSet
+    private let viewer: String
+    private var liked: String?
+    private var notLiked: String?
 
+    /// Fails when there is no `heart` template, so that rendering cannot.
     init(_ templates: TemplateSet, viewer: String) throws(RenderError) {
-        liked = try templates.render(["liked": true, "viewerName": viewer], template: "heart")
-        notLiked = try templates.render(["liked": false, "viewerName": viewer], template: "heart")
+        guard templates.contains("heart") else { throw RenderError.template(file: "heart.mustache", message: "no such template") }
+        self.templates = templates
+        self.viewer = viewer
+    }
+
+    /// The heart for a post the viewer liked, or did not.
+    func text(liked: Bool) -> String {
+        if let text = liked ? self.liked : notLiked { return text }
+        let text = (try? templates.render(["liked": liked, "viewerName": viewer], template: "heart")) ?? ""
+        if liked { self.liked = text } else { notLiked = text }
+        return text
     }
 }

@@ -10,30 +10,39 @@ public enum SafeFileName {
 
     /// The file name (without extension) for `key`.
     public static func forKey(_ key: String) -> String {
-        let bytes = Array(key.utf8)
-        let plain = !bytes.isEmpty && bytes.count <= maxPlainLength && bytes.allSatisfy { b in
+        // Byte by byte: every link on every page goes through here. Swift strings are valid UTF-8, so a byte
+        // that is not a continuation byte (10xxxxxx) starts a scalar.
+        let utf8 = key.utf8
+        let plain = !utf8.isEmpty && utf8.count <= maxPlainLength && utf8.allSatisfy { b in
             (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
-        } && bytes != Array("..".utf8) && bytes.first != 0x2E
+        }
         if plain { return key }
-        var slug = ""
-        for scalar in key.unicodeScalars.prefix(40) {
-            if scalar.isASCII, let c = Character(scalar).lowercased().first, c.isLetter || c.isNumber || c == "-" || c == "_" {
-                slug.append(c)
-            } else if slug.last != "-" {
-                slug.append("-")
+        // The slug: the first 40 scalars, ASCII letters lower-cased, ASCII letters, digits, `-` and `_` kept,
+        // every run of other scalars folded into one `-`.
+        var slug: [UInt8] = []
+        slug.reserveCapacity(48)
+        var scalars = 0
+        for b in utf8 where b & 0xC0 != 0x80 {
+            if scalars == 40 { break }
+            scalars += 1
+            switch b {
+            case 0x41...0x5A: slug.append(b | 0x20)
+            case 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F: slug.append(b)
+            default: if slug.last != 0x2D { slug.append(0x2D) }
             }
         }
-        return "\(slug)~\(hash(bytes))"
+        return String(decoding: slug, as: UTF8.self) + "~" + hash(utf8)
     }
 
     /// Twelve hex digits of a 64-bit FNV-1a hash: stable across runs and platforms.
-    static func hash(_ bytes: [UInt8]) -> String {
+    static func hash(_ bytes: some Sequence<UInt8>) -> String {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in bytes {
             h ^= UInt64(b)
             h = h &* 0x0000_0100_0000_01B3
         }
-        let hex = String(h, radix: 16)
-        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12))
+        // The top 48 bits, as twelve lower-case hex digits.
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<12).map { digits[Int(truncatingIfNeeded: h >> (60 - 4 * UInt64($0))) & 0xF] }, as: UTF8.self)
     }
 }

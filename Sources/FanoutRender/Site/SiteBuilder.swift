@@ -141,7 +141,7 @@ public struct SiteBuilder: Sendable {
         let renderer = PageRenderer(
             views: views, templates: templates, audit: audit, info: info, pages: pages, liveUsers: liveUsers,
             perPage: options.perPage, baseURL: options.baseURL,
-            cards: needsCards ? try CardCache(views: views, templates: templates) : CardCache.empty,
+            cards: try CardCache(views: views, templates: templates, used: needsCards),
             coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived) : nil)
         // Pages are independent: render them on every core, in contiguous chunks.
         let failures = FailureBox()

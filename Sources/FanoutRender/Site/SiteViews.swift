@@ -41,38 +41,36 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     ///
     /// Cards do not depend on who views them (the heart is rendered by the page), so each post's card is
     /// rendered once and reused on every timeline and profile that shows it (see ``CardCache``).
-    func postCard(_ p: Int, root: String) -> [String: Any] {
+    func postCard(_ p: Int, root: String) -> PostCard {
         let post = dataset.posts[p]
         let likers = derived.likers[p]
         let count = likers.count
-        var card: [String: Any] = [
-            "root": root,
-            "key": dataset.key(post.key),
-            "postHref": links.post(post.key),
-            "posterName": derived.user(post.owner).map(username) ?? post.posterCopyUsername ?? dataset.key(post.owner),
-            "likeCount": count,
-            "likeCountText": count == 0 ? "no likes" : count == 1 ? "1 like" : "\(count) likes",
-        ]
-        // Mustache treats an empty string as true, so absent values are left out rather than empty.
-        if count > 0 { card["likersSummary"] = Self.summary(likers.prefix(3).map { username(Int($0)) }, total: count) }
-        if post.owner != noKey { card["profileHref"] = links.profile(post.owner) }
-        if flagged.contains(post.key) { card["flagged"] = true }
-        if let time = derived.postTimes[p] {
-            card["isoTime"] = DateText.iso(time)
-            card["displayTime"] = DateText.display(time)
-        } else {
-            card["displayTime"] = "undated"
-        }
-        if let url = SafeURL.image(post.imageURL) { card["imageURL"] = url }
+        let time = derived.postTimes[p]
+        var card = PostCard(
+            root: root,
+            key: dataset.key(post.key),
+            postHref: links.post(post.key),
+            posterName: posterName(post),
+            likeCount: count,
+            likeCountText: count == 0 ? "no likes" : count == 1 ? "1 like" : "\(count) likes",
+            isoTime: time.map(DateText.iso),
+            displayTime: time.map(DateText.display) ?? "undated",
+            imageURL: SafeURL.image(post.imageURL))
+        if count > 0 { card.likersSummary = Self.summary(likers.prefix(3).map { username(Int($0)) }, total: count) }
+        if post.owner != noKey { card.profileHref = links.profile(post.owner) }
+        card.flagged = flagged.contains(post.key)
         if let caption = post.caption, !caption.isEmpty {
-            card["captionHTML"] = CommonMark.html(caption)
-            card["captionText"] = caption
+            card.captionHTML = CommonMark.html(caption)
+            card.captionText = caption
         }
-        if let stored = post.storedLikeCount, stored != Int64(count) {
-            card["storedCountDiffers"] = true
-            card["storedLikeCount"] = stored
-        }
+        if let stored = post.storedLikeCount, stored != Int64(count) { card.storedLikeCount = stored }
         return card
+    }
+
+    /// The name a post shows for its poster: the owner's username, else the copy the post holds, else the owner's key.
+    func posterName(_ post: Post) -> String {
+        if let u = derived.user(post.owner) { return username(u) }
+        return post.posterCopyUsername ?? dataset.key(post.owner)
     }
 
     /// "alice", "alice and bob", "alice, bob and carol", "alice, bob and 3 others", as the seeds show likers.

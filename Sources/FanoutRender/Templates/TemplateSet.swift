@@ -5,6 +5,9 @@ import Mustache
 ///
 /// Built-in templates ship inside the binary; a site project's `Templates/` folder overrides them file by
 /// file (a `timeline.mustache` there replaces the built-in one, every other template stays built in).
+///
+/// Every template, built in or not, is parsed with ``HTMLContentType/pragmaLine`` in front, so values are escaped
+/// by ``HTMLText/escape(_:)`` unless the template declares another content type, as the Markdown ones do.
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     /// Non-template files (such as `style.css`) by name, copied to the site's root.
@@ -12,6 +15,7 @@ public struct TemplateSet: Sendable {
 
     /// The built-in templates, overridden by the files in `overrides` when given and present.
     public init(overrides: String? = nil) throws(RenderError) {
+        HTMLContentType.registerOnce()
         MarkdownContentType.registerOnce()
         var files = BuiltinTemplates.files
         if let overrides, FileManager.default.fileExists(atPath: overrides) {
@@ -37,7 +41,9 @@ public struct TemplateSet: Sendable {
                 continue
             }
             do {
-                try library.register(text, named: String(name.dropLast(".mustache".count)))
+                // Parsed alone first, so that a syntax error's line number is the file's own.
+                _ = try MustacheTemplate(string: text)
+                try library.register(HTMLContentType.pragmaLine + text, named: String(name.dropLast(".mustache".count)))
             } catch {
                 throw RenderError.template(file: name, message: "\(error)")
             }
@@ -46,8 +52,20 @@ public struct TemplateSet: Sendable {
         self.assets = assets
     }
 
+    /// Whether there is a template called `name` (its file name without `.mustache`).
+    func contains(_ name: String) -> Bool { library.getTemplate(named: name) != nil }
+
     /// Renders `context` with the template called `name` (its file name without `.mustache`).
     public func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
+        try render(context as Any, template: name)
+    }
+
+    /// Renders `values` with the template called `name` (its file name without `.mustache`).
+    func render(_ values: some TemplateValues, template name: String) throws(RenderError) -> String {
+        try render(values as Any, template: name)
+    }
+
+    private func render(_ context: Any, template name: String) throws(RenderError) -> String {
         guard let output = library.render(context, withTemplate: name) else {
             throw RenderError.template(file: "\(name).mustache", message: "no such template")
         }

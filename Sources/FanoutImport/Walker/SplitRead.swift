@@ -1,0 +1,138 @@
+import Dispatch
+import FanoutCore
+import FanoutJSON
+import Synchronization
+
+/// A place where a second walker can take over an export: just after a member of the top-level section
+/// whose trie node is `node`.
+struct SplitPoint: Sendable {
+    let position: JSONReader.Position
+    let node: Int
+}
+
+/// Reads a large export with two walkers at once, one per core: the first reads from the start, the second
+/// skims ahead to a split point near the middle and reads from there to the end; the second's facts are then
+/// appended to the first's (``Dataset/append(_:)``).
+///
+/// The result is exactly what one walker would have built: the split point is a real boundary (the skimmer
+/// validated everything before it, and the first walker checks it arrives there), keys are renumbered into
+/// first-seen order, and facts keep file order. Errors are the ones a single walker would report: the first
+/// walker's if it fails, else the second's, whose reader resumes in the same state at the same offset.
+enum SplitRead {
+    /// Exports smaller than this are read by one walker: splitting costs a skim and a merge.
+    static let minimumBytes = 48 << 20
+
+    /// Where the second walker should take over, as a fraction of the export: a little past the middle,
+    /// because it skims the first part before it starts reading.
+    static let splitFraction = 0.52
+
+    /// Reads `buffer` with `first` and a second walker made by `makeSecond`, leaving the facts of both in
+    /// `first`. `target` is the offset near which to split (tests choose it; see ``splitFraction``).
+    static func run(
+        _ first: inout TreeWalker, second: TreeWalker, buffer: UnsafeRawBufferPointer, target: Int
+    ) throws(JSONSyntaxError) {
+        let handoff = SplitHandoff(target: target)
+        let second = SecondWalker(second, handoff: handoff)
+        first.handoff = handoff
+        nonisolated(unsafe) let buffer = buffer
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) { second.run(buffer) }
+        do throws(JSONSyntaxError) {
+            try first.run(buffer)
+        } catch {
+            handoff.cancel()
+            done.wait()
+            throw error
+        }
+        if !first.stoppedAtSplit { handoff.cancel() }
+        done.wait()
+        first.handoff = nil
+        guard first.stoppedAtSplit else { return }
+        switch second.outcome {
+        case .failure(let error)?: throw error
+        case .success(let walker)?: first.append(walker)
+        case nil: preconditionFailure("the first walker stopped at a split point the second did not read")
+        }
+    }
+}
+
+/// The second walker of a split read, run on its own thread; its outcome is read after that thread is done.
+private final class SecondWalker: @unchecked Sendable {
+    private var walker: TreeWalker
+    private let handoff: SplitHandoff
+    /// Nil until the walker read its part.
+    private(set) var outcome: Result<TreeWalker, JSONSyntaxError>?
+
+    init(_ walker: TreeWalker, handoff: SplitHandoff) {
+        self.walker = walker
+        self.handoff = handoff
+    }
+
+    func run(_ buffer: UnsafeRawBufferPointer) {
+        guard handoff.secondWalkerStarts() else { return }
+        let split = walker.findSplit(in: buffer, near: handoff.target)
+        handoff.decide(split)
+        guard let split else { return }
+        walker.handoff = handoff
+        do throws(JSONSyntaxError) {
+            try walker.resume(buffer, at: split)
+            outcome = .success(walker)
+        } catch {
+            outcome = .failure(error)
+        }
+    }
+}
+
+/// What the two walkers of a split read tell each other.
+final class SplitHandoff: @unchecked Sendable {
+    /// The offset near which the second walker looks for a split point.
+    let target: Int
+    private let state = Atomic<Int>(Stage.pending)
+    private let decided = DispatchSemaphore(value: 0)
+    /// The split point, written by the second walker before it signals `decided`.
+    private var split: SplitPoint?
+    private let cancelled = Atomic<Bool>(false)
+    private let secondBytes = Atomic<Int>(0)
+
+    private enum Stage {
+        static let pending = 0, skimming = 1, abandoned = 2
+    }
+
+    init(target: Int) { self.target = target }
+
+    /// Called by the second walker when its thread starts; false when the first walker already went on alone.
+    func secondWalkerStarts() -> Bool {
+        state.compareExchange(expected: Stage.pending, desired: Stage.skimming, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Records the split point the second walker found (nil: none), and wakes the first walker.
+    func decide(_ split: SplitPoint?) {
+        self.split = split
+        decided.signal()
+    }
+
+    /// Called by the first walker when it reaches the target: the split point, waiting for the skimmer if it
+    /// is still at work; nil when there is none, or when the second walker's thread has not even started
+    /// (then the first walker reads on alone rather than wait for a thread that may not come).
+    func splitForFirstWalker() -> SplitPoint? {
+        if state.compareExchange(expected: Stage.pending, desired: Stage.abandoned, ordering: .acquiringAndReleasing).exchanged {
+            return nil
+        }
+        decided.wait()
+        return split
+    }
+
+    /// The first walker did not meet the split point where expected and read on alone.
+    func reject() { cancel() }
+
+    /// Tells the second walker to stop: its facts will not be used.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Progress of the second walker, for the first walker's progress reports.
+    func secondWalkerRead(_ bytes: Int) { secondBytes.store(bytes, ordering: .relaxed) }
+
+    var bytesReadBySecondWalker: Int { secondBytes.load(ordering: .relaxed) }
+}
+

@@ -1,0 +1,32 @@
+import Mustache
+
+/// Values a template sees by name, like a `[String: Any]`'s, without building a dictionary for them.
+///
+/// A timeline page shows hundreds of posts, each with its own values; building and hashing a dictionary per post
+/// costs more than looking the few names up with a `switch`. A conforming type answers ``child(named:)`` for the
+/// names in ``names`` (nil when a value is absent, as a missing key) and behaves as the equivalent dictionary
+/// everywhere else a template could tell the difference: transforms such as `{{count(.)}}` and `{{.}}`.
+protocol TemplateValues: MustacheParent, MustacheTransformable, MustacheCustomRenderable {
+    /// Every name ``child(named:)`` may answer.
+    static var names: [String] { get }
+}
+
+extension TemplateValues {
+    /// The values as the dictionary they stand for.
+    var dictionary: [String: Any] {
+        var values: [String: Any] = [:]
+        for name in Self.names {
+            if let value = child(named: name) { values[name] = value }
+        }
+        return values
+    }
+
+    /// A dictionary's transforms (`count`, `empty`, `enumerated`, `sorted`), on ``dictionary``.
+    func transform(_ name: String) -> Any? { dictionary.transform(name) }
+
+    /// What swift-mustache renders for a dictionary: its description.
+    var renderText: String { String(describing: dictionary) }
+
+    /// Never null, as a dictionary.
+    var isNull: Bool { false }
+}

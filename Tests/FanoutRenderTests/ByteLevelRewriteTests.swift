@@ -1,0 +1,75 @@
+import Testing
+
+@testable import FanoutRender
+
+/// `SafeFileName.forKey` and `SafeURL.image` work on UTF-8 bytes for speed; these are the `Character` and
+/// `Unicode.Scalar` versions they replaced, which must give the same answers.
+private enum Reference {
+    static func fileName(_ key: String) -> String {
+        let bytes = Array(key.utf8)
+        let plain = !bytes.isEmpty && bytes.count <= SafeFileName.maxPlainLength && bytes.allSatisfy { b in
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
+        } && bytes != Array("..".utf8) && bytes.first != 0x2E
+        if plain { return key }
+        var slug = ""
+        for scalar in key.unicodeScalars.prefix(40) {
+            if scalar.isASCII, let c = Character(scalar).lowercased().first, c.isLetter || c.isNumber || c == "-" || c == "_" {
+                slug.append(c)
+            } else if slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(h, radix: 16)
+        return "\(slug)~\(String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12)))"
+    }
+
+    static func image(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let lower = text.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
+        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"\"'<>\\`".unicodeScalars.contains($0) })
+        else { return nil }
+        return text
+    }
+}
+
+/// Deterministic strings drawn from `alphabet`.
+private func samples(_ alphabet: [String], count: Int, seed: UInt64) -> [String] {
+    var state = seed
+    func next() -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+    return (0..<count).map { _ in (0..<(next() % 90)).map { _ in alphabet[next() % alphabet.count] }.joined() }
+}
+
+@Suite struct ByteLevelRewriteTests {
+    static let alphabet = [
+        "a", "Z", "q", "0", "9", "-", "_", ".", "/", "\\", " ", "~", "é", "É", "ß", "İ", "K", "\u{301}", "\u{0}", "\n",
+        "\r\n", "🎉", "👩‍👩‍👧", "中", "\u{7F}", "\"", "'", "<", ">", "`", ":", "http://", "HTTPS://", "hTtP:/",
+    ]
+
+    @Test func fileNamesMatchTheScalarVersion() {
+        let keys = samples(Self.alphabet, count: 3000, seed: 1)
+            + ["", ".", "..", "alice", "Alice", String(repeating: "k", count: 64), String(repeating: "k", count: 65),
+               "-KfMjZ0KXQ", String(repeating: "é", count: 50), "a\u{301}b"]
+        for key in keys {
+            #expect(SafeFileName.forKey(key) == Reference.fileName(key), "\(key.debugDescription)")
+        }
+    }
+
+    @Test func imageURLsMatchTheCharacterVersion() {
+        let urls = samples(Self.alphabet, count: 3000, seed: 2).map { "https://" + $0 }
+            + samples(Self.alphabet, count: 3000, seed: 3)
+            + ["HTTP://x", "https://x/\u{301}", "https:/\u{301}/x", "http://é", "https://a b", "http://x\u{7F}", "https:", ""]
+        for url in urls {
+            #expect(SafeURL.image(url) == Reference.image(url), "\(url.debugDescription)")
+        }
+        #expect(SafeURL.image(nil) == nil)
+    }
+}

@@ -1,0 +1,84 @@
+import FanoutCore
+import Foundation
+import Testing
+
+@testable import FanoutRender
+
+/// A three-user site: alice follows bob; carol's name carries a quote joined to a combining accent.
+private func smallSite() -> (Dataset, DerivedData) {
+    var dataset = Dataset(schema: Schema(name: "test"))
+    func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
+    for (uid, name) in [("u1", "alice"), ("u2", "bob"), ("u3", "carol\"\u{301} onmouseover=alert(1) x=\"")] {
+        dataset.users.append(User(key: id(uid), username: name))
+    }
+    for (key, owner, time) in [("-P1", "u2", 100.0), ("-P2", "u1", 200.0), ("-P3", "u3", 300.0)] {
+        var post = Post(key: id(key))
+        post.pathOwner = id(owner)
+        post.createdAt = time
+        post.caption = "caption of \(key) <b>"
+        post.imageURL = "https://example.com/\(key).jpg"
+        dataset.posts.append(post)
+    }
+    dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
+    dataset.followers = dataset.following
+    dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+    return (dataset, DerivedData(dataset))
+}
+
+/// Builds the small site's `kinds` with `templates` over the built-in ones, and returns its files by path.
+private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:]) throws -> [String: String] {
+    let (dataset, derived) = smallSite()
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)").path
+    let builder = SiteBuilder(
+        dataset: dataset, derived: derived, audit: AuditResult(findings: [], rulesRun: [], skipped: []),
+        options: SiteOptions(exportName: "test.json", pageKinds: kinds, perPage: 2),
+        templates: try TemplateSet(overrides: templates.isEmpty ? nil : templateFolder(templates)))
+    try builder.build(into: out)
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    var files: [String: String] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: out)
+    while let path = enumerator?.nextObject() as? String {
+        if let text = try? String(contentsOfFile: out + "/" + path, encoding: .utf8) { files[path] = text }
+    }
+    return files
+}
+
+@Suite struct SitePageTests {
+    /// Cards are rendered when a page shows them, so a template may show any of a post's values, whichever
+    /// pages the build writes.
+    @Test func timelineTemplatesSeeEveryPostValueWhateverPagesAreBuilt() throws {
+        let timeline = "{{#posts}}[{{key}}|{{liked}}|{{count(.)}}|{{{cardMarkdown}}}|{{{heart}}}]\n{{/posts}}"
+        let files = try build([.timelines], templates: ["timeline.mustache": timeline])
+        let first = try #require(files["users/u1/index.html"])
+        let second = try #require(files["users/u1/page-2.html"])
+        #expect(first.hasPrefix("[-P3|false|5|## carol"), "\(first)")
+        #expect(first.contains("[-P2|false|5|## alice · 1970-01-01 00:03 UTC"))
+        #expect(second.hasPrefix("[-P1|true|5|## bob · 1970-01-01 00:01 UTC"), "\(second)")
+        #expect(second.contains("caption of -P1 \\<b\\>"), "the Markdown card, escaped for Markdown")
+        #expect(second.contains(#"aria-label="liked by alice">♥"#) && first.contains(#"aria-label="not liked by alice">♡"#))
+        #expect(files.keys.allSatisfy { !$0.hasSuffix(".md") })
+    }
+
+    /// Built-in timelines, their Markdown twins and profiles show the same cards, made once per post.
+    @Test func builtInPagesShowCachedCards() throws {
+        let files = try build([.timelines, .markdown, .profiles])
+        let html = try #require(files["users/u1/index.html"])
+        let markdown = try #require(files["users/u1/index.md"])
+        let profile = try #require(files["users/u2/profile.html"])
+        #expect(html.contains(#"<article class="post" data-post="-P3">"#) && html.contains("page-2.html"))
+        #expect(try #require(files["users/u1/page-2.html"]).contains(#"<a class="poster" href="../../users/u2/profile.html">bob</a>"#))
+        #expect(markdown.contains("## carol") && markdown.contains("♡"))
+        #expect(profile.contains(#"<article class="post" data-post="-P1">"#))
+        #expect(profile.contains(#"<span class="likers">alice and carol"#))
+    }
+
+    @Test func usernamesCannotBreakOutOfAttributes() throws {
+        let files = try build([.timelines])
+        let alice = try #require(files["users/u1/index.html"])
+        // Held in a variable: #expect quotes its expression's source, which a quote and an accent would break.
+        let unescaped = "\"\u{301} onmouseover"
+        #expect(!alice.contains(unescaped))
+        let escaped = "alt=\"Photo posted by carol&quot;\u{301} onmouseover=alert(1) x=&quot;\""
+        #expect(alice.contains(escaped))
+    }
+}
