@@ -67,12 +67,13 @@ public struct OutputDirectory: Sendable {
     public func write(_ text: String, to relativePath: String) throws(RenderError) {
         let url = staging.appendingPathComponent(relativePath)
         let folder = url.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
+        if log.needsFolder(folder.path) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
                 throw RenderError.output(path: folder.path, message: "cannot create: \(error.localizedDescription)")
             }
+            log.madeFolder(folder.path)
         }
         var text = text
         let hash = text.withUTF8 { BuildManifest.hash($0) }
@@ -141,6 +142,18 @@ final class WriteLog: @unchecked Sendable {
     private var manifest = BuildManifest()
     private var written: [String] = []
     private var unchanged = 0
+    /// Folders of the staging tree known to exist, so that a build of many pages asks the file system once per
+    /// folder rather than once per page.
+    private var folders: Set<String> = []
+
+    /// Whether `path` may not exist yet. Two writers may both create it, which `createDirectory` allows.
+    func needsFolder(_ path: String) -> Bool {
+        lock.withLock { !folders.contains(path) }
+    }
+
+    func madeFolder(_ path: String) {
+        lock.withLock { _ = folders.insert(path) }
+    }
 
     func record(_ path: String, _ hash: UInt64, written wasWritten: Bool) {
         lock.withLock {
