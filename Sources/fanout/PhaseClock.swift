@@ -1,8 +1,9 @@
 import Foundation
 
 /// Marks the phases of a run (read, derive, check, render): shows them on a terminal (``TerminalProgress``)
-/// and, when the environment sets `FANOUT_TIMINGS=1`, prints `timing PHASE SECONDS` lines to stderr for
-/// `bench/run`.
+/// and, when the environment sets `FANOUT_TIMINGS=1`, prints `timing PHASE SECONDS peak-rss MB` lines to stderr
+/// for `bench/run` (the peak resident memory of the run so far, on Linux; which phase sets it tells where
+/// memory goes).
 enum PhaseClock {
     static let enabled = ProcessInfo.processInfo.environment["FANOUT_TIMINGS"] == "1"
 
@@ -14,8 +15,17 @@ enum PhaseClock {
         let start = DispatchTime.now().uptimeNanoseconds
         defer {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            printStatus("timing \(phase) \(String(format: "%.3f", seconds))")
+            printStatus("timing \(phase) \(String(format: "%.3f", seconds)) peak-rss \(peakResidentMegabytes.map(String.init) ?? "?")")
         }
         return try body()
+    }
+
+    /// The process's peak resident set so far (`VmHWM`), in MB, where `/proc` tells it.
+    private static var peakResidentMegabytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes / 1024
     }
 }

@@ -10,6 +10,9 @@ extension Dataset {
         for id in ids.indices {
             ids[id] = other.keys.withBytes(KeyID(id)) { keys.intern($0) }
         }
+        // The other table (its slots take about a tenth of the export's size) is not needed any more: freed
+        // before the facts are moved, when the merge holds the most memory.
+        other.keys = KeyTable()
         ids.withUnsafeBufferPointer { ids in
             @inline(__always) func map(_ id: KeyID) -> KeyID { id == noKey ? noKey : ids[Int(id)] }
             users.append(renumbered: &other.users) { $0.key = map($0.key) }
