@@ -1,16 +1,22 @@
 import FanoutJSON
 
-/// The stored timeline entries grouped by timeline owner key, post keys ascending, for membership tests.
+/// The stored timeline entries of existing posts, grouped by timeline owner key, post indexes ascending, for
+/// membership tests. Entries of posts that do not exist are left out: no derived timeline holds them.
 struct StoredTimelines {
     let byUser: GroupedIndex
 
-    init(_ dataset: Dataset) {
-        var index = GroupedIndex(groupCount: dataset.keys.count, pairs: dataset.timeline.map { ($0.user, $0.post) })
+    init(_ dataset: Dataset, _ derived: DerivedData) {
+        var pairs: [(group: Int32, value: Int32)] = []
+        pairs.reserveCapacity(dataset.timeline.count)
+        for entry in dataset.timeline {
+            if let p = derived.post(entry.post) { pairs.append((group: entry.user, value: Int32(p))) }
+        }
+        var index = GroupedIndex(groupCount: dataset.keys.count, pairs: pairs)
         index.sortAndDeduplicateGroups(by: <)
         byUser = index
     }
 
-    func contains(user: KeyID, post: KeyID) -> Bool { byUser.sortedGroup(Int(user), contains: post) }
+    func contains(user: KeyID, post p: Int32) -> Bool { byUser.sortedGroup(Int(user), contains: p) }
 }
 
 /// The value a stored timeline entry should hold for a post by `owner`.
@@ -39,13 +45,12 @@ struct TimelineMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset, derived = context.derived
-        let stored = StoredTimelines(dataset)
+        let stored = StoredTimelines(dataset, derived)
         var findings: [Finding] = []
         for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {  // the last of duplicated keys
-            for p in derived.timelines[u] {
+            for p in derived.timelines[u] where !stored.contains(user: user.key, post: p) {
                 let post = dataset.posts[Int(p)]
-                guard !stored.contains(user: user.key, post: post.key),
-                    let path = dataset.path(ofTimeline: user.key, post: post.key)
+                guard let path = dataset.path(ofTimeline: user.key, post: post.key)
                 else { continue }
                 let whose = post.owner == user.key ? "their own post" : "\(context.name(post.owner))'s post"
                 let value = timelineEntryValue(dataset, owner: post.owner)
@@ -78,7 +83,7 @@ struct TimelineStaleRule: ConsistencyRule {
         let dataset = context.dataset, derived = context.derived
         return dataset.timeline.compactMap { entry in
             guard let p = derived.post(entry.post) else { return nil }
-            let owner = dataset.posts[p].owner
+            let owner = derived.postOwners[p]
             if owner == entry.user { return nil }
             if let u = derived.user(entry.user), derived.followedKeys.sortedGroup(u, contains: owner) { return nil }
             guard let path = dataset.path(ofTimeline: entry.user, post: entry.post) else { return nil }
@@ -147,7 +152,7 @@ struct TimelinePosterRule: ConsistencyRule {
         guard let field = dataset.schema.timeline?.posterUID else { return [] }
         return dataset.timeline.compactMap { entry in
             guard let p = derived.post(entry.post) else { return nil }
-            let owner = dataset.posts[p].owner
+            let owner = derived.postOwners[p]
             guard owner != noKey, entry.posterUID != owner,
                 let entryPath = dataset.path(ofTimeline: entry.user, post: entry.post)
             else { return nil }

@@ -13,6 +13,9 @@ public struct DerivedData: Sendable {
     public let userIndexByKey: [Int32]
     /// Post index for each key, or -1. Where two posts share a key, the last one read wins.
     public let postIndexByKey: [Int32]
+    /// Each post's owner key (``Post/owner``), or ``noKey``: 4 bytes a post, so rules that look up the owner of
+    /// millions of timeline entries read a table that stays in the cache instead of the large ``Post`` values.
+    public let postOwners: [KeyID]
     /// Each post's effective time in seconds since 1970, or nil when it has none.
     public let postTimes: [Double?]
     /// Per post index: liker user indexes, ordered by username then uid.
@@ -51,6 +54,7 @@ public struct DerivedData: Sendable {
 
         self.userIndexByKey = userIndexByKey
         self.postIndexByKey = postIndexByKey
+        postOwners = dataset.posts.map(\.owner)
         self.postTimes = postTimes
         self.likers = likers
         self.likedPosts = likedPosts
