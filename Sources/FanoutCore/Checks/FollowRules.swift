@@ -22,9 +22,10 @@ struct FollowMirrorMissingRule: ConsistencyRule {
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
         let forward = PackedPairSet(dataset.following.lazy.map(packed)), backward = PackedPairSet(dataset.followers.lazy.map(packed))
+        let notMirrored = forward.subtracting(backward), notFollowed = backward.subtracting(forward)
         var findings: [Finding] = []
         var reported = Set<Int64>()
-        for follow in dataset.following where !backward.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+        for follow in dataset.following where notMirrored.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
             // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
             if follow.user == follow.target { continue }
             if dataset.schema.users != nil && (context.derived.user(follow.user) == nil || context.derived.user(follow.target) == nil) {
@@ -37,7 +38,7 @@ struct FollowMirrorMissingRule: ConsistencyRule {
             ))
         }
         reported.removeAll()
-        for follow in dataset.followers where !forward.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+        for follow in dataset.followers where notFollowed.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
             guard let source = dataset.path(ofFollowing: follow), let mirror = dataset.path(ofFollower: follow) else { continue }
             findings.append(finding(
                 "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them",

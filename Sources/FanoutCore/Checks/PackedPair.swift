@@ -16,6 +16,22 @@ struct PackedPairSet {
         self.sorted = sorted
     }
 
+    private init(sorted: [Int64]) { self.sorted = sorted }
+
+    /// The pairs of this set that `other` lacks, found in one pass over both sorted arrays. Mirror rules ask
+    /// this once instead of searching the other set for each of millions of pairs (a cache miss a step); what
+    /// is left is small, and searching it stays in the cache.
+    func subtracting(_ other: PackedPairSet) -> PackedPairSet {
+        var missing: [Int64] = []
+        var j = 0
+        let theirs = other.sorted
+        for pair in sorted {
+            while j < theirs.count && theirs[j] < pair { j += 1 }
+            if j == theirs.count || theirs[j] != pair { missing.append(pair) }
+        }
+        return PackedPairSet(sorted: missing)
+    }
+
     /// Whether the set holds `pair`.
     func contains(_ pair: Int64) -> Bool {
         var low = 0, high = sorted.count
