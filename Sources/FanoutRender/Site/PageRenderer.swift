@@ -70,11 +70,11 @@ struct PageRenderer: @unchecked Sendable {
     private func timeline(_ u: Int, page: Int, markdown: Bool) throws(RenderError) -> (String, String) {
         let key = dataset.users[u].key
         let path = markdown ? links.timelineMarkdown(key, page: page) : links.timeline(key, page: page)
-        let hearts = try Hearts(templates, viewer: views.username(u))
+        let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
         // Group slices keep the whole index's positions; pages count from the timeline's start.
         let timeline = Array(derived.timelines[u])
         let pagination = Pagination(perPage: perPage, count: timeline.count)
-        let posts = timeline[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, hearts: hearts) }
+        let posts = timeline[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, shared: shared) }
         var values: [String: Any] = [
             "timelineUID": dataset.key(key), "username": views.username(u), "uid": dataset.key(key),
             "viewerName": views.username(u), "posts": posts, "postCount": timeline.count,
@@ -108,14 +108,14 @@ struct PageRenderer: @unchecked Sendable {
         let user = dataset.users[u]
         let path = links.profile(user.key, page: page)
         let pagination = Pagination(perPage: perPage, count: derived.ownPosts[u].count)
-        let hearts = try Hearts(templates, viewer: views.username(u))
+        let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
         let following = derived.followedKeys[u].filter { $0 != user.key }
             .map { views.person($0) }
             .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }
         var values: [String: Any] = [
             "username": views.username(u), "uid": dataset.key(user.key),
             "viewerName": views.username(u),
-            "posts": Array(derived.ownPosts[u])[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, hearts: hearts) },
+            "posts": Array(derived.ownPosts[u])[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, shared: shared) },
             "postCount": derived.ownPosts[u].count,
             "followers": derived.followers[u].map { views.person(dataset.users[Int($0)].key) },
             "followerCount": derived.followers[u].count,
@@ -128,8 +128,8 @@ struct PageRenderer: @unchecked Sendable {
     }
 
     /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.
-    private func cardItem(_ p: Int, viewer: Int, hearts: Hearts) -> PostItem {
-        PostItem(post: p, liked: derived.viewerLiked(user: viewer, post: p), cards: cards, hearts: hearts)
+    private func cardItem(_ p: Int, viewer: Int, shared: PagePosts) -> PostItem {
+        PostItem(post: p, liked: derived.viewerLiked(user: viewer, post: p), page: shared)
     }
 
     private func post(_ p: Int) throws(RenderError) -> (String, String) {
@@ -141,29 +141,5 @@ struct PageRenderer: @unchecked Sendable {
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
         return (path, try templates.render(views.page(path, title: "Post \(dataset.key(post.key))", values), template: "post"))
-    }
-}
-
-/// The `heart` template rendered at most once per page for each state, since it depends only on the viewer, and
-/// only when a template shows it (the Markdown timeline does not).
-final class Hearts {
-    private let templates: TemplateSet
-    private let viewer: String
-    private var liked: String?
-    private var notLiked: String?
-
-    /// Fails when there is no `heart` template, so that rendering cannot.
-    init(_ templates: TemplateSet, viewer: String) throws(RenderError) {
-        guard templates.contains("heart") else { throw RenderError.template(file: "heart.mustache", message: "no such template") }
-        self.templates = templates
-        self.viewer = viewer
-    }
-
-    /// The heart for a post the viewer liked, or did not.
-    func text(liked: Bool) -> String {
-        if let text = liked ? self.liked : notLiked { return text }
-        let text = (try? templates.render(["liked": liked, "viewerName": viewer], template: "heart")) ?? ""
-        if liked { self.liked = text } else { notLiked = text }
-        return text
     }
 }

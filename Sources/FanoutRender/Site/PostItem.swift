@@ -6,27 +6,25 @@
 struct PostItem: TemplateValues {
     static let names = ["key", "card", "cardMarkdown", "liked", "heart"]
 
-    // At most three words, so that swift-mustache's `Any` holds an item inline rather than in a heap box: a page
-    // can show thousands of posts.
-    let cards: CardCache
-    let hearts: Hearts
+    // Two words with one reference: swift-mustache's `Any` holds an item inline rather than in a heap box, and
+    // copies it, retaining its references, several times per name it looks up; a page can show thousands of posts.
+    let page: PagePosts
     let post: Int32
     let liked: Bool
 
-    init(post: Int, liked: Bool, cards: CardCache, hearts: Hearts) {
-        self.cards = cards
-        self.hearts = hearts
+    init(post: Int, liked: Bool, page: PagePosts) {
+        self.page = page
         self.post = Int32(post)
         self.liked = liked
     }
 
     func child(named name: String) -> Any? {
         switch name {
-        case "key": cards.key(Int(post))
-        case "card": cards.card(Int(post), markdown: false)
-        case "cardMarkdown": cards.card(Int(post), markdown: true)
+        case "key": page.cards.key(Int(post))
+        case "card": page.cards.card(Int(post), markdown: false)
+        case "cardMarkdown": page.cards.card(Int(post), markdown: true)
         case "liked": liked
-        case "heart": hearts.text(liked: liked)
+        case "heart": page.heart(liked: liked)
         default: nil
         }
     }
