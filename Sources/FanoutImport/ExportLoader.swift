@@ -76,7 +76,7 @@ public enum ExportLoader {
                 message: "not a Firebase export: its top level is not an object with keys like \(expected(schema))")
         }
         guard walker.matchedRootKeys > 0 else {
-            let found = walker.rootKeys.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+            let found = LayoutDetector.quoted(walker.rootKeys.prefix(10))
             throw InputError.layout(
                 source: bytes.source,
                 message: "not a \(schema.name) export: its top-level keys are \(found.isEmpty ? "none" : found); expected \(expected(schema))")

@@ -64,7 +64,7 @@ enum LayoutDetector {
 
     /// The error for an export that, read with a detected preset, turned out to have another preset's keys.
     static func mixed(_ source: String, chosen: Schema, seen: [String], foreignKeys: [String: String]) -> InputError {
-        let others = seen.map { "\"\($0)\" (\(foreignKeys[$0] ?? "?"))" }.joined(separator: ", ")
+        let others = seen.map { "\(JSONWriter.quoted($0)) (\(foreignKeys[$0] ?? "?"))" }.joined(separator: ", ")
         let own = presets.first { $0.schema.name == chosen.name }?.own ?? []
         return InputError.layout(
             source: source,
@@ -104,7 +104,9 @@ enum LayoutDetector {
         return .undecided(keys: keys, candidates: candidates.sorted())
     }
 
-    private static func quoted(_ keys: [String]) -> String { keys.map { "\"\($0)\"" }.joined(separator: ", ") }
+    /// Keys as JSON string literals: a key read from the file may hold quotes or control characters (an escape
+    /// sequence would act on the user's terminal), and a literal shows exactly which key it is.
+    static func quoted(_ keys: some Sequence<String>) -> String { keys.map(JSONWriter.quoted).joined(separator: ", ") }
 
     private static func article(_ word: String) -> String { "aeiou".contains(word.first ?? "x") ? "an" : "a" }
 }

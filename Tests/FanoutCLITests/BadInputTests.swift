@@ -29,6 +29,19 @@ import Testing
         #expect(other.code == 2 && other.stderr.contains("not a makestagram export") && other.stderr.contains("\"comments\""))
     }
 
+    @Test func keysFromTheFileAreQuotedAsJSONInErrors() throws {
+        let cli = try CLI()
+        // A top-level key holding a terminal escape sequence, a newline and a quote.
+        try cli.write(#"{"\u001b[2Jx\ny\"z": {}}"#, to: "odd.json")
+        for args in [["check", "odd.json"], ["check", "odd.json", "--schema", "makestagram"]] {
+            let result = try cli.run(args)
+            #expect(result.code == 2, "\(args)")
+            #expect(!result.stderr.contains("\u{1B}"), "no raw escape byte: \(result.stderr)")
+            #expect(result.stderr.contains(#""\u001b[2Jx\ny\"z""#), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        }
+    }
+
     @Test func badUsageExitsTwo() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path

@@ -95,6 +95,9 @@ import FoundationXML
             #expect(!properties.contains("%0A"), "\(line)")
         }
         #expect(github.contains("%0A::error::injected%250A"), "line breaks and % in data are escaped: \(github)")
+        #expect(!github.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
+                "no control characters reach the log raw")
+        #expect(github.contains(#"\u{1b}]0;pwned\u{7}"#), "they are spelled out: \(github)")
 
         let html = try cli.read("report.html")
         Self.expectNoMarkup(html, "HTML report")

@@ -5,7 +5,7 @@ import FanoutCore
 /// One `::error title=RULE::PATH: MESSAGE` (or `::warning`, `::notice` for info) per finding, at most
 /// ``perSeverity`` per severity, because GitHub shows only the first few annotations of each kind per step;
 /// then one `::notice` saying how many were left out. Data is escaped as the runner requires: `%`, CR and LF
-/// in messages, and also `:` and `,` in properties.
+/// in messages, and also `:` and `,` in properties; other control characters as in ``TerminalText``.
 public enum GitHubReport {
     /// Annotations written per severity.
     public static let perSeverity = 10
@@ -56,6 +56,9 @@ public enum GitHubReport {
             case "\n": out += "%0A"
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
+            // Other control characters are not commands to the runner, but would reach the log raw: an ESC
+            // sequence acts on the terminal of whoever reads it. Spelled as the text report spells them.
+            case _ where TerminalText.isControl(scalar): out += TerminalText.escape(String(scalar))
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -19,7 +19,7 @@ enum TerminalText {
     }
 
     /// U+2028 and U+2029 are included: some log viewers break lines there.
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
     }
