@@ -77,8 +77,9 @@ struct CheckCommand: ParsableCommand {
         var outcome: BaselineOutcome?
         if let known { (audit, outcome) = known.apply(to: analysis.audit) }
         let info = ReportInfo(exportName: input.export, schemaName: analysis.dataset.schema.name, baseline: outcome)
+        let coverage = needsTemplates ? ChartsData.timelineCoverage(dataset: analysis.dataset, derived: analysis.derived) : nil
         let reports = try requests.map { request in
-            (request, try ReportWriter.render(audit, info: info, format: request.format, templates: templates))
+            (request, try ReportWriter.render(audit, info: info, format: request.format, templates: templates, coverage: coverage))
         }
 
         var wrote: [String] = []

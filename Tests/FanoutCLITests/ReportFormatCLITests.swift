@@ -32,6 +32,23 @@ import FoundationXML
         #expect(html.contains("class=\"rule-explanation\"") && html.contains("class=\"fix\""))
     }
 
+    /// The HTML report of `check` draws the same timeline-coverage chart as the site's report page.
+    @Test func checkHTMLReportHasTheSitesCoverageChart() throws {
+        let cli = try CLI()
+        #expect(try cli.run(["check", Self.demo, "--format", "html", "--output", "report.html"]).code == 1)
+        #expect(try cli.run(["build", Self.demo, "--out", "site"]).code == 0)
+        func coverageFigure(_ html: String) -> String? {
+            guard let caption = html.range(of: "Timeline coverage:"),
+                  let start = html.range(of: "<figure>", options: .backwards, range: html.startIndex..<caption.lowerBound),
+                  let end = html.range(of: "</figure>", range: caption.upperBound..<html.endIndex)
+            else { return nil }
+            return String(html[start.lowerBound..<end.upperBound])
+        }
+        let checked = try #require(coverageFigure(try cli.read("report.html")), "check's report has the chart")
+        #expect(checked.contains("5 of 6 timelines have every stored entry they should."), "\(checked)")
+        #expect(checked == coverageFigure(try cli.read("site/report.html")))
+    }
+
     @Test func githubAnnotationsStopAtTenPerSeverity() throws {
         let cli = try CLI()
         #expect(try cli.run(["generate", "--users", "300", "--seed", "5", "--defects", "60", "--out", "drift.json"]).code == 0)

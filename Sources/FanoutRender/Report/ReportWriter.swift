@@ -2,8 +2,13 @@ import FanoutCore
 
 /// Renders an audit in any ``ReportFormat``.
 public enum ReportWriter {
-    /// The report text; `templates` is used for HTML and Markdown (the built-in ones when nil).
-    public static func render(_ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?) throws(RenderError) -> String {
+    /// The report text; `templates` is used for HTML and Markdown (the built-in ones when nil), and `coverage`
+    /// (see ``ChartsData/timelineCoverage(dataset:derived:)``) adds the HTML report's timeline-coverage chart,
+    /// as on the site's report page.
+    public static func render(
+        _ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?,
+        coverage: [ChartsData.Coverage]? = nil
+    ) throws(RenderError) -> String {
         switch format {
         case .text: return TextReport.render(result, info: info)
         case .json: return JSONReport.render(result, info: info)
@@ -13,7 +18,7 @@ public enum ReportWriter {
         case .markdown, .html:
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet() }
-            var context = ReportView.context(result, info: info)
+            var context = ReportView.context(result, info: info, coverage: coverage)
             context["root"] = ""
             context["title"] = "Validation report"
             context["siteTitle"] = "Fanout"
