@@ -63,7 +63,10 @@ public enum ExportLoader {
         }
         do throws(JSONSyntaxError) {
             if let target, let second {
-                try SplitRead.run(&walker, second: second, buffer: bytes.buffer, target: target)
+                // A target the caller chose (tests) is always split at, however late the second thread starts.
+                try SplitRead.run(
+                    &walker, second: second, buffer: bytes.buffer, target: target,
+                    waitForSecondWalker: splitTarget != nil)
             } else {
                 try walker.run(bytes.buffer)
             }

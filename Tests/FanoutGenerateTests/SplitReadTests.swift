@@ -70,7 +70,7 @@ struct SplitReadTests {
     private func didSplit(_ bytes: ExportBytes, target: Int) throws -> Bool {
         var first = try TreeWalker(schema: Presets.makestagram)
         let second = try TreeWalker(schema: Presets.makestagram)
-        try SplitRead.run(&first, second: second, buffer: bytes.buffer, target: target)
+        try SplitRead.run(&first, second: second, buffer: bytes.buffer, target: target, waitForSecondWalker: true)
         return first.stoppedAtSplit
     }
 

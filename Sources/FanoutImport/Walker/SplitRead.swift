@@ -26,12 +26,17 @@ enum SplitRead {
     /// because it skims the first part before it starts reading.
     static let splitFraction = 0.52
 
-    /// Reads `buffer` with `first` and a second walker made by `makeSecond`, leaving the facts of both in
+    /// Reads `buffer` with `first` and the walker `second`, leaving the facts of both in
     /// `first`. `target` is the offset near which to split (tests choose it; see ``splitFraction``).
+    ///
+    /// When the first walker reaches the target before the second walker's thread has started, it reads on
+    /// alone rather than wait for a thread that may not come soon; `waitForSecondWalker` makes it wait instead,
+    /// so that tests split where they ask to whatever the machine's load.
     static func run(
-        _ first: inout TreeWalker, second: TreeWalker, buffer: UnsafeRawBufferPointer, target: Int
+        _ first: inout TreeWalker, second: TreeWalker, buffer: UnsafeRawBufferPointer, target: Int,
+        waitForSecondWalker: Bool = false
     ) throws(JSONSyntaxError) {
-        let handoff = SplitHandoff(target: target)
+        let handoff = SplitHandoff(target: target, waitForSecondWalker: waitForSecondWalker)
         let second = SecondWalker(second, handoff: handoff)
         first.handoff = handoff
         nonisolated(unsafe) let buffer = buffer
@@ -89,6 +94,8 @@ final class SplitHandoff: @unchecked Sendable {
     let target: Int
     private let state = Atomic<Int>(Stage.pending)
     private let decided = DispatchSemaphore(value: 0)
+    /// Whether the first walker waits for the second walker's thread to start (see ``SplitRead/run``).
+    private let waitsForSecondWalker: Bool
     /// The split point, written by the second walker before it signals `decided`.
     private var split: SplitPoint?
     private let cancelled = Atomic<Bool>(false)
@@ -98,7 +105,10 @@ final class SplitHandoff: @unchecked Sendable {
         static let pending = 0, skimming = 1, abandoned = 2
     }
 
-    init(target: Int) { self.target = target }
+    init(target: Int, waitForSecondWalker: Bool = false) {
+        self.target = target
+        self.waitsForSecondWalker = waitForSecondWalker
+    }
 
     /// Called by the second walker when its thread starts; false when the first walker already went on alone.
     func secondWalkerStarts() -> Bool {
@@ -115,7 +125,7 @@ final class SplitHandoff: @unchecked Sendable {
     /// is still at work; nil when there is none, or when the second walker's thread has not even started
     /// (then the first walker reads on alone rather than wait for a thread that may not come).
     func splitForFirstWalker() -> SplitPoint? {
-        if state.compareExchange(expected: Stage.pending, desired: Stage.abandoned, ordering: .acquiringAndReleasing).exchanged {
+        if !waitsForSecondWalker, state.compareExchange(expected: Stage.pending, desired: Stage.abandoned, ordering: .acquiringAndReleasing).exchanged {
             return nil
         }
         decided.wait()
