@@ -78,6 +78,29 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The Instagram clone stores edges as `1`: repairs write `1` there too, so the repaired database is the one
+    /// the app would have written.
+    @Test func instacloneRepairsWriteOneForEdges() throws {
+        let cli = try CLI()
+        let clean = MiniExport.instaclone
+        var broken = clean
+        for path in ["user-likes/bob/\(MiniExport.pa)", "user-followers/alice/bob", "user-feed/bob/\(MiniExport.pa)"] {
+            broken.set(path, nil)
+        }
+        try cli.write(try broken.text(), to: "broken.json")
+        let (code, findings, _) = try cli.jsonReport("broken.json")
+        #expect(code == 1 && findings.count == 3, "\(findings)")
+        // Fix entries, as the JSON report writes them (a parsed `true` would also read as 1).
+        let report = try cli.run(["check", "broken.json", "--format", "json"]).stdout
+        for path in ["user-likes/bob/\(MiniExport.pa)", "user-followers/alice/bob", "user-feed/bob/\(MiniExport.pa)"] {
+            #expect(report.contains("\"\(path)\": 1\n"), "\(path): \(report)")
+        }
+        #expect(try cli.run(["export", "broken.json", "--out", "out", "--repair"]).code == 0)
+        let repaired = try cli.read("out/repaired.json")
+        #expect(!repaired.contains("true"), "\(repaired)")
+        #expect(try cli.jsonReport("out/repaired.json").findings.isEmpty)
+    }
+
     @Test(arguments: RuleCase.all)
     func eachRuleIsTriggeredAndRepaired(_ rule: RuleCase) throws {
         let cli = try CLI()

@@ -84,6 +84,13 @@ import Testing
         #expect(try parse("users = \"u/{user}\"").name == "app", "the name defaults to the file's")
     }
 
+    @Test func edgeValueIsTrueUnlessTheFileSaysOne() throws {
+        #expect(try parse("users = \"users/{user}\"\n").edgeValue == .true)
+        #expect(try parse("edge_value = true\nusers = \"users/{user}\"\n").edgeValue == .true)
+        #expect(try parse("edge_value = 1\nusers = \"users/{user}\"\n").edgeValue == .one)
+        #expect(Presets.named("instaclone")?.edgeValue == .one && Presets.makestagram.edgeValue == .true)
+    }
+
     @Test func syntaxErrorsNameLineAndColumn() {
         let message = failure("name = \"x\"\n[posts]\npath = \"posts/{post}\nposter = \"a\"\n")
         #expect(message.hasPrefix("app.toml: invalid TOML at line 3, column "), "\(message)")
@@ -109,6 +116,8 @@ import Testing
             ("[follows]\n", "app.toml: line 1: follows: name where follows are stored"),
             ("[follows]\nfollowing = { path = \"f/{user}/{target}\", post = \"x\" }\n", "app.toml: line 2: follows.following.post: unknown key"),
             ("format = \"sql\"\n", "app.toml: line 1: format: \"sql\" is not a format"),
+            ("\nedge_value = 2\n", "app.toml: line 2: edge_value: expected true or 1 (what the app stores at an edge's key), found 2"),
+            ("edge_value = \"1\"\n", "app.toml: line 1: edge_value: expected true or 1"),
             ("format = \"parse\"\nusers = \"{user}\"\n", "app.toml: line 2: users: \"{user}\" must start with the class name"),
             ("[posts]\npath = \"p/{post}\"\nposter = \"o\"\nrequired = [\"a\", 2]\n", "app.toml: line 4: posts.required: expected an array of field paths, found an integer in it"),
         ]

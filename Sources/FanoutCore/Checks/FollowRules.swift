@@ -34,7 +34,8 @@ struct FollowMirrorMissingRule: ConsistencyRule {
             guard let mirror = dataset.path(ofFollower: follow), let source = dataset.path(ofFollowing: follow) else { continue }
             findings.append(finding(
                 "\(context.name(follow.user)) follows \(context.name(follow.target)) but is missing from their followers",
-                paths: [mirror, source], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirror, .bool(true))]
+                paths: [mirror, source], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
+                fix: [PatchEntry(mirror, dataset.schema.edgeValue.json)]
             ))
         }
         reported.removeAll()
@@ -42,7 +43,8 @@ struct FollowMirrorMissingRule: ConsistencyRule {
             guard let source = dataset.path(ofFollowing: follow), let mirror = dataset.path(ofFollower: follow) else { continue }
             findings.append(finding(
                 "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them",
-                paths: [source, mirror], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirror, .null)]
+                paths: [source, mirror], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
+                fix: [PatchEntry(mirror, .null)]
             ))
         }
         return findings

@@ -86,6 +86,6 @@ struct LikeDuplicateRule: ConsistencyRule {
                            fix: extra.map { PatchEntry($0, .null) })
         }
         // A repeated key in one JSON object: writing the key once leaves one like.
-        return finding(message, paths: [paths[0]], expected: 1, actual: likes.count, fix: [PatchEntry(paths[0], .bool(true))])
+        return finding(message, paths: [paths[0]], expected: 1, actual: likes.count, fix: [PatchEntry(paths[0], dataset.schema.edgeValue.json)])
     }
 }

@@ -31,7 +31,8 @@ struct LikeMirrorMissingRule: ConsistencyRule {
             guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
             findings.append(finding(
                 "\(context.name(like.user)) likes post \(dataset.key(like.post)) but the like is missing from their mirror",
-                paths: [mirrorPath, source], expected: true, actual: JSONValue.null, fix: [PatchEntry(mirrorPath, .bool(true))]
+                paths: [mirrorPath, source], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
+                fix: [PatchEntry(mirrorPath, dataset.schema.edgeValue.json)]
             ))
         }
         reported.removeAll()

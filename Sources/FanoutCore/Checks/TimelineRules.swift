@@ -21,7 +21,7 @@ struct StoredTimelines {
 
 /// The value a stored timeline entry should hold for a post by `owner`.
 func timelineEntryValue(_ dataset: Dataset, owner: KeyID) -> JSONValue {
-    guard let field = dataset.schema.timeline?.posterUID else { return .bool(true) }
+    guard let field = dataset.schema.timeline?.posterUID else { return dataset.schema.edgeValue.json }
     var value = JSONValue.string(dataset.key(owner))
     for key in field.keys.reversed() { value = .object([(key: key, value: value)]) }
     return value

@@ -28,7 +28,7 @@ extension RepairPlanner {
         guard sourceIsFollowing, schema.followers != nil else { return repaired }
         let mirrored = Set(dataset.followers.map(packed))
         for follow in repaired where !mirrored.contains(packed(follow)) {
-            set(dataset.path(ofFollower: follow), .bool(true))
+            set(dataset.path(ofFollower: follow), dataset.schema.edgeValue.json)
         }
         for follow in dataset.followers where !kept.contains(packed(follow)) {
             set(dataset.path(ofFollower: follow), .null)

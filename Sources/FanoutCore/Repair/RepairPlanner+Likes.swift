@@ -14,13 +14,13 @@ extension RepairPlanner {
             }
             if !kept.insert(packed(like)).inserted {
                 // A row of its own (Parse) is deleted; a repeated key in one object is written once.
-                set(path, like.id != noKey ? .null : .bool(true))
+                set(path, like.id != noKey ? .null : dataset.schema.edgeValue.json)
             }
         }
         guard dataset.schema.likeMirror != nil else { return }
         let mirrored = Set(dataset.likeMirror.map(packed))
         for like in dataset.likes where kept.contains(packed(like)) && !mirrored.contains(packed(like)) {
-            set(dataset.path(ofMirroredLike: like), .bool(true))
+            set(dataset.path(ofMirroredLike: like), dataset.schema.edgeValue.json)
         }
         for like in dataset.likeMirror where !kept.contains(packed(like)) {
             set(dataset.path(ofMirroredLike: like), .null)

@@ -1,3 +1,5 @@
+import FanoutJSON
+
 /// Where each relation of the domain lives in an export's tree, and which fields hold what.
 ///
 /// Every relation is optional: an app that has no stored timelines simply has no `timeline`. Rules that need a
@@ -27,6 +29,10 @@ public struct Schema: Sendable, Equatable {
     public var timeline: TimelineRelation?
     /// `FlaggedContent/{id}` with `fromUser`/`toPost`: posts users flagged as inappropriate (Parse).
     public var flags: EdgeRelation?
+    /// What the app stores at an edge's key (`postLikes/{post}/{user}`, a follow, a timeline entry without
+    /// fields): Fanout reads any value there as present, and repairs write this one, so that the repaired
+    /// database looks like one the app wrote.
+    public var edgeValue: EdgeValue = .true
 
     /// A schema with the given relations.
     public init(
@@ -198,5 +204,19 @@ public struct TimeField: Sendable, Equatable {
     public init(_ field: FieldPath, unit: Unit) {
         self.field = field
         self.unit = unit
+    }
+}
+
+/// The value an app stores at an edge's key: Makestagram writes `true`, the Firebase Instagram clone `1`.
+public enum EdgeValue: String, Sendable, Equatable, CaseIterable {
+    case `true`
+    case one = "1"
+
+    /// The value as JSON, for repair entries.
+    public var json: JSONValue {
+        switch self {
+        case .true: .bool(true)
+        case .one: .number(JSONNumber(1))
+        }
     }
 }

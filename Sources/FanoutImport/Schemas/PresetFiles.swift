@@ -44,9 +44,11 @@ enum PresetFiles {
         """#
 
     static let instaclone = #"""
-        # The Firebase Instagram clone (seed 002). Edges are stored as 1 rather than true; both read as present.
+        # The Firebase Instagram clone (seed 002). Edges are stored as 1 rather than true; both read as present,
+        # and repairs write 1.
         name = "instaclone"
         summary = "Instagram clone on Firebase: posts/{post} with ownerUid, post-likes/user-likes, user-following/user-followers, user-feed"
+        edge_value = 1
 
         [users]
         path = "users/{user}"

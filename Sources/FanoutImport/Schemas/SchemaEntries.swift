@@ -38,6 +38,14 @@ struct Entries {
         return text
     }
 
+    /// What the app stores at an edge's key, `true` or `1`, or nil when absent.
+    func edgeValue(_ key: String) throws(InputError) -> EdgeValue? {
+        guard let value = value(key) else { return nil }
+        if value.bool == true { return .true }
+        if value.int == 1 { return .one }
+        throw fail(key, "expected true or 1 (what the app stores at an edge's key), found \(value.debugDescription)")
+    }
+
     /// A sub-table, or nil when absent.
     func table(_ key: String) throws(InputError) -> Entries? {
         guard let value = value(key) else { return nil }

@@ -6,7 +6,7 @@ struct SchemaFileParser {
     let source: String
     let map: SchemaSourceMap
 
-    static let rootKeys = ["name", "summary", "format", "users", "posts", "likes", "follows", "timeline", "flags"]
+    static let rootKeys = ["name", "summary", "format", "edge_value", "users", "posts", "likes", "follows", "timeline", "flags"]
 
     /// An error about the key at `path`, with the line it is written on.
     func fail(_ path: [String], _ message: String) -> InputError {
@@ -26,6 +26,7 @@ struct SchemaFileParser {
             }
             schema.format = value
         }
+        if let value = try top.edgeValue("edge_value") { schema.edgeValue = value }
         if let users = try top.relation("users", keys: ["path", "key", "username", "name", "profile_image_url"]) {
             schema.users = UserRelation(
                 pattern: try users.pattern(), username: try users.field("username"), name: try users.field("name"),
