@@ -175,4 +175,24 @@ import Testing
         let header = try cli.run("check", "header.json.gz")
         #expect(header.code == 2 && header.stderr.hasPrefix("error: cannot read header.json.gz: "), "\(header.stderr)")
     }
+
+    /// A gzip trailer claims the size of the data; a damaged or hostile one claiming 4 GiB must not make Fanout
+    /// reserve that much (it crashed where memory is limited, as on many CI runners).
+    @Test func aGzipTrailerClaimingGigabytesIsAnErrorUnderAMemoryLimit() throws {
+        let cli = try CLI()
+        var bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03]
+        bytes += Array("garbagegarbage".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+        try Data(bytes).write(to: cli.url("claims.json.gz"))
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: "/bin/sh")
+        run.arguments = ["-c", "ulimit -v 1500000 && exec \"$0\" check claims.json.gz 2>&1", CLI.binary.path]
+        run.currentDirectoryURL = cli.folder
+        let output = Pipe()
+        run.standardOutput = output
+        try run.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 2, "\(text)")
+        #expect(text.hasPrefix("error: cannot read claims.json.gz: corrupt gzip data"), "\(text)")
+    }
 }
