@@ -60,7 +60,7 @@ templates:
 check-templates:
 	scripts/embed-templates --check
 
-## fuzz: builds the libFuzzer target (reader and walker, under AddressSanitizer) and runs it for FUZZ_SECONDS.
+## fuzz: builds the libFuzzer target (reader, walker, loader: gzip, zip, Parse; under AddressSanitizer) and runs it for FUZZ_SECONDS.
 ## New corpus entries go to fuzz/corpus (git-ignored), crash inputs to fuzz/artifacts/; fuzz/seeds and
 ## fuzz/regressions (kept crash inputs, replayed by the test suite) are read-only seeds.
 FUZZ_SECONDS ?= 600

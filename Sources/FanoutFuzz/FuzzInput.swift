@@ -1,6 +1,7 @@
 import FanoutCore
 import FanoutImport
 import FanoutJSON
+import Foundation
 
 /// One fuzz iteration: feeds `bytes` to every way Fanout reads JSON.
 ///
@@ -8,7 +9,9 @@ import FanoutJSON
 /// a hang, or (under AddressSanitizer) a memory error. Every entry point that reads untrusted bytes is driven:
 /// the skipping validator, the pull API walked to the end, the tree parser, and the schema-guided walker of
 /// each Firebase preset, followed by derivation and every check on what it read (a schema that does not fit
-/// the data leaves fields missing, which the rules must survive).
+/// the data leaves fields missing, which the rules must survive). The input is also read as a user's file
+/// would be, through ``ExportLoader/load(path:schema:progress:)``: gzip (zlib), zip (ZIPFoundation, then the
+/// Parse class files inside) and layout detection; and as every class file of a Parse export.
 enum FuzzInput {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         skip(bytes)
@@ -16,9 +19,37 @@ enum FuzzInput {
         _ = try? JSONValue.parse(bytes)
         let export = ExportBytes(bytes: Array(bytes), source: "fuzz.json")
         for schema in Presets.all where schema.format == .firebase {
-            guard let dataset = try? ExportLoader.load(export, schema: schema) else { continue }
-            let derived = DerivedData(dataset)
-            _ = Audit.run(CheckContext(dataset: dataset, derived: derived))
+            audit(try? ExportLoader.load(export, schema: schema))
+        }
+        asFiles(bytes)
+    }
+
+    /// Derivation and every check on what a schema read.
+    private static func audit(_ dataset: Dataset?) {
+        guard let dataset else { return }
+        _ = Audit.run(CheckContext(dataset: dataset, derived: DerivedData(dataset)))
+    }
+
+    /// A folder of this process's own for the input written as files (in memory where there is a RAM disk).
+    private static let scratch: String = {
+        let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let folder = (root as NSString).appendingPathComponent("fanout-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(atPath: folder + "/parse", withIntermediateDirectories: true)
+        return folder
+    }()
+
+    /// The input as an export file (plain, gzip or zip, whichever its bytes are), and as every class file of
+    /// each Parse preset.
+    private static func asFiles(_ bytes: UnsafeRawBufferPointer) {
+        let data = Data(bytes)
+        let file = scratch + "/export"
+        guard FileManager.default.createFile(atPath: file, contents: data) else { return }
+        audit(try? ExportLoader.load(path: file, schema: nil))
+        for schema in Presets.all where schema.format == .parse {
+            for className in schema.rootKeys {
+                FileManager.default.createFile(atPath: "\(scratch)/parse/\(className).json", contents: data)
+            }
+            audit(try? ExportLoader.load(path: scratch + "/parse", schema: schema))
         }
     }
 

@@ -23,7 +23,7 @@ public enum ExportLoader {
         let bytes = try ExportBytes(path: path)
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
-            return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), source: bytes.source, schema: schema)
+            return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema)
         }
         if let schema { return try load(bytes, schema: schema, foreignKeys: [:], progress: progress) }
         let choice = try LayoutDetector.detect(bytes)

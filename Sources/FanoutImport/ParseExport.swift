@@ -31,8 +31,9 @@ enum ParseExport {
         return walker.dataset
     }
 
-    /// Reads the class files in the zip archive `data` (from a file or standard input) named `source`.
-    static func load(archive: Archive, source: String, schema: Schema) throws(InputError) -> Dataset {
+    /// Reads the class files in the zip archive `archive` whose bytes are `bytes` (from a file or standard input).
+    static func load(archive: Archive, bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
+        let source = bytes.source
         let wanted = classes(of: schema)
         var entries: [String: Entry] = [:]
         var names: [String] = []
@@ -52,14 +53,13 @@ enum ParseExport {
         var walker = try TreeWalker(schema: schema)
         for className in wanted {
             guard let entry = entries[className] else { continue }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(clamping: entry.uncompressedSize))
+            let contents: [UInt8]
             do {
-                _ = try archive.extract(entry) { bytes.append(contentsOf: $0) }
+                contents = try ZipEntryReader.contents(of: entry, in: bytes.buffer)
             } catch {
-                throw InputError.unreadable(path: "\(source): \(entry.path)", reason: "cannot extract it from the archive (\(error))")
+                throw InputError.unreadable(path: "\(source): \(entry.path)", reason: "cannot extract it from the archive: \(error.message)")
             }
-            try walk(&walker, className, ExportBytes(bytes: bytes, source: "\(source): \(entry.path)"))
+            try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"))
         }
         return walker.dataset
     }

@@ -79,6 +79,57 @@ import Testing
         check(try ExportLoader.load(path: folder.path("parse.zip"), schema: nil))
     }
 
+    /// Archives as tools write them: stored rather than deflated, and with sizes in data descriptors after each
+    /// file (written to a stream that cannot seek back).
+    @Test func readsStoredAndStreamedZips() throws {
+        let folder = try TemporaryFolder()
+        try Self.writeExport(to: folder, under: "export/")
+        try folder.run("python3", "-c", Self.zipScript)
+        check(try ExportLoader.load(path: folder.path("stored.zip"), schema: nil))
+        check(try ExportLoader.load(path: folder.path("streamed.zip"), schema: nil))
+    }
+
+    /// Writes `stored.zip` (no compression) and `streamed.zip` (deflated, sizes in data descriptors) of `export/`.
+    static let zipScript = """
+        import io, os, zipfile
+        names = sorted(os.path.join('export', n) for n in os.listdir('export'))
+        with zipfile.ZipFile('stored.zip', 'w', zipfile.ZIP_STORED) as z:
+            for n in names: z.write(n)
+        class Unseekable(io.RawIOBase):
+            def __init__(self, f): self.f = f
+            def writable(self): return True
+            def write(self, b): return self.f.write(b)
+        with open('streamed.zip', 'wb') as raw, zipfile.ZipFile(Unseekable(raw), 'w', zipfile.ZIP_DEFLATED) as z:
+            for n in names:
+                with open(n, 'rb') as f, z.open(n, 'w') as w: w.write(f.read())
+        assert all(i.flag_bits & 8 for i in zipfile.ZipFile('streamed.zip').infolist())
+        """
+
+    /// A damaged file in an archive is one error naming it, at once: its deflate stream used to be fed from the
+    /// rest of the archive, and one that never ended made the reader wait forever.
+    @Test(.timeLimit(.minutes(1)))
+    func aDamagedFileInAZipIsAnErrorNamingIt() throws {
+        let folder = try TemporaryFolder()
+        try Self.writeExport(to: folder, under: "export/")
+        try folder.run("python3", "-c", "import shutil; shutil.make_archive('parse', 'zip', '.', 'export')")
+        var zip = try Data(contentsOf: URL(fileURLWithPath: folder.path("parse.zip")))
+        // Cut Post.json's deflate stream short: keep its first 20 compressed bytes, zero the rest.
+        let name = Data("export/Post.json".utf8)
+        // The name's first occurrence is in its local header, 30 bytes in.
+        let header = try #require(zip.range(of: name)).lowerBound - 30
+        let nameLength = Int(zip[header + 26]) | Int(zip[header + 27]) << 8
+        let extraLength = Int(zip[header + 28]) | Int(zip[header + 29]) << 8
+        let compressed = Int(zip[header + 18]) | Int(zip[header + 19]) << 8
+        let data = header + 30 + nameLength + extraLength
+        zip.replaceSubrange((data + 20)..<(data + compressed), with: Data(count: compressed - 20))
+        try zip.write(to: URL(fileURLWithPath: folder.path("damaged.zip")))
+        #expect {
+            try ExportLoader.load(path: folder.path("damaged.zip"), schema: nil)
+        } throws: { error in
+            "\(error)".contains("damaged.zip: export/Post.json: cannot extract it from the archive: its compressed data is damaged")
+        }
+    }
+
     @Test func notAParseExportAndWrongSchemasAreLayoutErrors() throws {
         let folder = try TemporaryFolder()
         try folder.write("{}", to: "empty/notes.json")

@@ -1,0 +1,140 @@
+import SystemZlib
+import ZIPFoundation
+
+/// Decompresses one file of a zip archive held in memory, with zlib, within the bounds the archive's central
+/// directory gives it.
+///
+/// ZIPFoundation lists the archive (central directory, ZIP64, name encodings), but its extraction feeds zlib
+/// from the entry's start to the end of the file until the deflate stream ends, and waits forever when it does
+/// not: a damaged archive of one kilobyte hung `fanout check` (found by `make fuzz`). Here zlib gets exactly the
+/// entry's compressed bytes, the output may not exceed its stated size, and the size and CRC-32 must match,
+/// so a damaged entry is one clear error, at once.
+enum ZipEntryReader {
+    /// Why an entry could not be read.
+    enum Failure: Error, Equatable {
+        /// No local header with the entry's name whose data fits in the archive.
+        case missingData
+        /// A compression method other than stored (0) or deflate (8).
+        case unsupportedMethod(UInt16)
+        /// The data does not decompress to the stated size and CRC-32.
+        case corrupt
+
+        var message: String {
+            switch self {
+            case .missingData: "its data is missing or cut off"
+            case .unsupportedMethod(let method): "it uses compression method \(method); Fanout reads stored and deflated files"
+            case .corrupt: "its compressed data is damaged (size or CRC-32 do not match)"
+            }
+        }
+    }
+
+    private static let localHeaderSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+    private static let localHeaderSize = 30
+    /// Deflate's largest compression ratio is about 1032:1: a stated size beyond it cannot be true.
+    private static let largestRatio = 1032
+
+    /// The contents of `entry` of the zip archive whose bytes are `archive`.
+    ///
+    /// The entry's local header is found by its name (the central directory's offset is not public in
+    /// ZIPFoundation); any header that is not the entry's fails the size and CRC-32 check, so a wrong match
+    /// cannot give wrong contents.
+    static func contents(of entry: Entry, in archive: UnsafeRawBufferPointer) throws(Failure) -> [UInt8] {
+        let name = Array(entry.path.utf8)
+        let compressed = Int(clamping: entry.compressedSize), stated = Int(clamping: entry.uncompressedSize)
+        var failure = Failure.missingData
+        var offset = 0
+        while let header = nextHeader(named: name, in: archive, from: offset) {
+            offset = header + 1
+            let nameLength = Int(read16(archive, header + 26)), extraLength = Int(read16(archive, header + 28))
+            let start = header + localHeaderSize + nameLength + extraLength
+            guard compressed <= archive.count - start else { continue }
+            let data = UnsafeRawBufferPointer(rebasing: archive[start..<(start + compressed)])
+            do throws(Failure) {
+                let bytes = try decompress(data, method: read16(archive, header + 8), size: stated)
+                guard UInt32(crc32(0, data: bytes)) == entry.checksum else { throw Failure.corrupt }
+                return bytes
+            } catch {
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    /// The offset of the next local header at or after `offset` whose name is `name`.
+    private static func nextHeader(named name: [UInt8], in archive: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        var i = offset
+        while i + localHeaderSize + name.count <= archive.count {
+            if archive[i] == 0x50, archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04,
+               Int(read16(archive, i + 26)) == name.count,
+               name.indices.allSatisfy({ archive[i + localHeaderSize + $0] == name[$0] })
+            {
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `data` decompressed by `method`, which must give exactly `size` bytes.
+    private static func decompress(_ data: UnsafeRawBufferPointer, method: UInt16, size: Int) throws(Failure) -> [UInt8] {
+        switch method {
+        case 0:
+            guard data.count == size else { throw .corrupt }
+            return Array(data)
+        case 8:
+            guard size <= max(data.count, 1) * largestRatio else { throw .corrupt }
+            return try inflate(data, size: size)
+        default:
+            throw .unsupportedMethod(method)
+        }
+    }
+
+    /// Raw deflate `data` inflated into exactly `size` bytes: the stream must end with the data, not before or
+    /// after, and not produce more.
+    private static func inflate(_ data: UnsafeRawBufferPointer, size: Int) throws(Failure) -> [UInt8] {
+        // One byte more than stated, so that a stream producing more than its stated size is caught.
+        var output = [UInt8](repeating: 0, count: size + 1)
+        var stream = z_stream()
+        // -15: raw deflate, as zip stores it, with a 32 KiB window.
+        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .corrupt }
+        defer { inflateEnd(&stream) }
+        var consumed = 0, produced = 0
+        var result = Z_OK
+        let input = data.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
+        output.withUnsafeMutableBufferPointer { out in
+            // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
+            while result == Z_OK {
+                let feed = min(data.count - consumed, 1 << 30), room = min(out.count - produced, 1 << 30)
+                stream.next_in = input.map { $0 + consumed }
+                stream.avail_in = UInt32(feed)
+                stream.next_out = out.baseAddress! + produced
+                stream.avail_out = UInt32(room)
+                result = SystemZlib.inflate(&stream, Z_NO_FLUSH)
+                consumed += feed - Int(stream.avail_in)
+                produced += room - Int(stream.avail_out)
+                if result == Z_BUF_ERROR || (result == Z_OK && feed == 0) { break }
+            }
+        }
+        guard result == Z_STREAM_END, consumed == data.count, produced == size else { throw .corrupt }
+        output.removeLast()
+        return output
+    }
+
+    /// zlib's CRC-32 of `bytes`, continuing from `crc`.
+    private static func crc32(_ crc: UInt, data bytes: [UInt8]) -> UInt {
+        bytes.withUnsafeBufferPointer { buffer in
+            var crc = crc
+            var offset = 0
+            while offset < buffer.count {
+                let chunk = min(buffer.count - offset, 1 << 30)
+                crc = SystemZlib.crc32(crc, buffer.baseAddress! + offset, UInt32(chunk))
+                offset += chunk
+            }
+            return crc
+        }
+    }
+
+    private static func read16(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+}
