@@ -78,6 +78,19 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Any finite timestamp is a number the push-ID rule can report: 1e300 seconds is more days than an `Int`
+    /// holds, which crashed `check` (found by `make fuzz`).
+    @Test func aTimestampBeyondAnyDateIsReportedNotACrash() throws {
+        let cli = try CLI()
+        var export = MiniExport.makestagram
+        export.set("posts/alice/\(MiniExport.pa)/created_at", 1e300)
+        try cli.write(try export.text(), to: "far.json")
+        let (code, findings, _) = try cli.jsonReport("far.json", ["--fail-on", "info"])
+        #expect(code == 1)
+        let message = findings.first { $0["rule"] as? String == "push-id-time" }?["message"] as? String
+        #expect(message?.contains("is timestamped 1.1574074074074075e+295 days away from its push ID's time") == true, "\(findings)")
+    }
+
     /// The Instagram clone stores edges as `1`: repairs write `1` there too, so the repaired database is the one
     /// the app would have written.
     @Test func instacloneRepairsWriteOneForEdges() throws {

@@ -143,6 +143,14 @@ struct PushIDTimeRule: ConsistencyRule {
         return posts.createdAt == nil ? "the schema's posts have no timestamp field ([posts] created_at)" : nil
     }
 
+    /// "-3 days", "1 day": whole days, counted toward zero. A timestamp can be any finite number, far beyond
+    /// what an `Int` holds in days, so those are written as the number they are ("1.7e+114 days").
+    static func days(_ seconds: Double) -> String {
+        let days = (seconds / 86_400).rounded(.towardZero)
+        guard let whole = Int(exactly: days), abs(whole) < 1_000_000_000_000 else { return "\(days) days" }
+        return "\(whole) day\(abs(whole) == 1 ? "" : "s")"
+    }
+
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset, derived = context.derived
         guard let field = dataset.schema.posts?.createdAt?.field else { return [] }
@@ -150,9 +158,8 @@ struct PushIDTimeRule: ConsistencyRule {
             guard derived.post(post.key) == p, let stored = post.createdAt,
                 let pushed = PushID.time(of: dataset.key(post.key)), abs(stored - pushed) > 86_400
             else { return nil }
-            let days = Int((stored - pushed) / 86_400)
             return finding(
-                "post \(dataset.key(post.key)) is timestamped \(days) day\(abs(days) == 1 ? "" : "s") away from its push ID's time",
+                "post \(dataset.key(post.key)) is timestamped \(Self.days(stored - pushed)) away from its push ID's time",
                 paths: [dataset.path(of: post, field: field)], expected: pushed.rounded(), actual: stored.rounded()
             )
         }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SystemZlib
 import ZIPFoundation
 
@@ -28,7 +33,6 @@ enum ZipEntryReader {
         }
     }
 
-    private static let localHeaderSignature: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
     private static let localHeaderSize = 30
     /// Deflate's largest compression ratio is about 1032:1: a stated size beyond it cannot be true.
     private static let largestRatio = 1032
@@ -61,12 +65,19 @@ enum ZipEntryReader {
     }
 
     /// The offset of the next local header at or after `offset` whose name is `name`.
+    ///
+    /// Candidates are found with `memchr` on the signature's first byte, which skips through compressed data
+    /// many times faster than a byte loop: an archive of hundreds of megabytes is searched once per class file.
     private static func nextHeader(named name: [UInt8], in archive: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+        guard let base = archive.baseAddress else { return nil }
+        let last = archive.count - localHeaderSize - name.count
         var i = offset
-        while i + localHeaderSize + name.count <= archive.count {
-            if archive[i] == 0x50, archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04,
+        while i <= last {
+            guard let hit = memchr(base + i, 0x50, last - i + 1) else { return nil }
+            i = UnsafeRawPointer(hit) - base
+            if archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04,
                Int(read16(archive, i + 26)) == name.count,
-               name.indices.allSatisfy({ archive[i + localHeaderSize + $0] == name[$0] })
+               memcmp(base + i + localHeaderSize, name, name.count) == 0
             {
                 return i
             }
