@@ -105,6 +105,26 @@ import Testing
         assert all(i.flag_bits & 8 for i in zipfile.ZipFile('streamed.zip').infolist())
         """
 
+    /// Names written in code page 437 (no UTF-8 flag, as older Windows tools do) and files that inflate to
+    /// many times their compressed size.
+    @Test func readsLegacyNamesAndHighlyCompressedFiles() throws {
+        let folder = try TemporaryFolder()
+        try Self.writeExport(to: folder, under: "Xber/")
+        // Three megabytes of likes of one post: compressed about a hundred times.
+        let likes = (0..<24_000).map { i in
+            "{\"objectId\": \"x\(i)\", \"fromUser\": \(Self.pointer("_User", "uB")), \"toPost\": \(Self.pointer("Post", "pA1"))}"
+        }
+        try folder.write("{\"results\": [\(likes.joined(separator: ",\n"))]}", to: "Xber/Like.json")
+        try folder.run("python3", "-c", """
+            import shutil
+            shutil.make_archive('parse', 'zip', '.', 'Xber')
+            data = open('parse.zip', 'rb').read().replace(b'Xber/', b'\\x81ber/')  # ü in code page 437
+            open('legacy.zip', 'wb').write(data)
+            """)
+        let dataset = try ExportLoader.load(path: folder.path("legacy.zip"), schema: nil)
+        #expect(dataset.likes.count == 24_000 && dataset.users.count == 3 && dataset.posts.count == 3)
+    }
+
     /// A damaged file in an archive is one error naming it, at once: its deflate stream used to be fed from the
     /// rest of the archive, and one that never ended made the reader wait forever.
     @Test(.timeLimit(.minutes(1)))

@@ -147,8 +147,9 @@ struct PushIDTimeRule: ConsistencyRule {
     /// what an `Int` holds in days, so those are written as the number they are ("1.7e+114 days").
     static func days(_ seconds: Double) -> String {
         let days = (seconds / 86_400).rounded(.towardZero)
-        guard let whole = Int(exactly: days), abs(whole) < 1_000_000_000_000 else { return "\(days) days" }
-        return "\(whole) day\(abs(whole) == 1 ? "" : "s")"
+        guard abs(days) < 1e12 else { return "\(days) days" }
+        let whole = Int(days)
+        return "\(whole) day\(whole.magnitude == 1 ? "" : "s")"
     }
 
     func findings(in context: CheckContext) -> [Finding] {

@@ -123,7 +123,7 @@ struct TimelineUnknownPostRule: ConsistencyRule {
             return finding(
                 "\(context.name(entry.user))'s timeline points to post \(dataset.key(entry.post)), which does not exist",
                 paths: [path], expected: JSONValue.null,
-                actual: entry.posterUID == noKey ? JSONValue.bool(true) : timelineEntryValue(dataset, owner: entry.posterUID),
+                actual: entry.posterUID == noKey ? dataset.schema.edgeValue.json : timelineEntryValue(dataset, owner: entry.posterUID),
                 fix: [PatchEntry(path, .null)]
             )
         }

@@ -41,17 +41,19 @@ enum ZipEntryReader {
     ///
     /// The entry's local header is found by its name (the central directory's offset is not public in
     /// ZIPFoundation); any header that is not the entry's fails the size and CRC-32 check, so a wrong match
-    /// cannot give wrong contents.
+    /// cannot give wrong contents. At most ``candidateLimit`` headers are tried, so that an archive full of
+    /// planted look-alike headers costs no more than a few decompressions.
     static func contents(of entry: Entry, in archive: UnsafeRawBufferPointer) throws(Failure) -> [UInt8] {
-        let name = Array(entry.path.utf8)
+        let name = NameMatch(entry.path)
         let compressed = Int(clamping: entry.compressedSize), stated = Int(clamping: entry.uncompressedSize)
         var failure = Failure.missingData
-        var offset = 0
-        while let header = nextHeader(named: name, in: archive, from: offset) {
+        var offset = 0, tried = 0
+        while tried < candidateLimit, let header = nextHeader(matching: name, in: archive, from: offset) {
             offset = header + 1
             let nameLength = Int(read16(archive, header + 26)), extraLength = Int(read16(archive, header + 28))
             let start = header + localHeaderSize + nameLength + extraLength
             guard compressed <= archive.count - start else { continue }
+            tried += 1
             let data = UnsafeRawBufferPointer(rebasing: archive[start..<(start + compressed)])
             do throws(Failure) {
                 let bytes = try decompress(data, method: read16(archive, header + 8), size: stated)
@@ -64,22 +66,53 @@ enum ZipEntryReader {
         throw failure
     }
 
-    /// The offset of the next local header at or after `offset` whose name is `name`.
+    /// Headers tried per entry: a real archive has one with the name, or a few when stored files happen to
+    /// contain the same bytes.
+    static let candidateLimit = 8
+
+    /// Which local header names can be the entry's: its path as UTF-8 bytes, or, for archives that wrote
+    /// names in code page 437 (ZIPFoundation decodes those), a name of the same length ending in the same
+    /// ASCII file name (`…/Post.json`): the file names Fanout reads are ASCII, and two files of one name are
+    /// refused before this.
+    struct NameMatch {
+        let utf8: [UInt8]
+        let legacyLength: Int
+        let fileName: [UInt8]
+
+        init(_ path: String) {
+            utf8 = Array(path.utf8)
+            legacyLength = path.unicodeScalars.count
+            let last = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            fileName = last.utf8.allSatisfy { $0 < 0x80 } ? Array(last.utf8) : utf8
+        }
+
+        func matches(_ name: UnsafeRawBufferPointer) -> Bool {
+            if name.elementsEqual(utf8) { return true }
+            guard name.count == legacyLength, name.count >= fileName.count else { return false }
+            let tail = name.count - fileName.count
+            guard name[tail...].elementsEqual(fileName) else { return false }
+            return tail == 0 || name[tail - 1] == UInt8(ascii: "/")
+        }
+    }
+
+    /// The offset of the next local header at or after `offset` whose name `name` matches.
     ///
     /// Candidates are found with `memchr` on the signature's first byte, which skips through compressed data
     /// many times faster than a byte loop: an archive of hundreds of megabytes is searched once per class file.
-    private static func nextHeader(named name: [UInt8], in archive: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+    private static func nextHeader(matching name: NameMatch, in archive: UnsafeRawBufferPointer, from offset: Int) -> Int? {
         guard let base = archive.baseAddress else { return nil }
-        let last = archive.count - localHeaderSize - name.count
+        let last = archive.count - localHeaderSize
         var i = offset
         while i <= last {
             guard let hit = memchr(base + i, 0x50, last - i + 1) else { return nil }
             i = UnsafeRawPointer(hit) - base
-            if archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04,
-               Int(read16(archive, i + 26)) == name.count,
-               memcmp(base + i + localHeaderSize, name, name.count) == 0
-            {
-                return i
+            if archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04 {
+                let nameStart = i + localHeaderSize, nameLength = Int(read16(archive, i + 26))
+                if nameLength <= archive.count - nameStart,
+                   name.matches(UnsafeRawBufferPointer(rebasing: archive[nameStart..<(nameStart + nameLength)]))
+                {
+                    return i
+                }
             }
             i += 1
         }
@@ -102,9 +135,12 @@ enum ZipEntryReader {
 
     /// Raw deflate `data` inflated into exactly `size` bytes: the stream must end with the data, not before or
     /// after, and not produce more.
+    ///
+    /// The output grows as zlib fills it, up to one byte more than stated (so that a stream producing more is
+    /// caught): a damaged size of gigabytes costs nothing until that much is actually inflated.
     private static func inflate(_ data: UnsafeRawBufferPointer, size: Int) throws(Failure) -> [UInt8] {
-        // One byte more than stated, so that a stream producing more than its stated size is caught.
-        var output = [UInt8](repeating: 0, count: size + 1)
+        let limit = size + 1
+        var output = [UInt8](repeating: 0, count: min(limit, max(1 << 20, data.count * 4)))
         var stream = z_stream()
         // -15: raw deflate, as zip stores it, with a 32 KiB window.
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .corrupt }
@@ -112,22 +148,29 @@ enum ZipEntryReader {
         var consumed = 0, produced = 0
         var result = Z_OK
         let input = data.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
-        output.withUnsafeMutableBufferPointer { out in
+        while result == Z_OK {
+            if produced == output.count {
+                guard output.count < limit else { break }
+                output.append(contentsOf: repeatElement(0, count: min(output.count, limit - output.count)))
+            }
             // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
-            while result == Z_OK {
-                let feed = min(data.count - consumed, 1 << 30), room = min(out.count - produced, 1 << 30)
-                stream.next_in = input.map { $0 + consumed }
-                stream.avail_in = UInt32(feed)
+            let feed = min(data.count - consumed, 1 << 30), room = min(output.count - produced, 1 << 30)
+            stream.next_in = input.map { $0 + consumed }
+            stream.avail_in = UInt32(feed)
+            result = output.withUnsafeMutableBufferPointer { out in
                 stream.next_out = out.baseAddress! + produced
                 stream.avail_out = UInt32(room)
-                result = SystemZlib.inflate(&stream, Z_NO_FLUSH)
-                consumed += feed - Int(stream.avail_in)
-                produced += room - Int(stream.avail_out)
-                if result == Z_BUF_ERROR || (result == Z_OK && feed == 0) { break }
+                return SystemZlib.inflate(&stream, Z_NO_FLUSH)
             }
+            let read = feed - Int(stream.avail_in), wrote = room - Int(stream.avail_out)
+            consumed += read
+            produced += wrote
+            // No progress: the input is used up before the stream ends. (With all input read, zlib may still
+            // hold output for the next, larger buffer; that is progress.)
+            if result == Z_BUF_ERROR || (result == Z_OK && read == 0 && wrote == 0) { break }
         }
         guard result == Z_STREAM_END, consumed == data.count, produced == size else { throw .corrupt }
-        output.removeLast()
+        output.removeLast(output.count - size)
         return output
     }
 
