@@ -47,7 +47,7 @@ enum FuzzInput {
         audit(try? ExportLoader.load(path: file, schema: nil))
         for schema in Presets.all where schema.format == .parse {
             for className in schema.rootKeys {
-                FileManager.default.createFile(atPath: "\(scratch)/parse/\(className).json", contents: data)
+                _ = FileManager.default.createFile(atPath: "\(scratch)/parse/\(className).json", contents: data)
             }
             audit(try? ExportLoader.load(path: scratch + "/parse", schema: schema))
         }

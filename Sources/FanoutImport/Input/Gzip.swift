@@ -13,12 +13,12 @@ enum Gzip {
     /// Decompresses every gzip member in `input`. The caller owns the returned memory (`deallocate()`).
     static func inflate(_ input: UnsafeRawBufferPointer, source: String) throws(InputError) -> (UnsafeMutableRawPointer, Int) {
         // The trailer's ISIZE is the size of the last member modulo 2^32: a good first guess for one member.
-        // It is only believed up to deflate's largest ratio (about 1032:1), so that a few damaged or hostile
-        // bytes cannot make Fanout reserve gigabytes before zlib has produced anything.
+        // It is only believed up to deflate's largest ratio (``Deflate/largestRatio``), so that a few damaged
+        // or hostile bytes cannot make Fanout reserve gigabytes before zlib has produced anything.
         var capacity = max(input.count * 4, 1 << 16)
         if input.count >= 18 {
             let isize = Int(input.loadUnaligned(fromByteOffset: input.count - 4, as: UInt32.self).littleEndian)
-            if isize > 0 { capacity = min(isize + 1, max(capacity, input.count * 1032)) }
+            if isize > 0 { capacity = min(isize + 1, max(capacity, input.count * Deflate.largestRatio)) }
         }
         var output = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         var produced = 0

@@ -34,8 +34,6 @@ enum ZipEntryReader {
     }
 
     private static let localHeaderSize = 30
-    /// Deflate's largest compression ratio is about 1032:1: a stated size beyond it cannot be true.
-    private static let largestRatio = 1032
 
     /// The contents of `entry` of the zip archive whose bytes are `archive`.
     ///
@@ -57,7 +55,9 @@ enum ZipEntryReader {
             let data = UnsafeRawBufferPointer(rebasing: archive[start..<(start + compressed)])
             do throws(Failure) {
                 let bytes = try decompress(data, method: read16(archive, header + 8), size: stated)
-                guard UInt32(crc32(0, data: bytes)) == entry.checksum else { throw Failure.corrupt }
+                guard UInt32(bytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) }) == entry.checksum else {
+                    throw Failure.corrupt
+                }
                 return bytes
             } catch {
                 failure = error
@@ -126,7 +126,7 @@ enum ZipEntryReader {
             guard data.count == size else { throw .corrupt }
             return Array(data)
         case 8:
-            guard size <= max(data.count, 1) * largestRatio else { throw .corrupt }
+            guard size <= max(data.count, 1) * Deflate.largestRatio else { throw .corrupt }
             return try inflate(data, size: size)
         default:
             throw .unsupportedMethod(method)
@@ -172,20 +172,6 @@ enum ZipEntryReader {
         guard result == Z_STREAM_END, consumed == data.count, produced == size else { throw .corrupt }
         output.removeLast(output.count - size)
         return output
-    }
-
-    /// zlib's CRC-32 of `bytes`, continuing from `crc`.
-    private static func crc32(_ crc: UInt, data bytes: [UInt8]) -> UInt {
-        bytes.withUnsafeBufferPointer { buffer in
-            var crc = crc
-            var offset = 0
-            while offset < buffer.count {
-                let chunk = min(buffer.count - offset, 1 << 30)
-                crc = SystemZlib.crc32(crc, buffer.baseAddress! + offset, UInt32(chunk))
-                offset += chunk
-            }
-            return crc
-        }
     }
 
     private static func read16(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt16 {
