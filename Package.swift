@@ -61,6 +61,6 @@ let package = Package(
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
-        .testTarget(name: "FanoutCLITests", dependencies: ["FanoutJSON", "FanoutGenerate"]),
+        .testTarget(name: "FanoutCLITests", dependencies: ["FanoutJSON", "FanoutGenerate"], exclude: ["Golden"]),
     ]
 )
