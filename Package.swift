@@ -3,9 +3,15 @@ import PackageDescription
 
 let package = Package(
     name: "Fanout",
-    platforms: [.macOS(.v14)],
+    // macOS 15: the standard library's `Synchronization` (`Mutex`, `Atomic`), which `Locked` and the split read use.
+    platforms: [.macOS(.v15)],
     products: [
-        .library(name: "Fanout", targets: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender"]),
+        // The library another Swift program uses: load an export, derive, run the rules, render, export.
+        .library(
+            name: "Fanout",
+            targets: ["FanoutJSON", "FanoutCore", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport"]),
+        // The commands, as a library, so that the CLI's logic is testable in-process.
+        .library(name: "FanoutCLI", targets: ["FanoutCLI"]),
         .executable(name: "fanout", targets: ["fanout"]),
         .executable(name: "FanoutFuzz", targets: ["FanoutFuzz"]),
     ],
@@ -37,30 +43,43 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
         ),
-        // Site pages, reports and snapshots.
+        // Writing files and folders atomically (a temporary sibling moved into place): every output goes through it.
+        .target(name: "FanoutOutput", dependencies: ["FanoutCore"]),
+        // Site pages and reports.
         .target(
             name: "FanoutRender",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "CCmark",
+                "FanoutCore", "FanoutJSON", "FanoutOutput", "CCmark",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        // Outputs that are data, not pages: the canonical snapshot and the repaired export.
+        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
-        .executableTarget(
-            name: "fanout",
+        // The commands, the site project's settings and the read → derive → check pipeline they share.
+        .target(
+            name: "FanoutCLI",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate",
+                "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport",
+                "FanoutGenerate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The executable: one line that runs FanoutCLI.
+        .executableTarget(name: "fanout", dependencies: ["FanoutCLI"]),
         // libFuzzer target for the reader and the walker (`make fuzz`); a plain build makes a replayer of inputs.
         .executableTarget(name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport"]),
         .testTarget(name: "FanoutJSONTests", dependencies: ["FanoutJSON"], resources: [.copy("JSONTestSuite")]),
         .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutOutput"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
+        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
-        .testTarget(name: "FanoutCLITests", dependencies: ["FanoutJSON", "FanoutGenerate"], exclude: ["Golden"]),
+        .testTarget(
+            name: "FanoutCLITests", dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutGenerate"],
+            exclude: ["Golden"]),
     ]
 )

@@ -1,9 +1,8 @@
-/// Why a site or report could not be written. Every case is an input or usage error (exit code 2).
+/// Why a site or report could not be rendered. Every case is an input or usage error (exit code 2); a folder or
+/// file that cannot be written is an `OutputError`.
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// A template is missing or does not parse.
     case template(file: String, message: String)
-    /// The output location is unusable; nothing was written.
-    case output(path: String, message: String)
     /// A content page is unreadable.
     case content(file: String, message: String)
 
@@ -11,7 +10,6 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .template(let file, let message): "template \(file): \(message)"
-        case .output(let path, let message): "\(path): \(message)"
         case .content(let file, let message): "content \(file): \(message)"
         }
     }

@@ -17,4 +17,9 @@ public enum RuleCatalog {
     public static func descriptor(_ id: String) -> RuleDescriptor? {
         rules.first { $0.descriptor.id == id }?.descriptor
     }
+
+    /// What is wrong with `id` when no rule has it: `unknown rule "x"; known rules: …`.
+    public static func unknownMessage(_ id: String) -> String {
+        "unknown rule \"\(id)\"; known rules: " + descriptors.map(\.id).joined(separator: ", ")
+    }
 }

@@ -22,6 +22,12 @@ public enum Presets {
     /// The preset called `name`.
     public static func named(_ name: String) -> Schema? { all.first { $0.name == name } }
 
+    /// What is wrong with `name` when no preset has it.
+    public static func unknownMessage(_ name: String) -> String {
+        "unknown schema \"\(name)\"; presets: \(names.joined(separator: ", ")); a schema file is given by its path "
+            + "(ending in .toml)"
+    }
+
     /// The schema file text of the preset called `name`, as `fanout schemas show` prints it.
     public static func text(of name: String) -> String? {
         PresetFiles.files.first { $0.name == name }.map { $0.text + "\n" }

@@ -33,6 +33,6 @@ public enum SchemaFile {
         } catch {
             throw InputError.schema("\(source): invalid TOML: \(error)")
         }
-        return try SchemaFileParser(source: source, map: SchemaSourceMap(text)).schema(from: table, defaultName: defaultName)
+        return try SchemaFileParser(source: source, map: TOMLSourceMap(text)).schema(from: table, defaultName: defaultName)
     }
 }

@@ -4,7 +4,7 @@ import TOMLKit
 /// Turns a parsed TOML table into a ``Schema``, checking every key and value.
 struct SchemaFileParser {
     let source: String
-    let map: SchemaSourceMap
+    let map: TOMLSourceMap
 
     static let rootKeys = ["name", "summary", "format", "edge_value", "users", "posts", "likes", "follows", "timeline", "flags"]
 

@@ -241,31 +241,13 @@ struct TreeWalker {
     }
 
     private mutating func walkChildren(of node: Int) throws(JSONSyntaxError) {
-        switch try reader.peekKind() {
-        case .object:
-            try reader.beginObject()
-            while let key = try reader.nextKey() {
-                try dispatch(node, key)
-                if reader.offset >= stopCheck, reachedStopCheck(node) { return }
-            }
-        case .array:
-            // Firebase turns objects whose keys are small integers into arrays; the index is the key.
-            try reader.beginArray()
-            var index = 0
-            while try reader.nextElement() {
-                if try reader.peekKind() == .null {
-                    try reader.readNull()
-                } else {
-                    let key = Array(String(index).utf8)
-                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: key.count, alignment: 1)
-                    defer { buffer.deallocate() }
-                    buffer.copyBytes(from: key)
-                    try dispatch(node, UnsafeRawBufferPointer(buffer))
-                }
-                index += 1
-            }
-        default:
+        guard var members = try FirebaseMembers(&reader) else {
             try reader.skipValue()
+            return
+        }
+        while let key = try members.next(&reader) {
+            try dispatch(node, key)
+            if reader.offset >= stopCheck, reachedStopCheck(node) { return }
         }
     }
 

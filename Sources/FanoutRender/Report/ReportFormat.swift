@@ -14,4 +14,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case sarif
     /// GitHub Actions workflow commands (`::error title=…::…`), shown as annotations on the run.
     case github
+
+    /// The formats, as help texts and messages list them: `text, json, … or github`.
+    public static var listed: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
 }

@@ -90,9 +90,9 @@ public struct SiteBuilder: Sendable {
     @discardableResult
     public func build(
         into path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) throws(RenderError) -> OutputDirectory.Summary {
+    ) throws -> SiteOutput.Summary {
         let pages = try ContentPage.load(from: options.contentDirectory ?? "")
-        let output = try OutputDirectory(path: path)
+        let output = try SiteOutput(path: path)
         do {
             try render(into: output, pages: pages, progress: progress)
             return try output.commit()
@@ -103,8 +103,8 @@ public struct SiteBuilder: Sendable {
     }
 
     private func render(
-        into output: OutputDirectory, pages: [ContentPage], progress: (@Sendable (Int, Int) -> Void)?
-    ) throws(RenderError) {
+        into output: SiteOutput, pages: [ContentPage], progress: (@Sendable (Int, Int) -> Void)?
+    ) throws {
         let navPages = pages.filter { $0.name != "index" }
         let info = ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name)
         let common: [String: Any] = [
@@ -144,62 +144,39 @@ public struct SiteBuilder: Sendable {
             cards: try CardCache(views: views, templates: templates, used: needsCards),
             coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived) : nil)
         // Pages are independent: render them on every core, in contiguous chunks.
-        let failures = FailureBox()
+        let state = Locked(RenderState())
         let chunk = 64
         let chunks = (jobs.count + chunk - 1) / chunk
         let allJobs = jobs
-        let finished = Counter()
-        let written = PathList()
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            defer { progress?(finished.add(chunk), allJobs.count) }
-            for i in (c * chunk)..<min(allJobs.count, (c + 1) * chunk) where !failures.failed {
-                do throws(RenderError) {
+            defer {
+                let done = state.withLock { $0.finished += chunk; return $0.finished }
+                progress?(done, allJobs.count)
+            }
+            for i in (c * chunk)..<min(allJobs.count, (c + 1) * chunk) where state.withLock({ $0.failure == nil }) {
+                do {
                     let (path, text) = try renderer.render(allJobs[i])
                     try output.write(text, to: path)
-                    written.append(path)
+                    state.withLock { $0.written.append(path) }
                 } catch {
-                    failures.record(error)
+                    state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
             }
         }
-        if let error = failures.first { throw error }
-        // The sitemap lists what the build wrote, so it is rendered last.
+        let (failure, written) = state.withLock { ($0.failure, $0.written) }
+        if let failure { throw failure }
+        // The sitemap lists what the build wrote, so it is rendered last; in byte order, so that it does not
+        // depend on which thread finished first.
         if kinds.contains(.sitemap) {
-            let htmlPages = written.sorted.filter { $0.hasSuffix(".html") }
+            let htmlPages = written.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.filter { $0.hasSuffix(".html") }
             try output.write(Sitemap.render(pages: htmlPages, baseURL: options.baseURL), to: "sitemap.xml")
         }
     }
 }
 
-/// Counts finished work across threads.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    /// Adds `n` and returns the new total.
-    func add(_ n: Int) -> Int { lock.withLock { value += n; return value } }
-}
-
-/// The paths a parallel render wrote.
-final class PathList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var paths: [String] = []
-
-    func append(_ path: String) { lock.withLock { paths.append(path) } }
-
-    /// The paths in byte order, so the sitemap does not depend on which thread finished first.
-    var sorted: [String] { lock.withLock { paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } } }
-}
-
-/// The first error of a parallel render.
-final class FailureBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: RenderError?
-
-    var failed: Bool { lock.withLock { error != nil } }
-    var first: RenderError? { lock.withLock { error } }
-
-    func record(_ error: RenderError) {
-        lock.withLock { if self.error == nil { self.error = error } }
-    }
+/// What the parallel render has done so far.
+private struct RenderState {
+    var finished = 0
+    var written: [String] = []
+    var failure: (any Error)?
 }

@@ -1,0 +1,111 @@
+import ArgumentParser
+import FanoutCore
+import FanoutRender
+import Foundation
+
+/// `fanout build`: renders the static feed site.
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Render the static feed site: timelines (HTML and Markdown), profiles, posts and the report.",
+        discussion: """
+            The site is written to a temporary folder next to --out and moved into place when complete, so a \
+            failed run leaves the previous site as it was. Fanout refuses to replace a non-empty folder it did \
+            not create. Markdown pages in --content become pages of the site (index.md introduces the home \
+            page); templates in --templates override the built-in ones file by file. Inside a site project \
+            (see `fanout init`), fanout.toml supplies the export, schema, title, base_url, per_page and out; \
+            options given here override it.
+            """
+    )
+
+    @OptionGroup var input: ExportOptions
+    @OptionGroup var rules: RuleOptions
+
+    @Option(name: .shortAndLong, help: "The folder to write the site to. Default: `out` in fanout.toml, else _site.")
+    var out: String?
+
+    @Option(help: ArgumentHelp(
+        "Posts per timeline and profile page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
+        valueName: "N"))
+    var perPage: Int?
+
+    @Option(help: ArgumentHelp(
+        "The URL the site is published at (http or https), for absolute URLs in Atom feeds and sitemap.xml; "
+            + "page links stay relative. Default: `base_url` in fanout.toml, else none.", valueName: "URL"))
+    var baseURL: String?
+
+    @Option(help: "Markdown pages to include (default: ./Content when it exists).")
+    var content: String?
+
+    @Option(help: "Templates overriding the built-in ones (default: ./Templates when it exists).")
+    var templates: String?
+
+    @Option(help: "The site's title. Default: `title` in fanout.toml, else Fanout.")
+    var title: String?
+
+    @ArgumentParser.Flag(name: .shortAndLong, help: "List every file written (files whose content did not change are kept).")
+    var verbose = false
+
+    @Option(help: ArgumentHelp(
+        "Only these kinds of page, comma-separated: " + PageKind.allCases.map(\.rawValue).joined(separator: ", ")
+            + ". Default: all.", valueName: "KINDS"))
+    var pages: String?
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity: \(FailOn.listed). "
+        + "Default: `fail_on` in fanout.toml, else never."))
+    var failOn: FailOn?
+
+    func run() throws {
+        // Everything that can be wrong with the command line or its files is found before the export is read.
+        let kinds = try pageKinds()
+        let project = try input.project()
+        let configuration = try rules.configuration(base: project.rules)
+        let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
+        guard perPage >= 1 else { throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1") }
+        let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
+        let out = self.out ?? project.out.map(input.resolve) ?? "_site"
+        let templateSet = try TemplateSet(overrides: templates ?? input.existingFolder("Templates"))
+        let export = try input.input(project)
+        let analysis = try Analysis(export, configuration: configuration)
+        let builder = SiteBuilder(
+            dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
+            options: SiteOptions(
+                title: title ?? project.title ?? "Fanout", exportName: export.path,
+                contentDirectory: content ?? input.existingFolder("Content"), pageKinds: kinds, perPage: perPage,
+                baseURL: baseURL),
+            templates: templateSet)
+        let summary = try PhaseClock.measure("render") {
+            try builder.build(into: out) { done, total in TerminalProgress.shared.update(done: min(done, total), total: total) }
+        }
+        let info = ReportInfo(exportName: export.path, schemaName: analysis.dataset.schema.name)
+        printStatus("\(out)/: wrote \(summary.written.count) files, \(summary.unchanged) unchanged — "
+            + TextReport.summaryLine(analysis.audit, info: info))
+        if verbose { for file in summary.written { printStatus("  wrote \(file)") } }
+        let threshold = (failOn ?? project.failOn ?? .never).threshold
+        if let threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+    }
+
+    private func pageKinds() throws -> Set<PageKind> {
+        guard let pages else { return Set(PageKind.allCases) }
+        return Set(try pages.split(separator: ",").map { name in
+            guard let kind = PageKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw UsageError(message: "--pages \(pages): unknown kind \"\(name)\"; kinds: "
+                    + PageKind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return kind
+        })
+    }
+
+    /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything.
+    private func checkedBaseURL(_ value: String?) throws -> String? {
+        guard let value else { return nil }
+        let lower = value.lowercased()
+        guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), URL(string: value)?.host != nil,
+              !value.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        else {
+            throw UsageError(message: "base URL \"\(value)\": expected an absolute http or https URL, "
+                + "such as https://feeds.example.com/")
+        }
+        return value
+    }
+}

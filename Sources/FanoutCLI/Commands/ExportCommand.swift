@@ -1,0 +1,58 @@
+import ArgumentParser
+import FanoutCore
+import FanoutExport
+import FanoutImport
+import FanoutOutput
+import Foundation
+
+/// `fanout export`: writes the canonical snapshot of the derived data, and on request the repair.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write snapshot.json: timelines, like counts and likers in canonical, byte-stable JSON.",
+        discussion: """
+            With --repair, also write repair.patch.json, one Firebase multi-path update (path → value, null \
+            deletes) that repairs every finding with a mechanical fix, and repaired.json, the export with the \
+            patch applied. The README's "Repair" section says which copy is the source of truth for each relation.
+            """
+    )
+
+    @OptionGroup var input: ExportOptions
+
+    @Option(name: .shortAndLong, help: "The folder to write into (created when missing).")
+    var out: String
+
+    @ArgumentParser.Flag(help: "Also write repair.patch.json and repaired.json.")
+    var repair = false
+
+    func run() throws {
+        let export = try input.input(try input.project())
+        let folder = out as NSString
+        let snapshotPath = folder.appendingPathComponent("snapshot.json")
+        guard repair else {
+            let analysis = try Analysis(export)
+            try AtomicFile.write(Snapshot.render(analysis.dataset, analysis.derived), to: snapshotPath)
+            printStatus("wrote \(snapshotPath)")
+            return
+        }
+        let source = try RepairSource(export)
+        defer { source.remove() }
+        let analysis = try source.analysis()
+        guard analysis.dataset.schema.format == .firebase else {
+            throw UsageError(message: "--repair writes a Firebase multi-path update, but \(export.path) is a "
+                + "\(analysis.dataset.schema.format.rawValue) export")
+        }
+        let patch = RepairPlanner.plan(CheckContext(dataset: analysis.dataset, derived: analysis.derived))
+        let repairedPath = folder.appendingPathComponent("repaired.json")
+        let patchPath = folder.appendingPathComponent("repair.patch.json")
+        // The repaired export streams into a temporary file that replaces repaired.json only once complete.
+        let bytes = try ExportBytes(path: source.path)
+        let repaired = try AtomicFile(path: repairedPath)
+        try PatchApplier.apply(patch, to: bytes.buffer) { chunk in try repaired.append(chunk) }
+        try AtomicFile.write(Snapshot.render(analysis.dataset, analysis.derived), to: snapshotPath)
+        try AtomicFile.write(patch.render(), to: patchPath)
+        try repaired.commit()
+        let count = patch.entries.count
+        printStatus("wrote \(snapshotPath), \(patchPath) (\(count) update\(count == 1 ? "" : "s")) and \(repairedPath)")
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import FanoutImport
+import FanoutOutput
+import FanoutRender
+import Foundation
+
+/// The `fanout` command: reads a social app's database export, derives feeds, audits copies, renders a site.
+public struct FanoutCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "fanout",
+        abstract: "Turn a social app's database export into a feed site, an audit and snapshots.",
+        discussion: """
+            Exit codes: 0 success (no finding at or above --fail-on); 1 findings at or above --fail-on; \
+            2 bad usage or unreadable input (one message on stderr, nothing written).
+            """,
+        version: "0.1.0",
+        subcommands: [
+            BuildCommand.self, CheckCommand.self, ExportCommand.self, GenerateCommand.self, InitCommand.self,
+            SchemasCommand.self,
+        ]
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with Fanout's exit codes.
+    public static func main() {
+        Foundation.exit(run(CommandLine.arguments.dropFirst().map { $0 }))
+    }
+
+    /// Runs `arguments` (without the program's name) and returns the exit code: usage and input errors are 2,
+    /// not ArgumentParser's 64, and print one line on stderr.
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as InputError {
+            printError(error.description)
+        } catch let error as RenderError {
+            printError(error.description)
+        } catch let error as OutputError {
+            printError(error.description)
+        } catch let error as UsageError {
+            printError(error.message)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            if status.rawValue == 1 { return 1 }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { printError(message) }
+            return status == .validationFailure ? 2 : status.rawValue
+        }
+        return 2
+    }
+}

@@ -1,0 +1,162 @@
+import FanoutCore
+import FanoutImport
+import Foundation
+import TOMLKit
+
+/// A site project's settings, read from its `fanout.toml`.
+///
+/// Every key is optional; command-line options override the file. Example:
+///
+/// ```toml
+/// export = "backups/latest.json"
+/// schema = "makestagram"
+/// title = "Makestagram feeds"
+/// base_url = "https://feeds.example.com/"
+/// per_page = 20
+/// out = "_site"
+/// fail_on = "warning"
+///
+/// [rules]
+/// push-id-time = "off"
+/// poster-copy-stale = "error"
+/// ```
+public struct ProjectConfig: Sendable, Equatable {
+    /// The file name looked for in the current folder.
+    public static let fileName = "fanout.toml"
+    /// The keys a project file may hold at its top level.
+    public static let keys = ["export", "schema", "title", "base_url", "per_page", "out", "fail_on", "rules"]
+
+    /// The export to read when the command line names none.
+    public var export: String?
+    /// The export's layout (a preset name or schema file).
+    public var schema: String?
+    /// The site's title.
+    public var title: String?
+    /// The URL the site is published at, for absolute links in feeds and the sitemap.
+    public var baseURL: String?
+    /// Posts per timeline page.
+    public var perPage: Int?
+    /// The folder the site is written to.
+    public var out: String?
+    /// The severity that fails `check` and `build`.
+    public var failOn: FailOn?
+    /// Rules switched off or re-graded, by rule id.
+    public var rules: [String: RuleSetting]
+
+    /// A configuration with the given settings; by default, none.
+    public init(
+        export: String? = nil, schema: String? = nil, title: String? = nil, baseURL: String? = nil,
+        perPage: Int? = nil, out: String? = nil, failOn: FailOn? = nil, rules: [String: RuleSetting] = [:]
+    ) {
+        self.export = export
+        self.schema = schema
+        self.title = title
+        self.baseURL = baseURL
+        self.perPage = perPage
+        self.out = out
+        self.failOn = failOn
+        self.rules = rules
+    }
+
+    /// Reads the file at `path`.
+    public static func load(path: String) throws(ConfigError) -> ProjectConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "not readable as UTF-8 text" : "no such file"
+            throw ConfigError(file: path, line: nil, message: "cannot read: \(reason)")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses the TOML `text`; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> ProjectConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, message: "invalid TOML: \(error.description)")
+        } catch {
+            throw ConfigError(file: file, line: nil, message: "invalid TOML: \(error)")
+        }
+        var reader = ConfigReader(file: file, lines: TOMLSourceMap(text))
+        return try reader.read(table)
+    }
+}
+
+/// Reads a parsed table into a ``ProjectConfig``, checking every key and value in the order they are written.
+private struct ConfigReader {
+    let file: String
+    let lines: TOMLSourceMap
+
+    func fail(_ key: String, in table: String? = nil, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: lines.line(of: (table.map { [$0] } ?? []) + [key]), message: message)
+    }
+
+    /// The table's members in the order of their lines, so the first error reported is the first in the file.
+    func ordered(_ table: TOMLTable, name: String? = nil) -> [(String, TOMLValueConvertible)] {
+        let prefix = name.map { [$0] } ?? []
+        return table.map { ($0.0, $0.1) }.sorted { a, b in
+            (lines.line(of: prefix + [a.0]) ?? .max, a.0) < (lines.line(of: prefix + [b.0]) ?? .max, b.0)
+        }
+    }
+
+    mutating func read(_ table: TOMLTable) throws(ConfigError) -> ProjectConfig {
+        var config = ProjectConfig()
+        for (key, value) in ordered(table) {
+            switch key {
+            case "export": config.export = try string(key, value)
+            case "schema": config.schema = try string(key, value)
+            case "title": config.title = try string(key, value)
+            case "base_url": config.baseURL = try string(key, value)
+            case "out": config.out = try string(key, value)
+            case "per_page":
+                guard let number = value.int, number >= 1 else {
+                    throw fail(key, "per_page = \(Self.shown(value)): expected a whole number of at least 1")
+                }
+                config.perPage = number
+            case "fail_on":
+                guard let text = value.string, let threshold = FailOn(rawValue: text) else {
+                    throw fail(key, "fail_on = \(Self.shown(value)): expected \(FailOn.listed)")
+                }
+                config.failOn = threshold
+            case "rules":
+                guard let rules = value.table else { throw fail(key, "rules: expected a table ([rules])") }
+                config.rules = try readRules(rules)
+            default:
+                throw fail(key, "unknown key \"\(key)\"; known keys: \(ProjectConfig.keys.joined(separator: ", "))")
+            }
+        }
+        return config
+    }
+
+    func readRules(_ table: TOMLTable) throws(ConfigError) -> [String: RuleSetting] {
+        var settings: [String: RuleSetting] = [:]
+        for (rule, value) in ordered(table, name: "rules") {
+            guard RuleCatalog.descriptor(rule) != nil else {
+                throw fail(rule, in: "rules", "[rules] \(rule): \(RuleCatalog.unknownMessage(rule))")
+            }
+            guard let text = value.string, let setting = RuleSetting(text) else {
+                throw fail(rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
+            }
+            settings[rule] = setting
+        }
+        return settings
+    }
+
+    func string(_ key: String, _ value: TOMLValueConvertible) throws(ConfigError) -> String {
+        guard let text = value.string else { throw fail(key, "\(key) = \(Self.shown(value)): expected a string") }
+        return text
+    }
+
+    /// A value as the user wrote it, near enough: strings quoted, tables and arrays by kind.
+    static func shown(_ value: TOMLValueConvertible) -> String {
+        if let text = value.string { return "\"\(text)\"" }
+        switch value.type {
+        case .table: return "a table"
+        case .array: return "an array"
+        default: return value.debugDescription
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import FanoutJSON
+
+/// The members of a Firebase node, whether the export wrote it as an object or as an array.
+///
+/// The Realtime Database turns an object whose keys are small integers into an array, so an array is read as
+/// the object it stands for: the index is the key and a `null` element is a hole, no member at all. The
+/// walker that fills the core and the repair that rewrites an export both read nodes through this, so the two
+/// agree on what an array means.
+public struct FirebaseMembers: ~Copyable {
+    /// The next index, when the node is an array.
+    private var index: Int?
+    /// The digits of an array index, handed out as a key.
+    private let digits: UnsafeMutableRawBufferPointer
+
+    /// Opens the object or array at `reader`; nil, reading nothing, when the value there is neither.
+    public init?(_ reader: inout JSONReader) throws(JSONSyntaxError) {
+        switch try reader.peekKind() {
+        case .object:
+            try reader.beginObject()
+            index = nil
+        case .array:
+            try reader.beginArray()
+            index = 0
+        default:
+            return nil
+        }
+        digits = .allocate(byteCount: 20, alignment: 1)
+    }
+
+    deinit { digits.deallocate() }
+
+    /// The next member's key, its value at the reader; nil after the last. The key's bytes are valid until the
+    /// reader or this value moves on.
+    public mutating func next(_ reader: inout JSONReader) throws(JSONSyntaxError) -> UnsafeRawBufferPointer? {
+        guard var index else { return try reader.nextKey() }
+        while try reader.nextElement() {
+            defer { index += 1; self.index = index }
+            if try reader.peekKind() == .null {
+                try reader.readNull()
+                continue
+            }
+            return key(of: index)
+        }
+        return nil
+    }
+
+    /// `index` in decimal, in ``digits``.
+    private func key(of index: Int) -> UnsafeRawBufferPointer {
+        var value = index
+        var start = digits.count
+        repeat {
+            start -= 1
+            digits[start] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        } while value > 0
+        return UnsafeRawBufferPointer(rebasing: digits[start...])
+    }
+}

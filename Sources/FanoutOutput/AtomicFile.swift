@@ -1,0 +1,89 @@
+import Foundation
+
+/// One file written atomically: its bytes go to a temporary sibling (``TemporaryName``), which is renamed over
+/// the final path by ``commit()``. Until then, a reader sees the previous file or none; a failed or abandoned
+/// write leaves nothing behind. Folders above the file are created as needed.
+///
+/// For small outputs ``write(_:to:)`` does it all at once; large ones (a repaired export) are streamed with
+/// ``append(_:)``.
+public final class AtomicFile {
+    /// The final path.
+    public let path: String
+    private let temporary: String
+    private var descriptor: Int32
+
+    /// Starts writing the file at `path`.
+    public init(path: String) throws(OutputError) {
+        let url = URL(fileURLWithPath: path)
+        self.path = path
+        temporary = TemporaryName.sibling(of: url).path
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(path: path, message: "cannot write: \(error.localizedDescription)")
+        }
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: \(TemporaryName.lastError)") }
+    }
+
+    deinit { abandon() }
+
+    /// Writes `text` to `path` atomically.
+    public static func write(_ text: String, to path: String) throws(OutputError) {
+        var text = text
+        let file = try AtomicFile(path: path)
+        var failure: OutputError?
+        text.withUTF8 { bytes in
+            do throws(OutputError) { try file.append(UnsafeRawBufferPointer(bytes)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        try file.commit()
+    }
+
+    /// Appends `bytes`.
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: the file is already closed") }
+        guard FileDescriptor.writeAll(descriptor, bytes) else {
+            let reason = TemporaryName.lastError
+            abandon()
+            throw OutputError(path: path, message: "cannot write: \(reason)")
+        }
+    }
+
+    /// Closes the file and moves it into place, replacing any previous file at `path`.
+    public func commit() throws(OutputError) {
+        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: the file is already closed") }
+        let closed = close(descriptor) == 0
+        descriptor = -1
+        guard closed, rename(temporary, path) == 0 else {
+            let reason = TemporaryName.lastError
+            unlink(temporary)
+            throw OutputError(path: path, message: "cannot write: \(reason)")
+        }
+    }
+
+    /// Stops writing and deletes the temporary file; the previous file at `path`, if any, stays.
+    public func abandon() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(temporary)
+    }
+}
+
+/// Plain POSIX writes: outputs are moved into place whole, so per-write syncing would only slow them down.
+enum FileDescriptor {
+    /// Writes every byte of `bytes` to `descriptor`, retrying after interruptions; false on an error (`errno`).
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+}

@@ -1,0 +1,3 @@
+import FanoutCLI
+
+FanoutCommand.main()
