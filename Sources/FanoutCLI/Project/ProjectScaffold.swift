@@ -1,19 +1,21 @@
+import FanoutImport
+
 /// The files `fanout init` writes besides the templates: the project file and a sample page.
-public enum ProjectScaffold {
+enum ProjectScaffold {
     /// A `fanout.toml` naming `export`, with every other setting shown at its default or commented out, so the
     /// file documents what can be set. It parses as a ``ProjectConfig`` (a test checks it).
-    public static func configFile(export: String) -> String {
+    static func configFile(export: String) -> String {
         """
         # Fanout site project. `fanout build` run in this folder reads this file; options on the command line
         # override it. Paths are relative to this file's folder.
 
         export = \(quoted(export))        # the export to read: Firebase JSON (plain or gzip) or a Parse folder/.zip
-        # schema = "makestagram"          # a preset (makestagram, instaclone, friendlypix, parse) or a .toml schema file
+        # schema = "makestagram"          # a preset (\(Presets.names.joined(separator: ", "))) or a .toml schema file
         title = "Fanout"
         # base_url = "https://feeds.example.com/"   # absolute URLs in feed.xml and sitemap.xml only
         per_page = 50                     # posts per timeline and profile page
         out = "_site"
-        fail_on = "never"                 # error, warning, info or never
+        fail_on = "never"                 # \(FailOn.listed)
 
         [rules]
         # push-id-time = "off"            # off, info, warning or error, per rule
@@ -22,7 +24,7 @@ public enum ProjectScaffold {
     }
 
     /// `Content/about.md`: a page of the site, linked from every page's navigation.
-    public static let samplePage = """
+    static let samplePage = """
         ---
         title: About
         order: 1

@@ -70,28 +70,16 @@ public enum Audit {
             ran.append((rule, severity))
             if severity != rule.descriptor.defaultSeverity { severities[id] = severity }
         }
-        let results = RuleResults(count: ran.count)
+        let results = Locked([[Finding]](repeating: [], count: ran.count))
         let tasks = ran
         DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
             var found = tasks[i].rule.findings(in: context)
             for j in found.indices { found[j].severity = tasks[i].severity }
             found.sort { ($0.paths.first ?? "", $0.message) < ($1.paths.first ?? "", $1.message) }
-            results.set(i, found)
+            results.withLock { $0[i] = found }
         }
         return AuditResult(
-            findings: results.all.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
+            findings: results.value.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
             severities: severities)
     }
-}
-
-/// Each rule's findings, filled in by parallel tasks.
-private final class RuleResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [[Finding]]
-
-    init(count: Int) { results = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ findings: [Finding]) { lock.withLock { results[index] = findings } }
-
-    var all: [[Finding]] { lock.withLock { results } }
 }

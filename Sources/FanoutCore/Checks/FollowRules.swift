@@ -21,11 +21,9 @@ struct FollowMirrorMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
-        let forward = PackedPairSet(dataset.following.lazy.map(packed)), backward = PackedPairSet(dataset.followers.lazy.map(packed))
-        let notMirrored = forward.subtracting(backward), notFollowed = backward.subtracting(forward)
+        let difference = MirrorDifference(source: dataset.following, mirror: dataset.followers, packed: packed)
         var findings: [Finding] = []
-        var reported = Set<Int64>()
-        for follow in dataset.following where notMirrored.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+        for follow in difference.notMirrored {
             // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
             if follow.user == follow.target { continue }
             if dataset.schema.users != nil && (context.derived.user(follow.user) == nil || context.derived.user(follow.target) == nil) {
@@ -38,8 +36,7 @@ struct FollowMirrorMissingRule: ConsistencyRule {
                 fix: [PatchEntry(mirror, dataset.schema.edgeValue.json)]
             ))
         }
-        reported.removeAll()
-        for follow in dataset.followers where notFollowed.contains(packed(follow)) && reported.insert(packed(follow)).inserted {
+        for follow in difference.notInSource {
             guard let source = dataset.path(ofFollowing: follow), let mirror = dataset.path(ofFollower: follow) else { continue }
             findings.append(finding(
                 "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them",

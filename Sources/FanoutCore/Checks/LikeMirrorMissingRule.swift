@@ -20,11 +20,9 @@ struct LikeMirrorMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
-        let set = PackedPairSet(dataset.likes.lazy.map(packed)), mirror = PackedPairSet(dataset.likeMirror.lazy.map(packed))
-        let notMirrored = set.subtracting(mirror), notLiked = mirror.subtracting(set)
+        let difference = MirrorDifference(source: dataset.likes, mirror: dataset.likeMirror, packed: packed)
         var findings: [Finding] = []
-        var reported = Set<Int64>()
-        for like in dataset.likes where notMirrored.contains(packed(like)) && reported.insert(packed(like)).inserted {
+        for like in difference.notMirrored {
             // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
             if dataset.schema.users != nil && context.derived.user(like.user) == nil { continue }
             if dataset.schema.posts != nil && context.derived.post(like.post) == nil { continue }
@@ -35,8 +33,7 @@ struct LikeMirrorMissingRule: ConsistencyRule {
                 fix: [PatchEntry(mirrorPath, dataset.schema.edgeValue.json)]
             ))
         }
-        reported.removeAll()
-        for like in dataset.likeMirror where notLiked.contains(packed(like)) && reported.insert(packed(like)).inserted {
+        for like in difference.notInSource {
             guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
             findings.append(finding(
                 "\(context.name(like.user))'s mirror lists a like of post \(dataset.key(like.post)) that the post's like set does not hold",

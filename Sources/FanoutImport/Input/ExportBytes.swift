@@ -84,27 +84,18 @@ public final class ExportBytes: @unchecked Sendable {
     }
 
     private static func readAll(fd: Int32, source: String) throws(InputError) -> (UnsafeMutableRawPointer?, Int) {
-        var capacity = 1 << 20
-        var pointer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-        var count = 0
+        var buffer = GrowingBuffer(capacity: 1 << 20)
         while true {
-            if count == capacity {
-                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 8)
-                bigger.copyMemory(from: pointer, byteCount: count)
-                pointer.deallocate()
-                pointer = bigger
-                capacity *= 2
-            }
-            let n = read(fd, pointer + count, capacity - count)
+            buffer.reserveSpace()
+            let n = read(fd, buffer.free.start, buffer.free.count)
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                pointer.deallocate()
                 throw InputError.unreadable(path: source, reason: lastError())
             }
-            count += n
+            buffer.count += n
         }
-        return (pointer, count)
+        return buffer.take()
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

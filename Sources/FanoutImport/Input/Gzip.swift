@@ -20,53 +20,42 @@ enum Gzip {
             let isize = Int(input.loadUnaligned(fromByteOffset: input.count - 4, as: UInt32.self).littleEndian)
             if isize > 0 { capacity = min(isize + 1, max(capacity, input.count * Deflate.largestRatio)) }
         }
-        var output = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-        var produced = 0
+        var output = GrowingBuffer(capacity: capacity)
         var stream = z_stream()
         // 15 + 32: a 32 KiB window, and detect the gzip header (rather than raw deflate or zlib).
         guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            output.deallocate()
             throw InputError.unreadable(path: source, reason: "cannot start zlib")
         }
         defer { inflateEnd(&stream) }
         var consumed = 0
         let base = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
         while true {
-            if produced == capacity {
-                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 8)
-                bigger.copyMemory(from: output, byteCount: produced)
-                output.deallocate()
-                output = bigger
-                capacity *= 2
-            }
+            output.reserveSpace()
             // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
-            let inChunk = min(input.count - consumed, 1 << 30), outChunk = min(capacity - produced, 1 << 30)
+            let inChunk = min(input.count - consumed, 1 << 30), outChunk = min(output.free.count, 1 << 30)
             stream.next_in = base.map { $0 + consumed }
             stream.avail_in = UInt32(inChunk)
-            stream.next_out = (output + produced).assumingMemoryBound(to: UInt8.self)
+            stream.next_out = output.free.start.assumingMemoryBound(to: UInt8.self)
             stream.avail_out = UInt32(outChunk)
             let status = SystemZlib.inflate(&stream, Z_NO_FLUSH)
             consumed += inChunk - Int(stream.avail_in)
-            produced += outChunk - Int(stream.avail_out)
+            output.count += outChunk - Int(stream.avail_out)
             switch status {
             case Z_OK:
                 continue
             case Z_STREAM_END:
                 // `gzip a b > c` and parallel compressors write several members; read them all.
-                if consumed == input.count { return (output, produced) }
+                if consumed == input.count { return output.take() }
                 guard input[consumed] == 0x1F, consumed + 1 < input.count, input[consumed + 1] == 0x8B else {
-                    output.deallocate()
                     throw InputError.unreadable(path: source, reason: "unexpected data after the gzip stream at byte \(consumed)")
                 }
                 inflateReset(&stream)
             case Z_BUF_ERROR where consumed == input.count:
-                output.deallocate()
                 throw InputError.unreadable(path: source, reason: "truncated gzip data: the file ends inside the compressed stream")
             case Z_BUF_ERROR:
                 continue
             default:
                 let detail = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                output.deallocate()
                 throw InputError.unreadable(path: source, reason: "corrupt gzip data (\(detail)) near byte \(consumed)")
             }
         }

@@ -100,6 +100,14 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/cur
 {{/imageURL}}{{#captionHTML}}<div class="caption">{{{captionHTML}}}</div>
 {{/captionHTML}}<p class="post-likes"><a href="{{root}}{{postHref}}">{{likeCountText}}</a>{{#likersSummary}} <span class="likers">{{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}</p>
 """####,
+        "post-list.mustache": ####"""
+{{#posts}}
+<article class="post" data-post="{{key}}">
+{{{card}}}
+{{{heart}}}
+</article>
+{{/posts}}
+"""####,
         "post.mustache": ####"""
 {{<layout}}
 {{$body}}
@@ -125,12 +133,7 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/cur
 <section aria-labelledby="posts-heading">
 <h2 id="posts-heading">Posts ({{postCount}})</h2>
 {{#pagination}}<p class="meta">Posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}</p>{{/pagination}}
-{{#posts}}
-<article class="post" data-post="{{key}}">
-{{{card}}}
-{{{heart}}}
-</article>
-{{/posts}}
+{{>post-list}}
 {{^posts}}<p class="empty">No posts.</p>{{/posts}}
 {{>pagination}}
 </section>
@@ -329,12 +332,7 @@ This timeline is empty.
 <h1>{{username}}’s timeline</h1>
 <p class="meta">{{postCount}} posts, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a></p>
 <section class="timeline" aria-label="Timeline">
-{{#posts}}
-<article class="post" data-post="{{key}}">
-{{{card}}}
-{{{heart}}}
-</article>
-{{/posts}}
+{{>post-list}}
 {{^posts}}<p class="empty">This timeline is empty.</p>{{/posts}}
 </section>
 {{>pagination}}

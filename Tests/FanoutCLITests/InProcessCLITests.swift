@@ -1,0 +1,63 @@
+import FanoutCore
+import Foundation
+import Testing
+
+@testable import FanoutCLI
+
+/// The command line's logic, run in this process: pairing `--format` with `--output`, where the export and
+/// its settings come from (command line over project file), and exit codes. The end-to-end tests run the binary.
+@Suite struct InProcessCLITests {
+    @Test func formatsPairWithOutputsInOrderAndOneReportMayGoToStandardOutput() throws {
+        let requests = try ReportRequest.pair(formats: [.json, .sarif, .text], outputs: ["a.json", "b.sarif"])
+        #expect(requests == [
+            ReportRequest(format: .json, output: "a.json"), ReportRequest(format: .sarif, output: "b.sarif"),
+            ReportRequest(format: .text, output: nil),
+        ])
+        #expect(try ReportRequest.pair(formats: [], outputs: []) == [ReportRequest(format: .text, output: nil)])
+        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json, .text], outputs: []) }
+        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json], outputs: ["a", "b"]) }
+        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json, .sarif], outputs: ["a", "a"]) }
+    }
+
+    @Test func theCommandLineOverridesTheProjectFileWhosePathsAreRelativeToIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-inprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("project"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("project/site.toml").path
+        try Data("export = \"data/export.json\"\nschema = \"instaclone\"\nfail_on = \"warning\"\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+
+        let fromFile = try ExportOptions.parse(["--config", file])
+        let project = try fromFile.project()
+        let input = try fromFile.input(project)
+        #expect(input.path == folder.appendingPathComponent("project/data/export.json").path)
+        #expect(input.schema?.name == "instaclone")
+        #expect(project.failOn == .warning)
+
+        let overridden = try ExportOptions.parse(["other.json", "--schema", "friendlypix", "--config", file])
+        let both = try overridden.input(try overridden.project())
+        #expect(both.path == "other.json" && both.schema?.name == "friendlypix")
+
+        let none = try ExportOptions.parse(["--config", "/nonexistent/fanout.toml"])
+        #expect(throws: UsageError.self) { try none.project() }
+        let unknown = try ExportOptions.parse(["x.json", "--schema", "myspace"])
+        #expect(throws: UsageError.self) { try unknown.input(ProjectConfig()) }
+    }
+
+    @Test func exitCodesAreTwoForUsageAndInputErrorsAndOneForFindings() throws {
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+        #expect(FanoutCommand.run(["check", demo, "--format", "json", "--output", "/dev/null"]) == 1)
+        #expect(FanoutCommand.run(["check", demo, "--fail-on", "never", "--format", "json", "--output", "/dev/null"]) == 0)
+        #expect(FanoutCommand.run(["check", demo, "--rule", "no-such-rule=off"]) == 2)
+        #expect(FanoutCommand.run(["check", "/nonexistent/export.json"]) == 2)
+        #expect(FanoutCommand.run(["buidl"]) == 2)
+        #expect(FanoutCommand.run(["check", "--explain", "follow-self"]) == 0)
+    }
+
+    @Test func messagesListWhatTheCodeKnows() {
+        #expect(FailOn.listed == "error, warning, info or never")
+        #expect(RuleCatalog.unknownMessage("x").hasPrefix("unknown rule \"x\"; known rules: like-count-mismatch, "))
+        let scaffold = ProjectScaffold.configFile(export: "export.json")
+        #expect(scaffold.contains("a preset (makestagram, instaclone, friendlypix, parse)"))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import FanoutOutput
+
+/// Files and folders appear whole or not at all, and nothing of the user's is replaced by accident.
+@Suite struct AtomicOutputTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func contents() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
+
+    @Test func aFileAppearsOnlyWhenCommittedAndAnAbandonedOneLeavesNothing() throws {
+        try AtomicFile.write("old\n", to: path("report.json"))
+        let file = try AtomicFile(path: path("report.json"))
+        try "new\n".utf8.withContiguousStorageIfAvailable { try file.append(UnsafeRawBufferPointer($0)) }
+        #expect(try String(contentsOfFile: path("report.json"), encoding: .utf8) == "old\n", "not yet committed")
+        #expect(contents().count == 2, "the temporary sibling exists while writing")
+        try file.commit()
+        #expect(try String(contentsOfFile: path("report.json"), encoding: .utf8) == "new\n")
+        #expect(contents() == ["report.json"])
+
+        do {
+            let abandoned = try AtomicFile(path: path("report.json"))
+            try "half".utf8.withContiguousStorageIfAvailable { try abandoned.append(UnsafeRawBufferPointer($0)) }
+        }
+        #expect(contents() == ["report.json"], "a file dropped before commit leaves no temporary file")
+        #expect(try String(contentsOfFile: path("report.json"), encoding: .utf8) == "new\n")
+    }
+
+    @Test func aFileInAMissingFolderCreatesItAndAnUnwritablePlaceIsOneError() throws {
+        try AtomicFile.write("x", to: path("a/b/c.txt"))
+        #expect(FileManager.default.fileExists(atPath: path("a/b/c.txt")))
+        try AtomicFile.write("x", to: path("plain"))
+        #expect(throws: OutputError.self) { try AtomicFile.write("y", to: path("plain/inside.txt")) }
+    }
+
+    @Test func aFolderReplacesOnlyItsOwnOutputAndOnlyWhenCommitted() throws {
+        let site = path("site")
+        let first = try StagedFolder(path: site)
+        try first.write("one", to: "deep/page.html")
+        #expect(!FileManager.default.fileExists(atPath: site), "nothing in place before commit")
+        try first.commit()
+        #expect(try String(contentsOfFile: path("site/deep/page.html"), encoding: .utf8) == "one")
+        #expect(FileManager.default.fileExists(atPath: path("site/\(StagedFolder.markerName)")))
+
+        let second = try StagedFolder(path: site)
+        #expect(try second.keepPrevious("deep/page.html"))
+        #expect(try !second.keepPrevious("missing.html"))
+        try second.write("two", to: "other.html")
+        second.abandon()
+        #expect(contents() == ["site"], "an abandoned folder leaves nothing behind")
+        #expect(try String(contentsOfFile: path("site/deep/page.html"), encoding: .utf8) == "one")
+
+        try FileManager.default.createDirectory(atPath: path("mine"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: path("mine/notes.txt")))
+        #expect(throws: OutputError.self) { try StagedFolder(path: path("mine")) }
+        #expect(throws: OutputError.self) { try StagedFolder(path: path("mine"), claim: .newFolder) }
+        #expect(throws: OutputError.self) { try StagedFolder(path: path("mine/notes.txt")) }
+        #expect(try String(contentsOfFile: path("mine/notes.txt"), encoding: .utf8) == "keep")
+    }
+
+    @Test func aNewFolderIsCreatedWithoutAMarker() throws {
+        let project = try StagedFolder(path: path("project"), claim: .newFolder)
+        try project.write("x = 1\n", to: "fanout.toml")
+        try project.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("project")) == ["fanout.toml"])
+    }
+}
