@@ -21,30 +21,21 @@ struct FollowMirrorMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
-        let difference = MirrorDifference(source: dataset.following, mirror: dataset.followers, packed: packed)
-        var findings: [Finding] = []
-        for follow in difference.notMirrored {
-            // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
-            if follow.user == follow.target { continue }
-            if dataset.schema.users != nil && (context.derived.user(follow.user) == nil || context.derived.user(follow.target) == nil) {
-                continue
-            }
-            guard let mirror = dataset.path(ofFollower: follow), let source = dataset.path(ofFollowing: follow) else { continue }
-            findings.append(finding(
-                "\(context.name(follow.user)) follows \(context.name(follow.target)) but is missing from their followers",
-                paths: [mirror, source], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
-                fix: [PatchEntry(mirror, dataset.schema.edgeValue.json)]
-            ))
-        }
-        for follow in difference.notInSource {
-            guard let source = dataset.path(ofFollowing: follow), let mirror = dataset.path(ofFollower: follow) else { continue }
-            findings.append(finding(
-                "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them",
-                paths: [source, mirror], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
-                fix: [PatchEntry(mirror, .null)]
-            ))
-        }
-        return findings
+        let report = MirrorFindings<Follow>(
+            sourcePath: dataset.path(ofFollowing:), mirrorPath: dataset.path(ofFollower:),
+            reportsMissing: { follow in
+                // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
+                follow.user != follow.target && (dataset.schema.users == nil
+                    || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
+            },
+            missingMessage: { "\(context.name($0.user)) follows \(context.name($0.target)) but is missing from their followers" },
+            orphanMessage: {
+                "\(context.name($0.user)) is listed among \(context.name($0.target))'s followers but does not follow them"
+            },
+            orphanNamesSourceFirst: true)
+        return report.findings(
+            MirrorDifference(source: dataset.following, mirror: dataset.followers, packed: packed), rule: self,
+            edgeValue: dataset.schema.edgeValue.json)
     }
 }
 

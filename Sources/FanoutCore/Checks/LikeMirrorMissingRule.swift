@@ -20,26 +20,22 @@ struct LikeMirrorMissingRule: ConsistencyRule {
 
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
-        let difference = MirrorDifference(source: dataset.likes, mirror: dataset.likeMirror, packed: packed)
-        var findings: [Finding] = []
-        for like in difference.notMirrored {
-            // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
-            if dataset.schema.users != nil && context.derived.user(like.user) == nil { continue }
-            if dataset.schema.posts != nil && context.derived.post(like.post) == nil { continue }
-            guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
-            findings.append(finding(
-                "\(context.name(like.user)) likes post \(dataset.key(like.post)) but the like is missing from their mirror",
-                paths: [mirrorPath, source], expected: dataset.schema.edgeValue.json, actual: JSONValue.null,
-                fix: [PatchEntry(mirrorPath, dataset.schema.edgeValue.json)]
-            ))
-        }
-        for like in difference.notInSource {
-            guard let mirrorPath = dataset.path(ofMirroredLike: like), let source = dataset.path(ofLike: like) else { continue }
-            findings.append(finding(
-                "\(context.name(like.user))'s mirror lists a like of post \(dataset.key(like.post)) that the post's like set does not hold",
-                paths: [mirrorPath, source], expected: JSONValue.null, actual: true, fix: [PatchEntry(mirrorPath, .null)]
-            ))
-        }
-        return findings
+        let report = MirrorFindings<Like>(
+            sourcePath: dataset.path(ofLike:), mirrorPath: dataset.path(ofMirroredLike:),
+            reportsMissing: { like in
+                // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
+                (dataset.schema.users == nil || context.derived.user(like.user) != nil)
+                    && (dataset.schema.posts == nil || context.derived.post(like.post) != nil)
+            },
+            missingMessage: {
+                "\(context.name($0.user)) likes post \(dataset.key($0.post)) but the like is missing from their mirror"
+            },
+            orphanMessage: {
+                "\(context.name($0.user))'s mirror lists a like of post \(dataset.key($0.post)) that the post's like set does not hold"
+            },
+            orphanNamesSourceFirst: false)
+        return report.findings(
+            MirrorDifference(source: dataset.likes, mirror: dataset.likeMirror, packed: packed), rule: self,
+            edgeValue: dataset.schema.edgeValue.json)
     }
 }
