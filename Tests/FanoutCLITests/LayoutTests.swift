@@ -68,7 +68,7 @@ struct Feed {
         return seen
     }
 
-    /// SPEC "Derived data": own posts and followed users' posts, newest first, ties by key (byte order).
+    /// README "Derived data": own posts and followed users' posts, newest first, ties by key (byte order).
     func timeline(_ uid: String) -> [String] {
         let authors = Set([uid] + follows.filter { $0.user == uid }.map(\.target))
         return posts.filter { authors.contains($0.owner) }.sorted {
