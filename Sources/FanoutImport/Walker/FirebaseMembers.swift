@@ -9,8 +9,9 @@ import FanoutJSON
 public struct FirebaseMembers: ~Copyable {
     /// The next index, when the node is an array.
     private var index: Int?
-    /// The digits of an array index, handed out as a key.
-    private let digits: UnsafeMutableRawBufferPointer
+    /// The digits of an array index, handed out as a key; allocated for arrays only, since the walker opens
+    /// millions of objects and an allocation each showed in the read phase.
+    private let digits: UnsafeMutableRawBufferPointer?
 
     /// Opens the object or array at `reader`; nil, reading nothing, when the value there is neither.
     public init?(_ reader: inout JSONReader) throws(JSONSyntaxError) {
@@ -18,16 +19,17 @@ public struct FirebaseMembers: ~Copyable {
         case .object:
             try reader.beginObject()
             index = nil
+            digits = nil
         case .array:
             try reader.beginArray()
             index = 0
+            digits = .allocate(byteCount: 20, alignment: 1)
         default:
             return nil
         }
-        digits = .allocate(byteCount: 20, alignment: 1)
     }
 
-    deinit { digits.deallocate() }
+    deinit { digits?.deallocate() }
 
     /// The next member's key, its value at the reader; nil after the last. The key's bytes are valid until the
     /// reader or this value moves on.
@@ -46,6 +48,7 @@ public struct FirebaseMembers: ~Copyable {
 
     /// `index` in decimal, in ``digits``.
     private func key(of index: Int) -> UnsafeRawBufferPointer {
+        let digits = digits!
         var value = index
         var start = digits.count
         repeat {
