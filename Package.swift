@@ -78,8 +78,11 @@ let package = Package(
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
         .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+        // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
+        // README's library example against the public API alone); internals only through `@testable import`.
         .testTarget(
-            name: "FanoutCLITests", dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutGenerate"],
-            exclude: ["Golden"]),
+            name: "FanoutCLITests",
+            dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate"],
+            exclude: ["Golden"], packageAccess: false),
     ]
 )

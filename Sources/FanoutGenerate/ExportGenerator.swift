@@ -60,7 +60,7 @@ public struct ExportGenerator: Sendable {
         /// - `timeline-poster`: `timeline/<uid>/<key>/poster_uid`
         public let paths: [String]
 
-        public init(kind: String, paths: [String]) {
+        package init(kind: String, paths: [String]) {
             self.kind = kind
             self.paths = paths
         }

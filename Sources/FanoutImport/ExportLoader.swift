@@ -34,7 +34,7 @@ public enum ExportLoader {
     ///
     /// Throws ``InputError/syntax(source:_:)`` for malformed JSON (with line and column) and
     /// ``InputError/layout(source:message:)`` for JSON that is not an export of this layout.
-    public static func load(_ bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
+    package static func load(_ bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
         try load(bytes, schema: schema, foreignKeys: [:], progress: nil)
     }
 

@@ -15,7 +15,7 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Equatable, Sendab
 
     /// Creates an error from an already computed position. Most code should use `JSONReader.error(_:at:)`,
     /// which computes `line` and `column` from the buffer.
-    public init(message: String, offset: Int, line: Int, column: Int) {
+    package init(message: String, offset: Int, line: Int, column: Int) {
         self.message = message
         self.offset = offset
         self.line = line

@@ -24,7 +24,7 @@ public final class StagedFolder: Sendable {
     /// The folder to produce.
     public let target: URL
     /// The folder being written.
-    public let staging: URL
+    package let staging: URL
     /// Folders of the staging tree known to exist, so that writing many files asks the file system once per
     /// folder rather than once per file. Two writers may both create one, which `createDirectory` allows.
     private let folders = Locked(Set<String>())
@@ -95,7 +95,7 @@ public final class StagedFolder: Sendable {
 
     /// Hard-links the file at `relativePath` of the current target into the new folder, keeping it as it was
     /// (same inode, same modification time); false when there is no such file or it cannot be linked.
-    public func keepPrevious(_ relativePath: String) throws(OutputError) -> Bool {
+    package func keepPrevious(_ relativePath: String) throws(OutputError) -> Bool {
         let url = try prepare(relativePath)
         return link(target.appendingPathComponent(relativePath).path, url.path) == 0
     }

@@ -1,8 +1,8 @@
-import FanoutCore
 import Foundation
 import Testing
 
 @testable import FanoutCLI
+@testable import FanoutCore
 
 /// The command line's logic, run in this process: pairing `--format` with `--output`, where the export and
 /// its settings come from (command line over project file), and exit codes. The end-to-end tests run the binary.

@@ -1,39 +1,39 @@
 import FanoutJSON
 
 /// Values that findings report as expected or actual database values.
-public protocol JSONValueConvertible {
+package protocol JSONValueConvertible {
     /// The value as JSON.
     var jsonValue: JSONValue { get }
 }
 
 extension JSONValue: JSONValueConvertible {
     /// Itself.
-    public var jsonValue: JSONValue { self }
+    package var jsonValue: JSONValue { self }
 }
 
 extension Int: JSONValueConvertible {
     /// An integer number.
-    public var jsonValue: JSONValue { .number(JSONNumber(Int64(self))) }
+    package var jsonValue: JSONValue { .number(JSONNumber(Int64(self))) }
 }
 
 extension Int64: JSONValueConvertible {
     /// An integer number.
-    public var jsonValue: JSONValue { .number(JSONNumber(self)) }
+    package var jsonValue: JSONValue { .number(JSONNumber(self)) }
 }
 
 extension String: JSONValueConvertible {
     /// A string.
-    public var jsonValue: JSONValue { .string(self) }
+    package var jsonValue: JSONValue { .string(self) }
 }
 
 extension Bool: JSONValueConvertible {
     /// A boolean.
-    public var jsonValue: JSONValue { .bool(self) }
+    package var jsonValue: JSONValue { .bool(self) }
 }
 
 extension Double: JSONValueConvertible {
     /// A number; integral values are written as integers.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         if let exact = Int64(exactly: self) { return .number(JSONNumber(exact)) }
         return .number(JSONNumber(self))
     }

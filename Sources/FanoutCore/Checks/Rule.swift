@@ -12,7 +12,7 @@ public struct RuleDescriptor: Sendable, Equatable {
     public let isMechanical: Bool
 
     /// A descriptor; rules are mechanical unless they say otherwise.
-    public init(id: String, defaultSeverity: Severity, summary: String, explanation: String, isMechanical: Bool = true) {
+    package init(id: String, defaultSeverity: Severity, summary: String, explanation: String, isMechanical: Bool = true) {
         self.id = id
         self.defaultSeverity = defaultSeverity
         self.summary = summary
@@ -35,7 +35,7 @@ public struct CheckContext: Sendable {
     }
 
     /// The username of `key`, or the key itself when the user is unknown or has none, for messages.
-    public func name(_ key: KeyID) -> String {
+    package func name(_ key: KeyID) -> String {
         // A post whose owner field is missing or not a string has `noKey` as its owner; it has no key to show.
         guard key != noKey else { return "no one" }
         if let u = derived.user(key), let name = dataset.users[u].username { return name }
@@ -44,7 +44,7 @@ public struct CheckContext: Sendable {
 }
 
 /// A consistency rule: finds one kind of disagreement between copies.
-public protocol ConsistencyRule: Sendable {
+package protocol ConsistencyRule: Sendable {
     /// The rule's id, severity and texts.
     var descriptor: RuleDescriptor { get }
     /// Why the rule cannot run on `schema`, or nil when it can.

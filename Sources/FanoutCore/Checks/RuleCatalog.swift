@@ -19,7 +19,7 @@ public enum RuleCatalog {
     }
 
     /// What is wrong with `id` when no rule has it: `unknown rule "x"; known rules: …`.
-    public static func unknownMessage(_ id: String) -> String {
+    package static func unknownMessage(_ id: String) -> String {
         "unknown rule \"\(id)\"; known rules: " + descriptors.map(\.id).joined(separator: ", ")
     }
 }

@@ -4,19 +4,19 @@ import Synchronization
 ///
 /// A class around the standard library's `Mutex`, so that it can be captured by the closures of parallel work
 /// (`DispatchQueue.concurrentPerform`) the way one shared object is.
-public final class Locked<Value>: Sendable {
+package final class Locked<Value>: Sendable {
     private let mutex: Mutex<Value>
 
     /// A lock holding `value`.
-    public init(_ value: sending Value) { mutex = Mutex(value) }
+    package init(_ value: sending Value) { mutex = Mutex(value) }
 
     /// Runs `body` with the value, under the lock.
-    public func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+    package func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
         try mutex.withLock(body)
     }
 }
 
 extension Locked where Value: Sendable {
     /// A copy of the value.
-    public var value: Value { withLock { $0 } }
+    package var value: Value { withLock { $0 } }
 }

@@ -10,28 +10,28 @@ import Dispatch
 /// - A post's time: its timestamp field, else the time in its push ID; posts with neither sort as oldest.
 public struct DerivedData: Sendable {
     /// User index for each key, or -1.
-    public let userIndexByKey: [Int32]
+    package let userIndexByKey: [Int32]
     /// Post index for each key, or -1. Where two posts share a key, the last one read wins.
-    public let postIndexByKey: [Int32]
+    package let postIndexByKey: [Int32]
     /// Each post's owner key (``Post/owner``), or ``noKey``: 4 bytes a post, so rules that look up the owner of
     /// millions of timeline entries read a table that stays in the cache instead of the large ``Post`` values.
-    public let postOwners: [KeyID]
+    package let postOwners: [KeyID]
     /// Each post's effective time in seconds since 1970, or nil when it has none.
-    public let postTimes: [Double?]
+    package let postTimes: [Double?]
     /// Per post index: liker user indexes, ordered by username then uid.
-    public let likers: GroupedIndex
+    package let likers: GroupedIndex
     /// Per user index: post indexes the user liked, ascending (for ``viewerLiked(user:post:)``).
-    public let likedPosts: GroupedIndex
+    package let likedPosts: GroupedIndex
     /// Per user index: followed keys (which may name missing users), ascending by key id.
-    public let followedKeys: GroupedIndex
+    package let followedKeys: GroupedIndex
     /// Per user index: user indexes of their followers, ordered by username then uid.
-    public let followers: GroupedIndex
+    package let followers: GroupedIndex
     /// Per user index: the user's own posts, newest first.
-    public let ownPosts: GroupedIndex
+    package let ownPosts: GroupedIndex
     /// Per user index: the derived timeline as post indexes, newest first.
-    public let timelines: GroupedIndex
+    package let timelines: GroupedIndex
     /// Each user's position when users are ordered by username then uid.
-    public let userRank: [Int32]
+    package let userRank: [Int32]
 
     /// Derives everything from `dataset`.
     public init(_ dataset: Dataset) {
@@ -165,6 +165,28 @@ public struct DerivedData: Sendable {
         }
         return GroupedIndex(starts: starts, values: values)
     }
+
+    // The queries a library user reads the derivation through. User and post indexes are positions in
+    // ``Dataset/users`` and ``Dataset/posts``; ``user(_:)`` and ``post(_:)`` find them from a key.
+
+    /// The derived timeline of user index `user`: post indexes, newest first.
+    public func timeline(user: Int) -> [Int] { timelines[user].map(Int.init) }
+
+    /// The posts of user index `user`: post indexes, newest first.
+    public func posts(user: Int) -> [Int] { ownPosts[user].map(Int.init) }
+
+    /// The keys user index `user` follows, which may name users missing from the export.
+    public func followed(user: Int) -> [KeyID] { Array(followedKeys[user]) }
+
+    /// The followers of user index `user`: user indexes, ordered by username then uid.
+    public func followers(user: Int) -> [Int] { followers[user].map(Int.init) }
+
+    /// The likers of post index `post`: user indexes, ordered by username then uid.
+    public func likers(post: Int) -> [Int] { likers[post].map(Int.init) }
+
+    /// The effective time of post index `post` in seconds since 1970 (its timestamp field, else the time in its
+    /// push ID), or nil when it has none.
+    public func time(post: Int) -> Double? { postTimes[post] }
 
     /// The derived like count of post index `post`.
     public func likeCount(post: Int) -> Int { likers[post].count }

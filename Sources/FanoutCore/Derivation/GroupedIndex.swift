@@ -4,14 +4,14 @@ import Dispatch
 ///
 /// Millions of likes, follows and timeline entries grouped per post or user would cost an array each;
 /// one flat array plus offsets costs four bytes a value and keeps each group contiguous.
-public struct GroupedIndex: Sendable {
+package struct GroupedIndex: Sendable {
     /// `starts[g]..<starts[g + 1]` is group `g`'s range in `values`.
-    public private(set) var starts: [Int32]
+    package private(set) var starts: [Int32]
     /// The values of all groups, group after group.
-    public private(set) var values: [Int32]
+    package private(set) var values: [Int32]
 
     /// Groups `pairs` (group, value) into `groupCount` groups, keeping each group's values in input order.
-    public init(groupCount: Int, pairs: [(group: Int32, value: Int32)]) {
+    package init(groupCount: Int, pairs: [(group: Int32, value: Int32)]) {
         var starts = [Int32](repeating: 0, count: groupCount + 1)
         for pair in pairs { starts[Int(pair.group) + 1] += 1 }
         for g in 0..<groupCount { starts[g + 1] += starts[g] }
@@ -26,15 +26,15 @@ public struct GroupedIndex: Sendable {
     }
 
     /// The number of groups.
-    public var groupCount: Int { starts.count - 1 }
+    package var groupCount: Int { starts.count - 1 }
 
     /// The values of group `group`.
-    public subscript(group: Int) -> ArraySlice<Int32> {
+    package subscript(group: Int) -> ArraySlice<Int32> {
         values[Int(starts[group])..<Int(starts[group + 1])]
     }
 
     /// Sorts each group's values by `areInIncreasingOrder` and drops repeated values within a group.
-    public mutating func sortAndDeduplicateGroups(by areInIncreasingOrder: (Int32, Int32) -> Bool) {
+    package mutating func sortAndDeduplicateGroups(by areInIncreasingOrder: (Int32, Int32) -> Bool) {
         var write = 0
         let starts = self.starts, groupCount = self.groupCount
         var newStarts = [Int32](repeating: 0, count: starts.count)
@@ -65,7 +65,7 @@ public struct GroupedIndex: Sendable {
 
     /// ``sortAndDeduplicateGroups(by:)`` on both cores: chunks of groups are sorted and deduplicated within
     /// their own ranges at once, then the groups are moved together. For the large indexes (timelines).
-    public mutating func sortAndDeduplicateGroupsConcurrently(by areInIncreasingOrder: @Sendable (Int32, Int32) -> Bool) {
+    package mutating func sortAndDeduplicateGroupsConcurrently(by areInIncreasingOrder: @Sendable (Int32, Int32) -> Bool) {
         let starts = self.starts, groupCount = self.groupCount
         var kept = [Int32](repeating: 0, count: groupCount)
         let chunks = min(groupCount, 64)
@@ -109,7 +109,7 @@ public struct GroupedIndex: Sendable {
     }
 
     /// Whether group `group` holds `value`, for groups sorted ascending.
-    public func sortedGroup(_ group: Int, contains value: Int32) -> Bool {
+    package func sortedGroup(_ group: Int, contains value: Int32) -> Bool {
         var low = Int(starts[group]), high = Int(starts[group + 1])
         while low < high {
             let mid = (low + high) / 2

@@ -4,7 +4,7 @@ extension Dataset {
     ///
     /// `other` interned its keys in a table of its own; they are interned here in `other`'s order, so keys
     /// new to this table get the ids a single reader would have given them, and every fact is renumbered.
-    public mutating func append(_ other: consuming Dataset) {
+    package mutating func append(_ other: consuming Dataset) {
         var other = other
         var ids = [KeyID](repeating: noKey, count: other.keys.count)
         for id in ids.indices {

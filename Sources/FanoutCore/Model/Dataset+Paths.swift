@@ -1,6 +1,6 @@
 extension Dataset {
     /// The database path of `post`'s node, e.g. `posts/u1/-Kx`.
-    public func path(of post: Post) -> String {
+    package func path(of post: Post) -> String {
         guard let pattern = schema.posts?.pattern else { return key(post.key) }
         return pattern.render { name in
             switch name {
@@ -12,38 +12,38 @@ extension Dataset {
     }
 
     /// The database path of a field of `post`, e.g. `posts/u1/-Kx/like_count`.
-    public func path(of post: Post, field: FieldPath) -> String {
+    package func path(of post: Post, field: FieldPath) -> String {
         "\(path(of: post))/\(field)"
     }
 
     /// The database path of `user`'s node, e.g. `users/u1`.
-    public func path(ofUser user: KeyID) -> String {
+    package func path(ofUser user: KeyID) -> String {
         guard let pattern = schema.users?.pattern else { return key(user) }
         return pattern.render { $0 == "user" ? key(user) : "{\($0)}" }
     }
 
     /// The database path of a like in the like set, e.g. `postLikes/-Kx/u2`.
-    public func path(ofLike like: Like) -> String? {
+    package func path(ofLike like: Like) -> String? {
         schema.likes.map { render($0.pattern, like) }
     }
 
     /// The database path of a like in the mirror, e.g. `user-likes/u2/-Kx`.
-    public func path(ofMirroredLike like: Like) -> String? {
+    package func path(ofMirroredLike like: Like) -> String? {
         schema.likeMirror.map { render($0.pattern, like) }
     }
 
     /// The database path of a follow under `following`, e.g. `following/u1/u2`.
-    public func path(ofFollowing follow: Follow) -> String? {
+    package func path(ofFollowing follow: Follow) -> String? {
         schema.following.map { render($0.pattern, follow) }
     }
 
     /// The database path of a follow under `followers`, e.g. `followers/u2/u1`.
-    public func path(ofFollower follow: Follow) -> String? {
+    package func path(ofFollower follow: Follow) -> String? {
         schema.followers.map { render($0.pattern, follow) }
     }
 
     /// The database path of a stored timeline entry, e.g. `timeline/u1/-Kx`.
-    public func path(ofTimeline user: KeyID, post: KeyID) -> String? {
+    package func path(ofTimeline user: KeyID, post: KeyID) -> String? {
         schema.timeline?.pattern.render { name in
             switch name {
             case "user": key(user)
@@ -54,12 +54,12 @@ extension Dataset {
     }
 
     /// The database path of a flag, e.g. `FlaggedContent/<objectId>`.
-    public func path(ofFlag flag: Flag) -> String? {
+    package func path(ofFlag flag: Flag) -> String? {
         schema.flags.map { render($0.pattern, post: flag.post, user: flag.user, id: flag.id) }
     }
 
     /// The database path of an entry of the post ownership mirror, e.g. `user-posts/u1/-Kx`.
-    public func path(ofOwnedPost entry: OwnedPost) -> String? {
+    package func path(ofOwnedPost entry: OwnedPost) -> String? {
         schema.postMirror.map { render($0.pattern, post: entry.post, user: entry.user, id: noKey) }
     }
 

@@ -4,34 +4,37 @@
 /// ``schema`` (see `Dataset+Paths.swift`). Derivation, checks, rendering and export work on this value only.
 public struct Dataset: Sendable {
     /// Where each relation was read from.
-    public var schema: Schema
+    public package(set) var schema: Schema
     /// Every key seen.
-    public var keys = KeyTable()
+    package var keys = KeyTable()
     /// Users in the order read.
-    public var users: [User] = []
+    public package(set) var users: [User] = []
     /// Posts in the order read.
-    public var posts: [Post] = []
+    public package(set) var posts: [Post] = []
     /// The like set, as stored in the `likes` relation.
-    public var likes: [Like] = []
+    public package(set) var likes: [Like] = []
     /// The like set's mirror (`user-likes`), where the schema has one.
-    public var likeMirror: [Like] = []
+    package var likeMirror: [Like] = []
     /// Follows as stored under `following`.
-    public var following: [Follow] = []
+    public package(set) var following: [Follow] = []
     /// Follows as stored under `followers`.
-    public var followers: [Follow] = []
+    public package(set) var followers: [Follow] = []
     /// Stored timeline entries.
-    public var timeline: [TimelineEntry] = []
+    package var timeline: [TimelineEntry] = []
     /// The post ownership mirror (`user-posts`), where the schema has one.
-    public var postMirror: [OwnedPost] = []
+    package var postMirror: [OwnedPost] = []
     /// Flags of inappropriate posts (Parse's `FlaggedContent`), where the schema has them.
-    public var flags: [Flag] = []
+    package var flags: [Flag] = []
     /// Fields of the wrong type or missing, found while reading.
-    public var fieldProblems: [FieldProblem] = []
+    package var fieldProblems: [FieldProblem] = []
 
     /// An empty dataset laid out as `schema`.
-    public init(schema: Schema) { self.schema = schema }
+    package init(schema: Schema) { self.schema = schema }
 
     /// The text of a key; empty for ``noKey`` (a post whose owner field is missing or not a string), which
     /// pages and messages may still ask for.
     public func key(_ id: KeyID) -> String { id == noKey ? "" : keys.string(id) }
+
+    /// The id of the key `text` (a uid or a post key), or nil when the export has no such key.
+    public func keyID(_ text: String) -> KeyID? { keys.lookup(text) }
 }

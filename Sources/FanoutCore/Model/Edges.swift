@@ -1,14 +1,14 @@
 /// A stored like: `user` liked `post`. Keys may name users or posts that do not exist.
 public struct Like: Sendable, Equatable, Hashable {
     /// The liked post's key.
-    public var post: KeyID
+    public package(set) var post: KeyID
     /// The liker's uid.
-    public var user: KeyID
+    public package(set) var user: KeyID
     /// The key of the row that stores the like (Parse's `Like` objectId), or ``noKey`` where the pair is the key.
-    public var id: KeyID
+    package var id: KeyID
 
     /// A like.
-    public init(post: KeyID, user: KeyID, id: KeyID = noKey) {
+    package init(post: KeyID, user: KeyID, id: KeyID = noKey) {
         self.post = post
         self.user = user
         self.id = id
@@ -18,14 +18,14 @@ public struct Like: Sendable, Equatable, Hashable {
 /// A stored follow: `user` follows `target`, whichever direction it was stored in.
 public struct Follow: Sendable, Equatable, Hashable {
     /// The follower's uid.
-    public var user: KeyID
+    public package(set) var user: KeyID
     /// The followed user's uid.
-    public var target: KeyID
+    public package(set) var target: KeyID
     /// The key of the row that stores the follow (Parse's `Follow` objectId), or ``noKey`` where the pair is the key.
-    public var id: KeyID
+    package var id: KeyID
 
     /// A follow.
-    public init(user: KeyID, target: KeyID, id: KeyID = noKey) {
+    package init(user: KeyID, target: KeyID, id: KeyID = noKey) {
         self.user = user
         self.target = target
         self.id = id
@@ -33,30 +33,30 @@ public struct Follow: Sendable, Equatable, Hashable {
 }
 
 /// A stored entry of the post ownership mirror (`user-posts/{user}/{post}`): `user` lists `post` as theirs.
-public struct OwnedPost: Sendable, Equatable, Hashable {
+package struct OwnedPost: Sendable, Equatable, Hashable {
     /// The uid the entry is stored under.
-    public var user: KeyID
+    package var user: KeyID
     /// The post key.
-    public var post: KeyID
+    package var post: KeyID
 
     /// An ownership mirror entry.
-    public init(user: KeyID, post: KeyID) {
+    package init(user: KeyID, post: KeyID) {
         self.user = user
         self.post = post
     }
 }
 
 /// A flag: `user` reported `post` as inappropriate (Parse's `FlaggedContent`).
-public struct Flag: Sendable, Equatable, Hashable {
+package struct Flag: Sendable, Equatable, Hashable {
     /// The flagged post's key.
-    public var post: KeyID
+    package var post: KeyID
     /// The uid of the user who flagged it.
-    public var user: KeyID
+    package var user: KeyID
     /// The key of the row that stores the flag, or ``noKey``.
-    public var id: KeyID
+    package var id: KeyID
 
     /// A flag.
-    public init(post: KeyID, user: KeyID, id: KeyID = noKey) {
+    package init(post: KeyID, user: KeyID, id: KeyID = noKey) {
         self.post = post
         self.user = user
         self.id = id
@@ -64,16 +64,16 @@ public struct Flag: Sendable, Equatable, Hashable {
 }
 
 /// A stored timeline entry: `post` is in `user`'s stored timeline.
-public struct TimelineEntry: Sendable, Equatable {
+package struct TimelineEntry: Sendable, Equatable {
     /// The timeline owner's uid.
-    public var user: KeyID
+    package var user: KeyID
     /// The post key.
-    public var post: KeyID
+    package var post: KeyID
     /// The entry's copy of the poster's uid, or ``noKey``.
-    public var posterUID: KeyID
+    package var posterUID: KeyID
 
     /// A timeline entry.
-    public init(user: KeyID, post: KeyID, posterUID: KeyID = noKey) {
+    package init(user: KeyID, post: KeyID, posterUID: KeyID = noKey) {
         self.user = user
         self.post = post
         self.posterUID = posterUID
@@ -81,16 +81,16 @@ public struct TimelineEntry: Sendable, Equatable {
 }
 
 /// A stored field that is missing or has the wrong JSON type, found while reading.
-public struct FieldProblem: Sendable, Equatable {
+package struct FieldProblem: Sendable, Equatable {
     /// The database path of the field.
-    public var path: String
+    package var path: String
     /// The type the schema expects, e.g. `number`.
-    public var expected: String
+    package var expected: String
     /// What was there, e.g. `string` or `missing`.
-    public var actual: String
+    package var actual: String
 
     /// A field problem.
-    public init(path: String, expected: String, actual: String) {
+    package init(path: String, expected: String, actual: String) {
         self.path = path
         self.expected = expected
         self.actual = actual

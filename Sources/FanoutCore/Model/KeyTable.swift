@@ -8,7 +8,7 @@ import Darwin
 public typealias KeyID = Int32
 
 /// Marks "no key" in fields that may be absent, so that facts stay small plain values.
-public let noKey: KeyID = -1
+package let noKey: KeyID = -1
 
 /// Interns database keys: every distinct key's bytes are stored once and facts refer to them by ``KeyID``.
 ///
@@ -16,7 +16,7 @@ public let noKey: KeyID = -1
 /// and timeline entry names two of them), so facts hold 4-byte ids instead of strings. The table keeps the
 /// bytes in one arena and finds them with open addressing, which avoids a `String` allocation per lookup
 /// when keys come straight from the JSON reader's buffer.
-public struct KeyTable: Sendable {
+package struct KeyTable: Sendable {
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
     private var slots = KeySlots(capacity: 1024)
@@ -26,11 +26,11 @@ public struct KeyTable: Sendable {
     private var recent = KeySlots(capacity: 4096)
 
     /// An empty table.
-    public init() {}
+    package init() {}
 
     /// Makes room for `count` keys without growing, when the table is still empty. Growing rehashes every key
     /// so far, a cache miss each; reading a large export sizes the table once from the file's size instead.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         guard self.count == 0 else { return }
         var capacity = slots.capacity
         while count * 5 > capacity * 3 { capacity *= 2 }
@@ -38,10 +38,10 @@ public struct KeyTable: Sendable {
     }
 
     /// The number of distinct keys.
-    public var count: Int { starts.count - 1 }
+    package var count: Int { starts.count - 1 }
 
     /// Returns the id of `bytes`, adding it when new.
-    public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> KeyID {
+    package mutating func intern(_ bytes: UnsafeRawBufferPointer) -> KeyID {
         let hash = Self.hash(bytes)
         let signature = KeySlots.signature(length: bytes.count, hash: hash)
         let cacheable = bytes.count <= KeySlots.inlineBytes
@@ -76,13 +76,13 @@ public struct KeyTable: Sendable {
     }
 
     /// Returns the id of `key`, adding it when new.
-    public mutating func intern(_ key: String) -> KeyID {
+    package mutating func intern(_ key: String) -> KeyID {
         var key = key
         return key.withUTF8 { intern(UnsafeRawBufferPointer($0)) }
     }
 
     /// Returns the id of `key` if it was interned.
-    public func lookup(_ key: String) -> KeyID? {
+    package func lookup(_ key: String) -> KeyID? {
         var key = key
         return key.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
@@ -91,18 +91,18 @@ public struct KeyTable: Sendable {
     }
 
     /// The key's text.
-    public func string(_ id: KeyID) -> String {
+    package func string(_ id: KeyID) -> String {
         withBytes(id) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the key's bytes, without making a `String`.
-    public func withBytes<T>(_ id: KeyID, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withBytes<T>(_ id: KeyID, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let start = starts[Int(id)], end = starts[Int(id) + 1]
         return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
     }
 
     /// Orders two keys by their UTF-8 bytes, the order Firebase uses for keys that are not integers.
-    public func precedes(_ a: KeyID, _ b: KeyID) -> Bool {
+    package func precedes(_ a: KeyID, _ b: KeyID) -> Bool {
         if a == b { return false }
         let sa = starts[Int(a)], ea = starts[Int(a) + 1], sb = starts[Int(b)], eb = starts[Int(b) + 1]
         return arena.withUnsafeBytes { buffer in
@@ -113,7 +113,7 @@ public struct KeyTable: Sendable {
     }
 
     /// The key's length in bytes.
-    public func byteCount(_ id: KeyID) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
+    package func byteCount(_ id: KeyID) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
 
     /// The id of `bytes` if present, and the slot where it is or would go.
     private func find(_ bytes: UnsafeRawBufferPointer, hash: Int) -> (KeyID?, Int) {

@@ -1,29 +1,30 @@
 /// A post as stored in the export, with its denormalized copies.
 public struct Post: Sendable, Equatable {
     /// The post key (usually a push ID).
-    public var key: KeyID
+    public package(set) var key: KeyID
     /// The owner's uid as captured from the post's path (`posts/{poster}/{post}`), or ``noKey``.
-    public var pathOwner: KeyID = noKey
+    package var pathOwner: KeyID = noKey
     /// The owner's uid as stored in an owner field (`ownerUid`), or ``noKey``.
-    public var ownerField: KeyID = noKey
+    package var ownerField: KeyID = noKey
     /// Seconds since 1970 from the timestamp field, if it had one of the right type.
-    public var createdAt: Double?
+    public package(set) var createdAt: Double?
     /// The Markdown caption.
-    public var caption: String?
+    public package(set) var caption: String?
     /// The image URL, unsanitized.
-    public var imageURL: String?
+    public package(set) var imageURL: String?
     /// The stored image height.
-    public var imageHeight: Double?
+    public package(set) var imageHeight: Double?
     /// The stored like counter.
-    public var storedLikeCount: Int64?
+    public package(set) var storedLikeCount: Int64?
     /// The denormalized copy of the poster's uid, or ``noKey``.
-    public var posterCopyUID: KeyID = noKey
+    package var posterCopyUID: KeyID = noKey
     /// The denormalized copy of the poster's username.
-    public var posterCopyUsername: String?
+    package var posterCopyUsername: String?
 
     /// A post with the given key; every other field starts empty.
-    public init(key: KeyID) { self.key = key }
+    package init(key: KeyID) { self.key = key }
 
-    /// The owner: the path's capture where the layout has one, else the owner field.
+    /// The owner: the path's capture where the layout has one, else the owner field. A post with neither has
+    /// no owner: ``Dataset/key(_:)`` gives an empty string for it and ``DerivedData/user(_:)`` nil.
     public var owner: KeyID { pathOwner != noKey ? pathOwner : ownerField }
 }

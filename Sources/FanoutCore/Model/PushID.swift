@@ -1,5 +1,5 @@
 /// Firebase push IDs: 20 characters whose first 8 encode the creation time in milliseconds.
-public enum PushID {
+package enum PushID {
     private static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// The value of each byte in the push ID alphabet, or -1.
@@ -10,13 +10,13 @@ public enum PushID {
     }()
 
     /// The creation time in seconds since 1970 encoded in `key`, or nil when `key` is not a push ID.
-    public static func time(of key: String) -> Double? {
+    package static func time(of key: String) -> Double? {
         var key = key
         return key.withUTF8 { time(of: UnsafeRawBufferPointer($0)) }
     }
 
     /// The creation time encoded in the key's bytes, or nil when they are not a push ID.
-    public static func time(of bytes: UnsafeRawBufferPointer) -> Double? {
+    package static func time(of bytes: UnsafeRawBufferPointer) -> Double? {
         guard bytes.count == 20 else { return nil }
         var millis: Int64 = 0
         for i in 0..<20 {

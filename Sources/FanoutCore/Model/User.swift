@@ -1,16 +1,16 @@
 /// A user as stored in the export.
 public struct User: Sendable, Equatable {
     /// The uid, the key of the user's node.
-    public var key: KeyID
+    public package(set) var key: KeyID
     /// The username, the source of truth for every denormalized copy.
-    public var username: String?
+    public package(set) var username: String?
     /// The display name, where the app stores one.
-    public var name: String?
+    public package(set) var name: String?
     /// The profile image URL, where the app stores one.
-    public var profileImageURL: String?
+    public package(set) var profileImageURL: String?
 
     /// A user with the given fields.
-    public init(key: KeyID, username: String? = nil, name: String? = nil, profileImageURL: String? = nil) {
+    package init(key: KeyID, username: String? = nil, name: String? = nil, profileImageURL: String? = nil) {
         self.key = key
         self.username = username
         self.name = name

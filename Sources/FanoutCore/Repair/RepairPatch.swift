@@ -11,14 +11,14 @@ public struct RepairPatch: Sendable, Equatable {
     public let entries: [PatchEntry]
 
     /// A patch of `entries`; where a path repeats, the last entry wins.
-    public init(_ entries: [PatchEntry]) {
+    package init(_ entries: [PatchEntry]) {
         var byPath: [String: JSONValue] = [:]
         for entry in entries { byPath[entry.path] = entry.value }
         self.init(byPath)
     }
 
     /// A patch setting each path of `updates` to its value.
-    public init(_ updates: [String: JSONValue]) {
+    package init(_ updates: [String: JSONValue]) {
         var updates = updates
         // Deepest paths first, so that a descendant merged into its ancestor is itself already final.
         let deepestFirst = updates.keys.sorted { $0.utf8.count > $1.utf8.count }
@@ -52,7 +52,7 @@ public struct RepairPatch: Sendable, Equatable {
     }
 
     /// `object` with the value at `keys` replaced by `value` (removed for `null`), creating objects on the way.
-    public static func setting(_ keys: ArraySlice<String>, to value: JSONValue, in object: JSONValue) -> JSONValue {
+    package static func setting(_ keys: ArraySlice<String>, to value: JSONValue, in object: JSONValue) -> JSONValue {
         guard let key = keys.first else { return value }
         var members = object.objectMembers ?? []
         let current = members.last { $0.key == key }?.value ?? .object([])

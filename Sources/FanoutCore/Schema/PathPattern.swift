@@ -48,7 +48,7 @@ public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Renders the concrete path, taking each capture's key from `value`.
-    public func render(_ value: (String) -> String) -> String {
+    package func render(_ value: (String) -> String) -> String {
         segments.map {
             switch $0 {
             case .literal(let text): text

@@ -213,7 +213,7 @@ public enum EdgeValue: String, Sendable, Equatable, CaseIterable {
     case one = "1"
 
     /// The value as JSON, for repair entries.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .true: .bool(true)
         case .one: .number(JSONNumber(1))

@@ -9,18 +9,18 @@ import Darwin
 /// Files are memory-mapped read-only, so the export is never copied onto the heap and the kernel can drop
 /// pages the reader has passed. Gzip input (recognized by its magic number, not by its name) is decompressed
 /// into memory, since the reader needs one contiguous buffer. The bytes stay valid for the life of this object.
-public final class ExportBytes: @unchecked Sendable {
+package final class ExportBytes: @unchecked Sendable {
     /// Where the bytes came from, for messages: a path or `standard input`.
-    public let source: String
+    package let source: String
     private let base: UnsafeMutableRawPointer?
     /// The number of bytes (after decompression).
-    public let count: Int
+    package let count: Int
     private let mapped: Bool
     /// Whether the input was gzip-compressed.
-    public let wasCompressed: Bool
+    package let wasCompressed: Bool
 
     /// Maps the file at `path`, or reads standard input when `path` is `-`; gzip input is decompressed.
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         source = path == "-" ? "standard input" : path
         let raw = try Self.readRaw(path, source: source)
         let rawBytes = UnsafeRawBufferPointer(start: raw.base, count: raw.count)
@@ -35,7 +35,7 @@ public final class ExportBytes: @unchecked Sendable {
     }
 
     /// Wraps bytes already in memory (tests, files extracted from a zip).
-    public init(bytes: [UInt8], source: String) {
+    package init(bytes: [UInt8], source: String) {
         self.source = source
         count = bytes.count
         mapped = false
@@ -49,7 +49,7 @@ public final class ExportBytes: @unchecked Sendable {
     deinit { Self.release(base, count, mapped: mapped) }
 
     /// The bytes.
-    public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Whether the bytes are a read-only mapping of the file (whose pages may be dropped and read again).
     var isMapped: Bool { mapped }

@@ -14,7 +14,7 @@ public enum Presets {
 
     /// Makestagram on Firebase (seeds 000 and 003): `users`, `posts/{poster}/{post}`, `postLikes`,
     /// `following`/`followers`, `timeline/{user}/{post}: {poster_uid}`.
-    public static var makestagram: Schema { named("makestagram")! }
+    package static var makestagram: Schema { named("makestagram")! }
 
     /// The names of the presets.
     public static var names: [String] { PresetFiles.files.map(\.name) }
@@ -23,7 +23,7 @@ public enum Presets {
     public static func named(_ name: String) -> Schema? { all.first { $0.name == name } }
 
     /// What is wrong with `name` when no preset has it.
-    public static func unknownMessage(_ name: String) -> String {
+    package static func unknownMessage(_ name: String) -> String {
         "unknown schema \"\(name)\"; presets: \(names.joined(separator: ", ")); a schema file is given by its path "
             + "(ending in .toml)"
     }

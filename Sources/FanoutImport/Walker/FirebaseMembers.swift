@@ -6,7 +6,7 @@ import FanoutJSON
 /// the object it stands for: the index is the key and a `null` element is a hole, no member at all. The
 /// walker that fills the core and the repair that rewrites an export both read nodes through this, so the two
 /// agree on what an array means.
-public struct FirebaseMembers: ~Copyable {
+package struct FirebaseMembers: ~Copyable {
     /// The next index, when the node is an array.
     private var index: Int?
     /// The digits of an array index, handed out as a key; allocated for arrays only, since the walker opens
@@ -14,7 +14,7 @@ public struct FirebaseMembers: ~Copyable {
     private let digits: UnsafeMutableRawBufferPointer?
 
     /// Opens the object or array at `reader`; nil, reading nothing, when the value there is neither.
-    public init?(_ reader: inout JSONReader) throws(JSONSyntaxError) {
+    package init?(_ reader: inout JSONReader) throws(JSONSyntaxError) {
         switch try reader.peekKind() {
         case .object:
             try reader.beginObject()
@@ -33,7 +33,7 @@ public struct FirebaseMembers: ~Copyable {
 
     /// The next member's key, its value at the reader; nil after the last. The key's bytes are valid until the
     /// reader or this value moves on.
-    public mutating func next(_ reader: inout JSONReader) throws(JSONSyntaxError) -> UnsafeRawBufferPointer? {
+    package mutating func next(_ reader: inout JSONReader) throws(JSONSyntaxError) -> UnsafeRawBufferPointer? {
         guard var index else { return try reader.nextKey() }
         while try reader.nextElement() {
             defer { index += 1; self.index = index }

@@ -7,11 +7,11 @@ import Darwin
 #endif
 
 /// Markdown to HTML through libcmark, the CommonMark reference implementation.
-public enum CommonMark {
+package enum CommonMark {
     /// Renders `markdown` as an HTML fragment in cmark's safe mode: raw HTML is replaced by a comment and
     /// `javascript:`, `vbscript:`, `file:` and most `data:` links are dropped, because captions come from
     /// untrusted app users.
-    public static func html(_ markdown: String) -> String {
+    package static func html(_ markdown: String) -> String {
         var text = markdown
         return text.withUTF8 { bytes in
             let options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8

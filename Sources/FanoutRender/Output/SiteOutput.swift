@@ -14,19 +14,19 @@ public struct SiteOutput: Sendable {
     }
 
     /// The folder being written.
-    public let folder: StagedFolder
+    package let folder: StagedFolder
     /// The content hashes of the previous output, when Fanout made it.
     private let previous: BuildManifest
     private let log = Locked(WriteLog())
 
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
-    public init(path: String) throws(OutputError) {
+    package init(path: String) throws(OutputError) {
         folder = try StagedFolder(path: path)
         previous = BuildManifest(folder: folder.target)
     }
 
     /// Writes `text` to `relativePath`, or keeps the previous build's file when its content is the same.
-    public func write(_ text: String, to relativePath: String) throws(OutputError) {
+    package func write(_ text: String, to relativePath: String) throws(OutputError) {
         var text = text
         let hash = text.withUTF8 { BuildManifest.hash($0) }
         if previous.hashes[relativePath] == hash, try folder.keepPrevious(relativePath) {
@@ -39,7 +39,7 @@ public struct SiteOutput: Sendable {
 
     /// Writes the manifest and moves the finished site into place, replacing the previous one.
     @discardableResult
-    public func commit() throws(OutputError) -> Summary {
+    package func commit() throws(OutputError) -> Summary {
         let (manifest, summary) = log.withLock { log in
             (log.manifest, Summary(written: log.written.sorted(), unchanged: log.unchanged))
         }
@@ -49,7 +49,7 @@ public struct SiteOutput: Sendable {
     }
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
-    public func abandon() { folder.abandon() }
+    package func abandon() { folder.abandon() }
 }
 
 /// What the parallel writers of one build did.

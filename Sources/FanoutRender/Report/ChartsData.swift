@@ -4,13 +4,13 @@ import FanoutJSON
 /// The numbers the report's charts draw, taken from the audit and, for timeline coverage, the derived data.
 public struct ChartsData: Sendable, Equatable {
     /// One bar: a label and its value.
-    public struct Bar: Sendable, Equatable {
+    package struct Bar: Sendable, Equatable {
         /// The bar's label (escaped when drawn).
-        public var label: String
+        package var label: String
         /// The bar's value.
-        public var value: Int
+        package var value: Int
         /// A CSS class for the bar (`sev-error`, …), or empty.
-        public var style: String
+        package var style: String
     }
 
     /// A user's timeline coverage: stored entries that should exist, out of the derived timeline's length.
@@ -24,15 +24,15 @@ public struct ChartsData: Sendable, Equatable {
     }
 
     /// Findings per rule that ran, in the report's rule order.
-    public var findingsPerRule: [Bar]
+    package var findingsPerRule: [Bar]
     /// How many `like-count-mismatch` findings have each signed delta (stored − counted), by delta ascending.
-    public var likeDeltas: [Bar]
+    package var likeDeltas: [Bar]
     /// Per user with a non-empty timeline, in username order; nil when the layout stores no timelines or the
     /// report is rendered without the derived data (`fanout check --format html`).
-    public var coverage: [Coverage]?
+    package var coverage: [Coverage]?
 
     /// Chart data for `result`; `coverage` as computed by ``timelineCoverage(dataset:derived:)``.
-    public init(_ result: AuditResult, coverage: [Coverage]? = nil) {
+    package init(_ result: AuditResult, coverage: [Coverage]? = nil) {
         var counts: [String: Int] = [:]
         for finding in result.findings { counts[finding.rule, default: 0] += 1 }
         findingsPerRule = result.rulesRun.map { rule in

@@ -6,12 +6,12 @@ import FanoutCore
 /// ``perSeverity`` per severity, because GitHub shows only the first few annotations of each kind per step;
 /// then one `::notice` saying how many were left out. Data is escaped as the runner requires: `%`, CR and LF
 /// in messages, and also `:` and `,` in properties; other control characters as in ``TerminalText``.
-public enum GitHubReport {
+package enum GitHubReport {
     /// Annotations written per severity.
-    public static let perSeverity = 10
+    package static let perSeverity = 10
 
     /// The workflow commands, one per line.
-    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         var out = ""
         var written: [Severity: Int] = [:]
         var omitted = 0

@@ -8,17 +8,17 @@ import FanoutJSON
 /// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
 /// values (`null` for absent); keys are sorted, findings ordered by rule then path. Runs with a baseline add
 /// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}` (an addition, so still version 1).
-public enum JSONReport {
+package enum JSONReport {
     /// The report format's version; bumped on any incompatible change.
-    public static let version = 1
+    package static let version = 1
 
     /// The report as pretty-printed, canonical JSON.
-    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info)) + "\n"
     }
 
     /// The report as a JSON value.
-    public static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
+    package static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
         var summaryMembers: [(String, JSONValue)] = [
             ("errors", .int(result.count(.error))), ("warnings", .int(result.count(.warning))),
             ("info", .int(result.count(.info))), ("total", .int(result.findings.count)),

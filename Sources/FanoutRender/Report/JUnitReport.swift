@@ -7,9 +7,9 @@ import FanoutJSON
 /// severity), or one passing case when the rule found nothing; one suite with a skipped case per rule that did
 /// not run. Cases are named by rule (`classname`) and first path (`name`); since GitLab keeps only the first of
 /// cases with equal names, repeated pairs get ` #2`, ` #3`… so every pair is unique.
-public enum JUnitReport {
+package enum JUnitReport {
     /// The XML document.
-    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         let compact = JSONWriter(pretty: false)
         var byRule: [String: [Finding]] = [:]
         for finding in result.findings { byRule[finding.rule, default: []].append(finding) }

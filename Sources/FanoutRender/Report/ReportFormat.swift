@@ -16,7 +16,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case github
 
     /// The formats, as help texts and messages list them: `text, json, … or github`.
-    public static var listed: String {
+    package static var listed: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }

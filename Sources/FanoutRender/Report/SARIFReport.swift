@@ -9,19 +9,19 @@ import Foundation
 /// `fullyQualifiedName` is the database path, the export file as physical location, and a
 /// `partialFingerprints` entry computed from rule and first path only, so that code scanning tracks a finding
 /// across runs however its counts change. Rules that did not run are tool configuration notifications.
-public enum SARIFReport {
+package enum SARIFReport {
     /// The SARIF schema the report follows.
-    public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+    package static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     /// The `partialFingerprints` key; its value is ``Fingerprint/of(rule:path:)``.
-    public static let fingerprintKey = "fanoutRulePath/v1"
+    package static let fingerprintKey = "fanoutRulePath/v1"
 
     /// The SARIF log as pretty-printed JSON.
-    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info)) + "\n"
     }
 
     /// The SARIF log.
-    public static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
+    package static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
         let descriptors = RuleCatalog.descriptors
         var ruleIndex: [String: Int] = [:]
         for (i, rule) in descriptors.enumerated() { ruleIndex[rule.id] = i }

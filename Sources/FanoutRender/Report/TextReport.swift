@@ -5,9 +5,9 @@ import FanoutJSON
 ///
 /// Data from the export (paths, messages quoting usernames) goes through ``TerminalText`` so it cannot break
 /// lines or send control sequences.
-public enum TextReport {
+package enum TextReport {
     /// The report text.
-    public static func render(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         var out = ""
         for rule in result.rulesRun {
             let findings = result.findings.filter { $0.rule == rule.id }
@@ -35,13 +35,13 @@ public enum TextReport {
     }
 
     /// `baseline: 4 findings hidden, 1 entry fixed (no longer found)`.
-    public static func baselineLine(_ baseline: BaselineOutcome) -> String {
+    package static func baselineLine(_ baseline: BaselineOutcome) -> String {
         let h = baseline.hidden, f = baseline.fixed.count
         return "baseline: \(h) finding\(h == 1 ? "" : "s") hidden, \(f) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
     }
 
     /// `3 errors, 1 warning, 0 info from 10 rules on Content/export.json (makestagram layout)`.
-    public static func summaryLine(_ result: AuditResult, info: ReportInfo) -> String {
+    package static func summaryLine(_ result: AuditResult, info: ReportInfo) -> String {
         let e = result.count(.error), w = result.count(.warning), i = result.count(.info)
         return "\(e) error\(e == 1 ? "" : "s"), \(w) warning\(w == 1 ? "" : "s"), \(i) info from "
             + "\(result.rulesRun.count) rules on \(TerminalText.escape(info.exportName)) (\(TerminalText.escape(info.schemaName)) layout)"

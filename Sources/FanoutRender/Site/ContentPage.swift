@@ -5,18 +5,18 @@ import Foundation
 /// Front matter between `---` lines may set `title` and `order` (`key: value`). `index.md` is the
 /// introduction shown on the home page; every other `name.md` becomes `name.html`, linked from the navigation
 /// in `order`, then by file name.
-public struct ContentPage: Sendable, Equatable {
+package struct ContentPage: Sendable, Equatable {
     /// The file name without `.md`.
-    public var name: String
+    package var name: String
     /// The title from front matter, else the first heading, else the name.
-    public var title: String
+    package var title: String
     /// Navigation order; pages without one come last.
-    public var order: Int
+    package var order: Int
     /// The Markdown body without front matter.
-    public var markdown: String
+    package var markdown: String
 
     /// Reads every `.md` file directly in `directory`; a missing folder has no pages.
-    public static func load(from directory: String) throws(RenderError) -> [ContentPage] {
+    package static func load(from directory: String) throws(RenderError) -> [ContentPage] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         var pages: [ContentPage] = []
         for name in names.sorted() where name.hasSuffix(".md") && !name.hasPrefix(".") {

@@ -4,12 +4,12 @@
 /// (`Alice` and `alice`, which macOS and Windows treat as one file). A key made only of lower-case ASCII
 /// letters, digits, `-` and `_`, not too long, is its own file name. Any other key becomes a readable slug
 /// plus `~` and a hash of the exact key; plain names never contain `~`, so the two kinds cannot collide.
-public enum SafeFileName {
+package enum SafeFileName {
     /// The longest plain name kept as is; longer keys are shortened and hashed.
     static let maxPlainLength = 64
 
     /// The file name (without extension) for `key`.
-    public static func forKey(_ key: String) -> String {
+    package static func forKey(_ key: String) -> String {
         // Byte by byte: every link on every page goes through here. Swift strings are valid UTF-8, so a byte
         // that is not a continuation byte (10xxxxxx) starts a scalar.
         let utf8 = key.utf8

@@ -1,7 +1,7 @@
 /// Keeps only image URLs that are safe to put in a page: absolute `http` or `https` URLs.
-public enum SafeURL {
+package enum SafeURL {
     /// `text` when it is an `http(s)` URL without spaces, quotes or control characters; nil otherwise.
-    public static func image(_ text: String?) -> String? {
+    package static func image(_ text: String?) -> String? {
         guard let text else { return nil }
         // Every post's card checks its URL, and almost all are ASCII: those are checked byte by byte.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiImage(text) }

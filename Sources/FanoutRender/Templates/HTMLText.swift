@@ -1,7 +1,7 @@
 import Mustache
 
 /// HTML escaping for template values, byte by byte.
-public enum HTMLText {
+package enum HTMLText {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by `&amp;`, `&lt;`, `&gt;`, `&quot;` and `&#39;` (the entities
     /// swift-mustache uses), wherever they occur.
     ///
@@ -9,7 +9,7 @@ public enum HTMLText {
     /// into one grapheme cluster (`"` followed by U+0301) passes through unescaped, and a username could close an
     /// attribute and add its own. Working on UTF-8 bytes closes that hole, and is also much faster: a site build
     /// escapes millions of values. Text without any of the five bytes is returned as is, without a copy.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var text = text
         let escaped = text.withUTF8 { bytes -> String? in
             var extra = 0

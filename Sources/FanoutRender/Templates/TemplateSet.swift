@@ -11,7 +11,7 @@ import Mustache
 public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     /// Non-template files (such as `style.css`) by name, copied to the site's root.
-    public let assets: [String: String]
+    package let assets: [String: String]
 
     /// The built-in templates, overridden by the files in `overrides` when given and present.
     public init(overrides: String? = nil) throws(RenderError) {
@@ -56,7 +56,7 @@ public struct TemplateSet: Sendable {
     func contains(_ name: String) -> Bool { library.getTemplate(named: name) != nil }
 
     /// Renders `context` with the template called `name` (its file name without `.mustache`).
-    public func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
+    package func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
         try render(context as Any, template: name)
     }
 
@@ -86,9 +86,9 @@ struct MarkdownContentType: MustacheContentType {
 }
 
 /// Markdown escaping shared by templates and report writers.
-public enum MarkdownText {
+package enum MarkdownText {
     /// `text` with Markdown syntax characters escaped and line breaks folded into spaces.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
         var onlyDigits = true
