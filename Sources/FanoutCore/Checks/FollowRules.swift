@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// `follow-mirror-missing`: `following` and `followers` agree both ways.
-struct FollowMirrorMissingRule: ConsistencyRule {
+struct FollowMirrorMissingRule: MirrorRule {
     let descriptor = RuleDescriptor(
         id: "follow-mirror-missing", defaultSeverity: .error,
         summary: "Every follow is stored in both `following` and `followers`.",
@@ -19,23 +19,28 @@ struct FollowMirrorMissingRule: ConsistencyRule {
         return nil
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let dataset = context.dataset
-        let report = MirrorFindings<Follow>(
-            sourcePath: dataset.path(ofFollowing:), mirrorPath: dataset.path(ofFollower:),
-            reportsMissing: { follow in
-                // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
-                follow.user != follow.target && (dataset.schema.users == nil
-                    || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
-            },
-            missingMessage: { "\(context.name($0.user)) follows \(context.name($0.target)) but is missing from their followers" },
-            orphanMessage: {
-                "\(context.name($0.user)) is listed among \(context.name($0.target))'s followers but does not follow them"
-            },
-            orphanNamesSourceFirst: true)
-        return report.findings(
-            MirrorDifference(source: dataset.following, mirror: dataset.followers, packed: packed), rule: self,
-            edgeValue: dataset.schema.edgeValue.json)
+    let orphanNamesSourceFirst = true
+
+    func sides(of dataset: Dataset) -> (source: [Follow], mirror: [Follow]) { (dataset.following, dataset.followers) }
+
+    func pair(_ follow: Follow) -> Int64 { packed(follow) }
+
+    func paths(of follow: Follow, in dataset: Dataset) -> (source: String?, mirror: String?) {
+        (dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow))
+    }
+
+    func reportsMissing(_ follow: Follow, in context: CheckContext) -> Bool {
+        // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
+        follow.user != follow.target && (context.dataset.schema.users == nil
+            || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
+    }
+
+    func missingMessage(_ follow: Follow, in context: CheckContext) -> String {
+        "\(context.name(follow.user)) follows \(context.name(follow.target)) but is missing from their followers"
+    }
+
+    func orphanMessage(_ follow: Follow, in context: CheckContext) -> String {
+        "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them"
     }
 }
 

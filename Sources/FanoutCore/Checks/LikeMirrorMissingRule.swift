@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// `like-mirror-missing`: the like set and its mirror (`user-likes`) agree both ways.
-struct LikeMirrorMissingRule: ConsistencyRule {
+struct LikeMirrorMissingRule: MirrorRule {
     let descriptor = RuleDescriptor(
         id: "like-mirror-missing", defaultSeverity: .error,
         summary: "Every like is stored both in the post's like set and in the liker's mirror (`user-likes`).",
@@ -18,24 +18,28 @@ struct LikeMirrorMissingRule: ConsistencyRule {
         Requirement.likes(schema) ?? Requirement.likeMirror(schema)
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let dataset = context.dataset
-        let report = MirrorFindings<Like>(
-            sourcePath: dataset.path(ofLike:), mirrorPath: dataset.path(ofMirroredLike:),
-            reportsMissing: { like in
-                // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
-                (dataset.schema.users == nil || context.derived.user(like.user) != nil)
-                    && (dataset.schema.posts == nil || context.derived.post(like.post) != nil)
-            },
-            missingMessage: {
-                "\(context.name($0.user)) likes post \(dataset.key($0.post)) but the like is missing from their mirror"
-            },
-            orphanMessage: {
-                "\(context.name($0.user))'s mirror lists a like of post \(dataset.key($0.post)) that the post's like set does not hold"
-            },
-            orphanNamesSourceFirst: false)
-        return report.findings(
-            MirrorDifference(source: dataset.likes, mirror: dataset.likeMirror, packed: packed), rule: self,
-            edgeValue: dataset.schema.edgeValue.json)
+    let orphanNamesSourceFirst = false
+
+    func sides(of dataset: Dataset) -> (source: [Like], mirror: [Like]) { (dataset.likes, dataset.likeMirror) }
+
+    func pair(_ like: Like) -> Int64 { packed(like) }
+
+    func paths(of like: Like, in dataset: Dataset) -> (source: String?, mirror: String?) {
+        (dataset.path(ofLike: like), dataset.path(ofMirroredLike: like))
+    }
+
+    func reportsMissing(_ like: Like, in context: CheckContext) -> Bool {
+        // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
+        (context.dataset.schema.users == nil || context.derived.user(like.user) != nil)
+            && (context.dataset.schema.posts == nil || context.derived.post(like.post) != nil)
+    }
+
+    func missingMessage(_ like: Like, in context: CheckContext) -> String {
+        "\(context.name(like.user)) likes post \(context.dataset.key(like.post)) but the like is missing from their mirror"
+    }
+
+    func orphanMessage(_ like: Like, in context: CheckContext) -> String {
+        "\(context.name(like.user))'s mirror lists a like of post \(context.dataset.key(like.post)) that the post's like "
+            + "set does not hold"
     }
 }

@@ -26,37 +26,46 @@ struct MirrorDifference<Edge> {
     }
 }
 
-/// How a mirror rule reports a ``MirrorDifference``: the source of truth wins, so a missing mirror entry is
-/// added and a mirror entry without its source is deleted.
-struct MirrorFindings<Edge> {
-    /// Where the source side of an edge is stored.
-    var sourcePath: (Edge) -> String?
-    /// Where the mirror side of an edge is stored.
-    var mirrorPath: (Edge) -> String?
+/// A rule over a relation and its mirror. The source of truth wins: a missing mirror entry is added, and a
+/// mirror entry without its source is deleted. A rule says where each side of an edge is stored and what its
+/// findings say; the comparison and the findings are made here, once, for every mirrored relation.
+protocol MirrorRule: ConsistencyRule {
+    associatedtype Edge
+    /// The source of truth's edges and the mirror's.
+    func sides(of dataset: Dataset) -> (source: [Edge], mirror: [Edge])
+    /// The edge as one integer, for set membership.
+    func pair(_ edge: Edge) -> Int64
+    /// Where the source side and the mirror side of `edge` are stored.
+    func paths(of edge: Edge, in dataset: Dataset) -> (source: String?, mirror: String?)
     /// Whether a missing mirror entry is this rule's to report (edges of deleted users are other rules').
-    var reportsMissing: (Edge) -> Bool
+    func reportsMissing(_ edge: Edge, in context: CheckContext) -> Bool
     /// The message of an edge the mirror lacks.
-    var missingMessage: (Edge) -> String
+    func missingMessage(_ edge: Edge, in context: CheckContext) -> String
     /// The message of a mirror entry without its source.
-    var orphanMessage: (Edge) -> String
+    func orphanMessage(_ edge: Edge, in context: CheckContext) -> String
     /// Whether an orphan's finding names the source path first (what is missing) rather than the mirror's.
-    var orphanNamesSourceFirst: Bool
+    var orphanNamesSourceFirst: Bool { get }
+}
 
-    /// The findings of `difference`, for `rule`, with fixes writing `edgeValue`.
-    func findings(_ difference: MirrorDifference<Edge>, rule: some ConsistencyRule, edgeValue: JSONValue) -> [Finding] {
+extension MirrorRule {
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset
+        let edgeValue = dataset.schema.edgeValue.json
+        let (source, mirror) = sides(of: dataset)
+        let difference = MirrorDifference(source: source, mirror: mirror, packed: pair)
         var findings: [Finding] = []
-        for edge in difference.notMirrored where reportsMissing(edge) {
-            guard let mirror = mirrorPath(edge), let source = sourcePath(edge) else { continue }
-            findings.append(rule.finding(
-                missingMessage(edge), paths: [mirror, source], expected: edgeValue, actual: JSONValue.null,
-                fix: [PatchEntry(mirror, edgeValue)]))
+        for edge in difference.notMirrored where reportsMissing(edge, in: context) {
+            guard case let (source?, mirror?) = paths(of: edge, in: dataset) else { continue }
+            findings.append(finding(
+                missingMessage(edge, in: context), paths: [mirror, source], expected: edgeValue,
+                actual: JSONValue.null, fix: [PatchEntry(mirror, edgeValue)]))
         }
         for edge in difference.notInSource {
-            guard let mirror = mirrorPath(edge), let source = sourcePath(edge) else { continue }
-            let fix = [PatchEntry(mirror, .null)]
+            guard case let (source?, mirror?) = paths(of: edge, in: dataset) else { continue }
+            let message = orphanMessage(edge, in: context), fix = [PatchEntry(mirror, .null)]
             findings.append(orphanNamesSourceFirst
-                ? rule.finding(orphanMessage(edge), paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
-                : rule.finding(orphanMessage(edge), paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
+                ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
+                : finding(message, paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
         }
         return findings
     }
