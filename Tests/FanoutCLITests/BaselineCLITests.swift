@@ -13,7 +13,7 @@ import Testing
         try cli.write(try export.text(), to: "export.json")
 
         let write = try cli.run(["check", "export.json", "--write-baseline", "baseline.json"])
-        #expect(write.code == 1, "writing a baseline still reports")
+        #expect(write.code == 0, "writing a baseline records, it does not judge")
         #expect(write.stdout.contains("like-count-mismatch"))
         let baseline = try JSONSerialization.jsonObject(with: Data(try cli.read("baseline.json").utf8)) as! [String: Any]
         #expect(baseline["version"] as? Int == 1)

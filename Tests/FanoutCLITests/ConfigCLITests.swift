@@ -43,7 +43,7 @@ import Testing
         try cli.write("title = \"Feeds\"\n\n[rules]\nlike-count-mismatch = \"loud\"\n", to: "fanout.toml")
         let result = try cli.run(["check", Self.demo, "--output", "report.txt"])
         #expect(result.code == 2)
-        #expect(result.stderr == "error: fanout.toml:4: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error\n")
+        #expect(result.stderr == "Error: fanout.toml:4: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error\n")
         #expect(!cli.exists("report.txt"))
         let build = try cli.run(["build", Self.demo, "--out", "site"])
         #expect(build.code == 2 && build.stderr.contains("fanout.toml:4:"))

@@ -35,7 +35,7 @@ import Testing
         #expect(files.count >= 180)
         for (file, result) in try Self.checkAll(files) {
             #expect(result.code == 2, "\(file.lastPathComponent): exit \(result.code) \(result.stderr)")
-            let prefix = "error: \(file.path): invalid JSON at line "
+            let prefix = "Error: \(file.path): invalid JSON at line "
             #expect(result.stderr.hasPrefix(prefix), "\(file.lastPathComponent): \(result.stderr)")
             #expect(result.stderr.contains(try Regex(#"line \d+, column \d+: "#)), "\(file.lastPathComponent)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(file.lastPathComponent)")
@@ -49,7 +49,7 @@ import Testing
         for (file, result) in try Self.checkAll(files) {
             #expect(result.code == 2, "\(file.lastPathComponent): exit \(result.code) \(result.stderr)")
             // Arrays and scalars are "not a Firebase export"; objects without an export's keys "cannot tell the layout".
-            let prefix = "error: \(file.path): "
+            let prefix = "Error: \(file.path): "
             let reason = result.stderr.dropFirst(prefix.count)
             #expect(result.stderr.hasPrefix(prefix), "\(file.lastPathComponent): \(result.stderr)")
             #expect(reason.hasPrefix("not a Firebase export: ") || reason.hasPrefix("cannot tell the layout: "),
@@ -64,7 +64,7 @@ import Testing
         for (file, result) in try Self.checkAll(try Self.files("i_")) {
             // None is an export: each is either invalid JSON or valid JSON of the wrong shape, never a crash.
             #expect(result.code == 2, "\(file.lastPathComponent): exit \(result.code) \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: \(file.path): "), "\(file.lastPathComponent): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: \(file.path): "), "\(file.lastPathComponent): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(file.lastPathComponent)")
         }
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// Inputs kept from fuzzing (`fuzz/regressions/`: crash inputs from `make fuzz`, and the seeds) through the CLI.
 ///
-/// Each must give a defined outcome under every preset: a report (exit 0 or 1) or one `error: ` line
+/// Each must give a defined outcome under every preset: a report (exit 0 or 1) or one `Error: ` line
 /// (exit 2), never a crash. A new crash input found by `make fuzz` goes into `fuzz/regressions/`. Reading an
 /// export with a schema that does not fit it leaves posts without an owner, which crashed the checks and the
 /// site once (`friendlypix-author-not-a-string.json`, `instaclone-read-as-friendlypix.json`).
@@ -24,7 +24,7 @@ import Testing
                 let result = try cli.run(["check", file, "--schema", schema, "--format", "json"])
                 #expect([0, 1, 2].contains(result.code), "\(file) as \(schema): exit \(result.code) \(result.stderr)")
                 if result.code == 2 {
-                    #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1,
+                    #expect(result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1,
                             "\(file) as \(schema): \(result.stderr)")
                 } else {
                     #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(file) as \(schema)")

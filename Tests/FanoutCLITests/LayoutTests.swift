@@ -304,7 +304,7 @@ struct Feed {
         let compressed = try Data(contentsOf: cli.url("export.json.gz"))
         try compressed.prefix(compressed.count - 20).write(to: cli.url("cut.json.gz"))
         let cut = try cli.run("export", "cut.json.gz", "--out", "never")
-        #expect(cut.code == 2 && cut.stderr == "error: cannot read cut.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
+        #expect(cut.code == 2 && cut.stderr == "Error: cannot read cut.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
         #expect(!cli.exists("never"))
     }
 
@@ -468,10 +468,10 @@ struct Feed {
         try cli.write(schema.replacingOccurrences(of: "[follows]", with: "[follows"), to: "bad-syntax.toml")
         try cli.write(schema.replacingOccurrences(of: "caption = ", with: "captoin = "), to: "typo.toml")
         let cases: [(String, String)] = [
-            ("bad-unit.toml", "error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms or iso8601\n"),
-            ("bad-syntax.toml", "error: bad-syntax.toml: invalid TOML at line "),
-            ("typo.toml", "error: typo.toml: line "),
-            ("missing.toml", "error: cannot read schema file missing.toml: "),
+            ("bad-unit.toml", "Error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms or iso8601\n"),
+            ("bad-syntax.toml", "Error: bad-syntax.toml: invalid TOML at line "),
+            ("typo.toml", "Error: typo.toml: line "),
+            ("missing.toml", "Error: cannot read schema file missing.toml: "),
         ]
         for (file, message) in cases {
             for command in ["export", "build", "check"] {

@@ -20,13 +20,14 @@ import Testing
         // README example: begin
         let dataset = try ExportLoader.load(path: path, schema: nil)  // nil: detect the layout; or Presets.named("makestagram")
         let derived = DerivedData(dataset)
-        let audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
+        var audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
         let alice = dataset.users.firstIndex { $0.username == "alice" }!
         for p in derived.timeline(user: alice) {
             let post = dataset.posts[p]
             print(dataset.key(post.key), derived.likeCount(post: p), post.caption ?? "")
         }
         print("\(audit.findings.count) findings")
+        audit.findings = try FindingLocator.locate(audit.findings, inExportAt: path)  // line and column of each
         let info = ReportInfo(exportName: path, schemaName: dataset.schema.name)
         let json = try ReportWriter.render(audit, info: info, format: .json, templates: nil)
         // README example: end

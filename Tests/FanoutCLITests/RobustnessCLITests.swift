@@ -3,7 +3,7 @@ import Testing
 
 /// Hostile and broken exports through the command line: each gets a defined outcome, never a crash.
 ///
-/// "Defined" means: exit 2 with one `error: FILE: …` line naming what is wrong and nothing on stdout, or a normal
+/// "Defined" means: exit 2 with one `Error: FILE: …` line naming what is wrong and nothing on stdout, or a normal
 /// run (exit 0 or 1) whose report shows how the odd value was read.
 @Suite struct RobustnessCLITests {
     static let post = "-Kfm1DtVx0kQ9zPq2Lm7"
@@ -18,10 +18,10 @@ import Testing
         """
     }
 
-    /// Asserts one clear input error: exit 2, one line on stderr starting `error: FILE: ` and containing `text`.
+    /// Asserts one clear input error: exit 2, one line on stderr starting `Error: FILE: ` and containing `text`.
     static func expectInputError(_ result: CLI.Result, file: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.code == 2, "exit \(result.code): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.hasPrefix("error: \(file): "), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("Error: \(file): "), "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
@@ -169,11 +169,11 @@ import Testing
         // Decompression fails before any JSON is read, so the message is the one of an unreadable file.
         let half = try cli.run("check", "half.json.gz")
         #expect(half.code == 2 && half.stdout.isEmpty)
-        #expect(half.stderr == "error: cannot read half.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
+        #expect(half.stderr == "Error: cannot read half.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
         // Only the header: nothing to decompress.
         try full.prefix(12).write(to: cli.url("header.json.gz"))
         let header = try cli.run("check", "header.json.gz")
-        #expect(header.code == 2 && header.stderr.hasPrefix("error: cannot read header.json.gz: "), "\(header.stderr)")
+        #expect(header.code == 2 && header.stderr.hasPrefix("Error: cannot read header.json.gz: "), "\(header.stderr)")
     }
 
     /// A gzip trailer claims the size of the data; a damaged or hostile one claiming 4 GiB must not make Fanout
@@ -193,6 +193,6 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         run.waitUntilExit()
         #expect(run.terminationStatus == 2, "\(text)")
-        #expect(text.hasPrefix("error: cannot read claims.json.gz: corrupt gzip data"), "\(text)")
+        #expect(text.hasPrefix("Error: cannot read claims.json.gz: corrupt gzip data"), "\(text)")
     }
 }

@@ -39,8 +39,23 @@ struct CheckCommand: ParsableCommand {
         valueName: "FILE"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Write every current finding to this baseline file (and still report them).", valueName: "FILE"))
+    @Option(help: ArgumentHelp(
+        "Write every current finding to this baseline file and exit 0: it records, it does not judge (the report "
+            + "is still printed).", valueName: "FILE"))
     var writeBaseline: String?
+
+    @Option(help: ArgumentHelp(
+        "Findings the text report lists per rule, a number or all; the rest are counted. Default: "
+            + "\(PerRuleLimit.terminalDefault) on a terminal, else all.", valueName: "N"))
+    var maxPerRule: PerRuleLimit?
+
+    @ArgumentParser.Flag(name: .shortAndLong, help: "Print only the text report's summary.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp(
+        "The name reports give an export read from standard input (-), as a path relative to the repository: "
+            + "SARIF's artifact, the text report's export.json:LINE:COLUMN. Default: stdin.", valueName: "NAME"))
+    var stdinFilename: String?
 
     @Option(help: ArgumentHelp("Print what RULE checks, why copies drift and how it is fixed, then exit.", valueName: "RULE"))
     var explain: String?
@@ -57,17 +72,29 @@ struct CheckCommand: ParsableCommand {
         let requests = try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
         let known = try baseline.map(BaselineFile.read)
         let export = try input.input(project)
+        if let stdinFilename, export.path != "-" {
+            throw UsageError(message: "--stdin-filename \(stdinFilename) names standard input, but the export is \(export.path)")
+        }
         let needsTemplates = requests.contains { $0.format == .html || $0.format == .markdown }
         let templates = needsTemplates ? try TemplateSet() : nil
+        // Only the reports that show where findings are pay for the second pass that finds them.
+        let needsLocations = requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !quiet) }
 
-        let analysis = try Analysis(export, configuration: configuration)
+        let analysis = try Analysis(export, configuration: configuration, keepsStandardInput: needsLocations)
         var audit = analysis.audit
         var outcome: BaselineOutcome?
         if let known { (audit, outcome) = known.apply(to: analysis.audit) }
-        let info = ReportInfo(exportName: export.path, schemaName: analysis.dataset.schema.name, baseline: outcome)
+        let exportName = export.path == "-" ? stdinFilename ?? export.path : export.path
+        if needsLocations {
+            let file = export.path == "-" ? stdinFilename ?? SARIFReport.standardInputURI : export.path
+            audit.findings = try analysis.locate(audit.findings, name: file)
+        }
+        let info = ReportInfo(exportName: exportName, schemaName: analysis.dataset.schema.name, baseline: outcome)
         let coverage = needsTemplates ? ChartsData.timelineCoverage(dataset: analysis.dataset, derived: analysis.derived) : nil
         let reports = try requests.map { request in
-            (request, try ReportWriter.render(audit, info: info, format: request.format, templates: templates, coverage: coverage))
+            (request, try ReportWriter.render(
+                audit, info: info, format: request.format, templates: templates, coverage: coverage,
+                text: textOptions(toTerminal: request.output == nil)))
         }
 
         var wrote: [String] = []
@@ -90,6 +117,18 @@ struct CheckCommand: ParsableCommand {
             }
             printStatus(TextReport.summaryLine(audit, info: info))
         }
-        if let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+        // Writing a baseline accepts the findings it records, so it never fails the run.
+        if writeBaseline == nil, let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+    }
+
+    /// The text report's shape: on a terminal, at most 20 findings per rule and colours (unless `NO_COLOR` is
+    /// set or `TERM` is `dumb`); in a pipe or a file, everything and no colour. `--max-per-rule` and `--quiet`
+    /// apply everywhere.
+    private func textOptions(toTerminal: Bool) -> TextReport.Options {
+        let terminal = toTerminal && isatty(1) == 1
+        let environment = ProcessInfo.processInfo.environment
+        let color = terminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let limit = maxPerRule.map(\.value) ?? (terminal ? PerRuleLimit.terminalDefault : nil)
+        return TextReport.Options(maxPerRule: limit, quiet: quiet, color: color)
     }
 }

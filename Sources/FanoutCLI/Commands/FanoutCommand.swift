@@ -30,6 +30,10 @@ public struct FanoutCommand: ParsableCommand {
     /// Runs `arguments` (without the program's name) and returns the exit code: usage and input errors are 2,
     /// not ArgumentParser's 64, and print one line on stderr.
     public static func run(_ arguments: [String]) -> Int32 {
+        if let message = UnknownCommand.message(arguments) {
+            printError(message)
+            return 2
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -1,14 +1,14 @@
 import Foundation
 
-/// A usage problem found after parsing, reported as `error: …` with exit code 2.
+/// A usage problem found after parsing, reported as `Error: …` with exit code 2.
 struct UsageError: Error {
     let message: String
 }
 
-/// Writes one error line to stderr.
+/// Writes one error line to stderr, `Error: …`, the way ArgumentParser starts its own, so that every error
+/// Fanout prints looks the same whoever found it.
 func printError(_ message: String) {
-    let line = message.hasPrefix("error:") || message.hasPrefix("Error:") ? message : "error: \(message)"
-    printStatus(line)
+    printStatus(message.hasPrefix("Error: ") ? message : "Error: \(message)")
 }
 
 /// Writes one line to stderr, where status goes so that stdout stays the report.

@@ -30,11 +30,14 @@ public struct Finding: Sendable, Equatable {
     public var actual: JSONValue?
     /// The mechanical fix as multi-path update entries; empty when no fix is mechanical.
     public var fix: [PatchEntry]
+    /// Where the first path is in the export, once a report that shows it asked for it; nil before, and for
+    /// exports without positions (a Parse `.zip`).
+    public var location: SourceLocation?
 
     /// A finding.
     public init(
         rule: String, severity: Severity, message: String, paths: [String],
-        expected: JSONValue? = nil, actual: JSONValue? = nil, fix: [PatchEntry] = []
+        expected: JSONValue? = nil, actual: JSONValue? = nil, fix: [PatchEntry] = [], location: SourceLocation? = nil
     ) {
         self.rule = rule
         self.severity = severity
@@ -43,5 +46,6 @@ public struct Finding: Sendable, Equatable {
         self.expected = expected
         self.actual = actual
         self.fix = fix
+        self.location = location
     }
 }

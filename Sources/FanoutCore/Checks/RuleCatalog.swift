@@ -18,8 +18,10 @@ public enum RuleCatalog {
         rules.first { $0.descriptor.id == id }?.descriptor
     }
 
-    /// What is wrong with `id` when no rule has it: `unknown rule "x"; known rules: …`.
+    /// What is wrong with `id` when no rule has it: `unknown rule "x"; known rules: …`, with the nearest id when
+    /// `id` looks like a misspelling of it (`unknown rule "like-count" (did you mean "like-count-mismatch"?); …`).
     package static func unknownMessage(_ id: String) -> String {
-        "unknown rule \"\(id)\"; known rules: " + descriptors.map(\.id).joined(separator: ", ")
+        let ids = descriptors.map(\.id)
+        return "unknown rule \"\(id)\"\(Suggestion.didYouMean(id, among: ids)); known rules: " + ids.joined(separator: ", ")
     }
 }

@@ -22,9 +22,10 @@ public enum Presets {
     /// The preset called `name`.
     public static func named(_ name: String) -> Schema? { all.first { $0.name == name } }
 
-    /// What is wrong with `name` when no preset has it.
+    /// What is wrong with `name` when no preset has it, with the nearest preset when `name` looks like a
+    /// misspelling of it.
     package static func unknownMessage(_ name: String) -> String {
-        "unknown schema \"\(name)\"; presets: \(names.joined(separator: ", ")); a schema file is given by its path "
+        "unknown schema \"\(name)\"\(Suggestion.didYouMean(name, among: names)); presets: \(names.joined(separator: ", ")); a schema file is given by its path "
             + "(ending in .toml)"
     }
 

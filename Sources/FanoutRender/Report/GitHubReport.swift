@@ -4,7 +4,8 @@ import FanoutCore
 ///
 /// One `::error title=RULE::PATH: MESSAGE` (or `::warning`, `::notice` for info) per finding, at most
 /// ``perSeverity`` per severity, because GitHub shows only the first few annotations of each kind per step;
-/// then one `::notice` saying how many were left out. Data is escaped as the runner requires: `%`, CR and LF
+/// then one `::notice` saying how many were left out. A run with a baseline starts with one `::notice` giving
+/// the number of findings it hid and of its entries fixed. Data is escaped as the runner requires: `%`, CR and LF
 /// in messages, and also `:` and `,` in properties; other control characters as in ``TerminalText``.
 package enum GitHubReport {
     /// Annotations written per severity.
@@ -13,6 +14,10 @@ package enum GitHubReport {
     /// The workflow commands, one per line.
     package static func render(_ result: AuditResult, info: ReportInfo) -> String {
         var out = ""
+        if let baseline = info.baseline {
+            // One notice for the whole baseline: what it hid and which of its entries can go.
+            out += "::notice title=\(property("fanout baseline"))::\(data(TextReport.baselineLine(baseline)))\n"
+        }
         var written: [Severity: Int] = [:]
         var omitted = 0
         for finding in result.findings {

@@ -7,7 +7,8 @@ import FanoutJSON
 /// "total", "rules_run": […], "rules_skipped": [{"rule", "reason"}]}, "findings": [{"rule", "severity",
 /// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
 /// values (`null` for absent); keys are sorted, findings ordered by rule then path. Runs with a baseline add
-/// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}` (an addition, so still version 1).
+/// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}`, and located findings (``Finding/location``)
+/// add `file`, `line` and `column` (additions, so still version 1).
 package enum JSONReport {
     /// The report format's version; bumped on any incompatible change.
     package static let version = 1
@@ -33,12 +34,16 @@ package enum JSONReport {
         }
         let summary = object(summaryMembers)
         let findings = result.findings.map { finding in
-            object([
+            var members: [(String, JSONValue)] = [
                 ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
                 ("message", .string(finding.message)), ("paths", .array(finding.paths.map(JSONValue.string))),
                 ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
                 ("fix", object(finding.fix.map { ($0.path, $0.value) })),
-            ])
+            ]
+            if let location = finding.location {
+                members += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
+            }
+            return object(members)
         }
         return object([
             ("version", .int(version)), ("tool", .string("fanout")), ("export", .string(info.exportName)),

@@ -4,13 +4,13 @@ import FanoutCore
 public enum ReportWriter {
     /// The report text; `templates` is used for HTML and Markdown (the built-in ones when nil), and `coverage`
     /// (see ``ChartsData/timelineCoverage(dataset:derived:)``) adds the HTML report's timeline-coverage chart,
-    /// as on the site's report page.
+    /// as on the site's report page; `text` shapes the text report.
     public static func render(
         _ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?,
-        coverage: [ChartsData.Coverage]? = nil
+        coverage: [ChartsData.Coverage]? = nil, text: TextReport.Options = TextReport.Options()
     ) throws(RenderError) -> String {
         switch format {
-        case .text: return TextReport.render(result, info: info)
+        case .text: return TextReport.render(result, info: info, options: text)
         case .json: return JSONReport.render(result, info: info)
         case .junit: return JUnitReport.render(result, info: info)
         case .sarif: return SARIFReport.render(result, info: info)
