@@ -53,8 +53,8 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        // Outputs that are data, not pages: the canonical snapshot and the repaired export.
-        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput"]),
+        // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).
+        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
         // The commands, the site project's settings and the read → derive → check pipeline they share.

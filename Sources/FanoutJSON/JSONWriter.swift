@@ -141,35 +141,54 @@ public struct JSONWriter: Sendable {
 
     /// Appends `"string"` with minimal escaping.
     static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// Appends the UTF-8 text `bytes` as a JSON string literal, escaped as ``write(_:)`` escapes strings.
+    /// Runs of bytes that need no escape (nearly all of them) are copied at once, so that streaming writers
+    /// (`fanout tables`) can write millions of keys quickly.
+    public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(Byte.quote)
-        let hexDigits: StaticString = "0123456789abcdef"
-        for byte in string.utf8 {
-            if byte >= 0x20 && byte != Byte.quote && byte != Byte.backslash {
-                out.append(byte)
-                continue
-            }
-            out.append(Byte.backslash)
-            switch byte {
-            case Byte.quote: out.append(Byte.quote)
-            case Byte.backslash: out.append(Byte.backslash)
-            case 0x0A: out.append(0x6E)  // n
-            case 0x09: out.append(0x74)  // t
-            case 0x0D: out.append(0x72)  // r
-            case 0x08: out.append(0x62)  // b
-            case 0x0C: out.append(0x66)  // f
-            default:
-                out.append(contentsOf: [Byte.lowerU, Byte.zero, Byte.zero])
-                hexDigits.withUTF8Buffer { digits in
-                    out.append(digits[Int(byte >> 4)])
-                    out.append(digits[Int(byte & 0x0F)])
-                }
-            }
-        }
+        appendEscaped(bytes, to: &out)
         out.append(Byte.quote)
     }
 
+    /// Appends the UTF-8 text `bytes` escaped as the inside of a JSON string literal, without the quotes (for
+    /// writers that build one string from several pieces).
+    public static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == Byte.quote || byte == Byte.backslash {
+            if index > start { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
+            appendEscape(byte, to: &out)
+            start = index + 1
+        }
+        if bytes.count > start { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    /// Appends the escape of `byte`, a quote, a backslash or a control character.
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        let hexDigits: StaticString = "0123456789abcdef"
+        out.append(Byte.backslash)
+        switch byte {
+        case Byte.quote: out.append(Byte.quote)
+        case Byte.backslash: out.append(Byte.backslash)
+        case 0x0A: out.append(0x6E)  // n
+        case 0x09: out.append(0x74)  // t
+        case 0x0D: out.append(0x72)  // r
+        case 0x08: out.append(0x62)  // b
+        case 0x0C: out.append(0x66)  // f
+        default:
+            out.append(contentsOf: [Byte.lowerU, Byte.zero, Byte.zero])
+            hexDigits.withUTF8Buffer { digits in
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
     /// Appends a number: exact integer digits, the double's shortest round-trip form, or `null` if not finite.
-    static func appendNumber(_ number: JSONNumber, to out: inout [UInt8]) {
+    public static func appendNumber(_ number: JSONNumber, to out: inout [UInt8]) {
         if let integer = number.int64 {
             out.append(contentsOf: String(integer).utf8)
         } else if number.double.isFinite {

@@ -1,5 +1,6 @@
-/// The Realtime Database's rules for keys and paths.
-enum FirebaseKey {
+/// The Realtime Database's rules for keys and paths, as `key-invalid` applies them; public so that a reader
+/// streaming an export into tables decides them per key as it reads (README "Exports bigger than one machine").
+public enum FirebaseKey {
     /// Keys longer than this many UTF-8 bytes are rejected.
     static let maximumBytes = 768
     /// Paths must be shallower than this many keys.
@@ -11,7 +12,7 @@ enum FirebaseKey {
     }
 
     /// Why `bytes` is not a valid key, or nil when it is one.
-    static func problem(_ bytes: UnsafeRawBufferPointer) -> String? {
+    public static func problem(_ bytes: UnsafeRawBufferPointer) -> String? {
         if bytes.isEmpty { return "is empty" }
         if bytes.count > maximumBytes { return "is \(bytes.count) bytes long (at most \(maximumBytes))" }
         // Almost every key is valid: one table lookup per byte decides, and only a bad key is described.
