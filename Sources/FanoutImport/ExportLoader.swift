@@ -24,10 +24,11 @@ public enum ExportLoader {
     /// `makeSink` makes for the schema in use (one per walker; a split read appends the second to the first).
     ///
     /// With `streaming`, memory stays bounded whatever the export's size: the skim of a split read drops the
-    /// pages it passed, as the walkers do (see ``TreeWalker/releasesSkimmedPages``).
+    /// pages it passed, as the walkers do (see ``TreeWalker/releasesSkimmedPages``). `splitTarget` is for tests
+    /// (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
     package static func read<Sink: FactSink>(
         path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil, streaming: Bool = false,
-        sink makeSink: (Schema) -> Sink
+        splitTarget: Int?? = nil, sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
         if path != "-", isDirectory(path) {
             return try ParseExport.read(folder: path, schema: try parseSchema(schema, path, what: "a folder"), sink: makeSink)
@@ -41,8 +42,8 @@ public enum ExportLoader {
         let choice: LayoutDetector.Choice
         if let schema { choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:]) } else { choice = try LayoutDetector.detect(bytes) }
         return try walk(
-            bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, streaming: streaming,
-            sink: makeSink)
+            bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: splitTarget,
+            streaming: streaming, sink: makeSink)
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -53,8 +54,7 @@ public enum ExportLoader {
         try load(bytes, schema: schema, foreignKeys: [:], progress: nil)
     }
 
-    /// `splitTarget`: where a second walker should take over (see `SplitRead`); by default near the middle
-    /// of exports large enough to be worth it, nil to read with one walker.
+    /// Reads Firebase export `bytes` into a dataset (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
     static func load(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
         splitTarget: Int?? = nil
@@ -65,7 +65,9 @@ public enum ExportLoader {
         ).dataset
     }
 
-    /// Walks Firebase export `bytes` laid out as `schema` into sinks made by `makeSink`.
+    /// Walks Firebase export `bytes` laid out as `schema` into sinks made by `makeSink`. `splitTarget`: where a
+    /// second walker should take over (see `SplitRead`); by default near the middle of exports large enough to be
+    /// worth it, nil to read with one walker.
     static func walk<Sink: FactSink>(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
         splitTarget: Int?? = nil, streaming: Bool = false, sink makeSink: (Schema) -> Sink

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutExport
+import FanoutImport
 import Foundation
 
 /// `fanout tables`: streams an export into newline-delimited JSON tables for Spark, DuckDB or BigQuery, in

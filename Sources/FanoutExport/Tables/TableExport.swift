@@ -7,9 +7,9 @@ import Foundation
 /// `fanout tables`: streams an export once into newline-delimited JSON tables and their manifest, in memory
 /// bounded by a constant (README "Exports bigger than one machine").
 ///
-/// The export is read by the walker that fills the core for every other command, with a ``TableSink`` in place
-/// of the core; large exports are read by two walkers at once (`SplitRead`), each writing its own parts, so
-/// reading and writing use both cores. The folder is staged and moved into place only when complete.
+/// The export is read by the walker that fills the core for every other command, with a `TableRowSink` in
+/// place of the core; large exports are read by two walkers at once (`SplitRead`), each writing its own parts,
+/// so reading and writing use both cores. The folder is staged and moved into place only when complete.
 public enum TableExport {
     /// How the tables are written.
     public struct Options: Sendable {
@@ -37,30 +37,38 @@ public enum TableExport {
 
     /// Writes the tables of the export at `path` (laid out as `schema`, or detected) into the folder `out`.
     /// Throws `InputError` for an unreadable export and `OutputError` when the folder cannot be written; either
-    /// way nothing is left behind and a previous folder at `out` stays as it was.
+    /// way nothing is left behind and a previous folder at `out` stays as it was. `splitTarget` is for tests: where
+    /// a second walker takes over (`.some(nil)`: one walker; nil: near the middle of a large export).
     public static func write(
         path: String, schema: Schema?, out: String, options: Options = Options(),
-        progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+        progress: ((_ read: Int, _ total: Int) -> Void)? = nil, splitTarget: Int?? = nil
     ) throws -> Summary {
         let staged = try StagedFolder(path: out)
         do {
             let folder = TableFolder(staged, options: options)
-            let sink: TableSink
+            var sink: TableRowSink
+            var used: Schema?
             do {
-                sink = try ExportLoader.read(path: path, schema: schema, progress: progress, streaming: true) { schema in
-                    TableSink(TableWriter(folder: folder, walker: folder.nextWalker(), schema: schema))
+                sink = try ExportLoader.read(
+                    path: path, schema: schema, progress: progress, streaming: true, splitTarget: splitTarget
+                ) { schema in
+                    used = schema
+                    return TableRowSink(
+                        schema: schema, output: folder.writer(), rowsPerFile: options.rowsPerFile,
+                        writesSchemaRows: folder.writerCount == 1)
                 }
             } catch {
                 // A failed output stops the walk; its error is the one to report.
                 if let failure = folder.firstFailure { throw failure }
                 throw error
             }
-            sink.writer.finish()
-            if let failure = sink.writer.failure { throw failure }
-            let written = try folder.finish(sink.writer.written)
-            try staged.write(manifest(export: path, schema: sink.writer.schema, options: options, written: written), to: manifestName)
+            sink.finish()
+            if let failure = folder.firstFailure { throw failure }
+            let written = try folder.finish(rows: sink.rowCounts)
+            let schema = used!
+            try staged.write(manifest(export: path, schema: schema, options: options, written: written), to: manifestName)
             try staged.commit()
-            return Summary(rows: written.map(\.rows), schemaName: sink.writer.schema.name)
+            return Summary(rows: written.map(\.rows), schemaName: schema.name)
         } catch {
             staged.abandon()
             throw error
@@ -113,7 +121,8 @@ final class TableFolder: @unchecked Sendable {
     let gzip: Bool
     let rowsPerFile: Int?
     private let created = Locked<[String]>([])
-    private let walkers = Locked(0)
+    /// The writers of the walkers, in the order made: the first walker's first.
+    private let writers = Locked<[PartWriter]>([])
     private let failures = Locked<[OutputError]>([])
 
     init(_ staged: StagedFolder, options: TableExport.Options) {
@@ -124,8 +133,17 @@ final class TableFolder: @unchecked Sendable {
 
     var partExtension: String { gzip ? ".ndjson.gz" : ".ndjson" }
 
-    /// The number of the next walker's writer.
-    func nextWalker() -> Int { walkers.withLock { count in defer { count += 1 }; return count } }
+    /// The part writer of the next walker.
+    func writer() -> PartWriter {
+        writers.withLock { writers in
+            let writer = PartWriter(folder: self, walker: writers.count)
+            writers.append(writer)
+            return writer
+        }
+    }
+
+    /// The number of writers made so far.
+    var writerCount: Int { writers.withLock { $0.count } }
 
     /// Starts the part file `relativePath`.
     func stream(to relativePath: String) throws(OutputError) -> StagedFolder.StreamedFile {
@@ -140,11 +158,14 @@ final class TableFolder: @unchecked Sendable {
     var firstFailure: OutputError? { failures.withLock { $0.first } }
 
     /// Names the parts of each table `part-00000…` in order (every table gets at least one, possibly empty, so
-    /// that every loader finds its folder), deletes parts no table kept, and returns the rows and final files.
-    func finish(_ written: [(rows: Int, parts: [String])]) throws(OutputError) -> [(rows: Int, files: [String])] {
+    /// that every loader finds its folder), deletes the parts of a second walker whose rows were not used (then
+    /// `rows`, the counts of the sink that was kept, include none of them), and returns the rows and final files.
+    func finish(rows: [Int]) throws(OutputError) -> [(rows: Int, files: [String])] {
+        // The first walker's writer holds the second's parts when its sink was appended to the first's.
+        let parts = writers.withLock { $0[0].parts }
         var kept = Set<String>()
         var result: [(rows: Int, files: [String])] = []
-        for (table, (rows, parts)) in zip(Table.allCases, written) {
+        for (table, (rows, parts)) in zip(Table.allCases, zip(rows, parts)) {
             var files: [String] = []
             for (index, part) in parts.enumerated() {
                 let name = "\(table.name)/part-\(String(format: "%05d", index))\(partExtension)"

@@ -1,3 +1,4 @@
+import FanoutImport
 import FanoutOutput
 
 /// One part file of a table being written, plain or gzip.
@@ -19,20 +20,49 @@ final class TablePart {
     }
 }
 
-/// The rows of one table that one walker writes: a buffer of rows, the part being written and the parts done.
-struct TableOutput {
-    /// Rows not yet handed to the part.
-    var bytes: [UInt8] = []
-    /// Rows written, in all parts.
-    var rows = 0
-    /// Rows in the current part.
-    var rowsInPart = 0
-    /// The parts written, in order, as paths in the staging folder.
-    var parts: [String] = []
-    var part: TablePart?
+/// The part files one walker's sink writes, per table, under names of its own (`users/.w1-0.ndjson`) until
+/// ``TableFolder/finish(_:)`` numbers every table's parts in order.
+final class PartWriter: RowOutput {
+    private let folder: TableFolder
+    private let walker: Int
+    private var current: [TablePart?] = Array(repeating: nil, count: Table.allCases.count)
+    /// Per table, the parts started, in order.
+    private(set) var parts: [[String]] = Array(repeating: [], count: Table.allCases.count)
 
-    init() { bytes.reserveCapacity(TableOutput.flushBytes + (1 << 16)) }
+    init(folder: TableFolder, walker: Int) {
+        self.folder = folder
+        self.walker = walker
+    }
 
-    /// Rows are handed to the part file in pieces of about this size.
-    static let flushBytes = 1 << 20
+    func append(_ bytes: UnsafeRawBufferPointer, to table: Table) -> Bool {
+        do throws(OutputError) {
+            if current[table.index] == nil {
+                let name = "\(table.name)/.w\(walker)-\(parts[table.index].count)\(folder.partExtension)"
+                parts[table.index].append(name)
+                current[table.index] = try TablePart(folder.stream(to: name), gzip: folder.gzip)
+            }
+            try current[table.index]!.append(bytes)
+            return true
+        } catch {
+            folder.record(error)
+            return false
+        }
+    }
+
+    func endPart(of table: Table) -> Bool {
+        guard let part = current[table.index] else { return true }
+        current[table.index] = nil
+        do throws(OutputError) {
+            try part.finish()
+            return true
+        } catch {
+            folder.record(error)
+            return false
+        }
+    }
+
+    func append(_ other: any RowOutput) {
+        guard let other = other as? PartWriter else { return }
+        for t in parts.indices { parts[t] += other.parts[t] }
+    }
 }

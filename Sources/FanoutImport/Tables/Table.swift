@@ -68,7 +68,7 @@ public enum Table: String, CaseIterable, Sendable {
     }
 
     /// The rank of a relation in `key-invalid`'s search for a key's first path, or nil for tables it does not search.
-    var keySearchRank: Int? {
+    public var keySearchRank: Int? {
         switch self {
         case .users: 0
         case .posts: 1
@@ -89,4 +89,21 @@ public enum Table: String, CaseIterable, Sendable {
         name: "seq", type: "bigint", meaning: "the fact's position in the export: rows sort as the export stores them")
     private static let id = Column(
         name: "id", type: "string", meaning: "the key of the row storing the edge (Parse's objectId); null where the pair is the key")
+}
+
+extension Table {
+    /// The table's index among ``allCases``.
+    public var index: Int {
+        switch self {
+        case .users: 0
+        case .posts: 1
+        case .likes: 2
+        case .likeMirror: 3
+        case .following: 4
+        case .followers: 5
+        case .timeline: 6
+        case .flags: 7
+        case .keyProblems: 8
+        }
+    }
 }

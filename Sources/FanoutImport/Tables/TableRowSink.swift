@@ -1,0 +1,306 @@
+import FanoutCore
+import FanoutJSON
+
+/// Where a ``TableRowSink`` hands its rows: the part files of `fanout tables`, which FanoutExport stages.
+/// Called with about a megabyte of rows at a time, so its cost per call does not matter.
+package protocol RowOutput: AnyObject {
+    /// Appends `bytes`, whole rows of `table`, to the table's current part, starting one when there is none.
+    /// False when the output failed (the output keeps its error); the sink then stops writing.
+    func append(_ bytes: UnsafeRawBufferPointer, to table: Table) -> Bool
+    /// Ends the current part of `table`, if any: the next rows start a new one.
+    func endPart(of table: Table) -> Bool
+    /// Takes over the parts of `other`, written by the sink of the part of the export after this output's sink.
+    func append(_ other: any RowOutput)
+}
+
+/// The walker's second sink (see ``FactSink``): each fact becomes a row of newline-delimited JSON as it is read,
+/// for `fanout tables` (README "Exports bigger than one machine").
+///
+/// Nothing is kept across facts: keys live in a small stack that the walker unwinds level by level, rows go
+/// through a buffer of about a megabyte per table to the ``RowOutput``, so memory does not grow with the export.
+/// `key-invalid` is decided here, per key, as facts are read. It lives next to the walker, in this module, so
+/// that the walker is compiled for it (a sink in another module would be called through generic witnesses).
+package struct TableRowSink: FactSink {
+    private let output: RowOutput
+    private let rowsPerFile: Int?
+    private var keyBytes: [UInt8] = []
+    /// Key `i` is `keyBytes[keyStarts[i]..<keyStarts[i + 1]]`.
+    private var keyStarts: [Int] = [0]
+    private var buffers: [[UInt8]]
+    /// Per table: rows written, and rows in the current part.
+    private var rows: [Int], rowsInPart: [Int]
+    /// The field problems of the post being read, as (field, expected, actual).
+    private var problems: [(FieldPath, String, String)] = []
+    /// Per table, per column: `{"name":` for the first column, `,"name":` for the others.
+    private let prefixes: [[[UInt8]]]
+    private let paths: [[PathPiece]]
+    /// Whether keys are checked for `key-invalid`, which applies to Firebase trees only.
+    private let checksKeys: Bool
+    package private(set) var hasFailed = false
+
+    /// A sink writing the rows of an export laid out as `schema` to `output`; `rowsPerFile` limits each part.
+    /// The sink of the first walker (`writesSchemaRows`) also writes the `key-invalid` rows that come from the
+    /// schema alone.
+    package init(schema: Schema, output: RowOutput, rowsPerFile: Int?, writesSchemaRows: Bool) {
+        self.output = output
+        self.rowsPerFile = rowsPerFile
+        let count = Table.allCases.count
+        buffers = (0..<count).map { _ in
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(Self.flushBytes + (1 << 16))
+            return buffer
+        }
+        rows = Array(repeating: 0, count: count)
+        rowsInPart = rows
+        prefixes = Table.allCases.map { table in
+            table.columns.enumerated().map { index, column in
+                Array((index == 0 ? "{" : ",").utf8) + Array(JSONWriter.quoted(column.name).utf8) + [UInt8(ascii: ":")]
+            }
+        }
+        paths = Table.allCases.map { table in
+            switch table {
+            case .users: PathPiece.pieces(schema.users?.pattern)
+            case .posts: PathPiece.pieces(schema.posts?.pattern)
+            case .likes: PathPiece.pieces(schema.likes?.pattern)
+            case .likeMirror: PathPiece.pieces(schema.likeMirror?.pattern)
+            case .following: PathPiece.pieces(schema.following?.pattern)
+            case .followers: PathPiece.pieces(schema.followers?.pattern)
+            case .timeline: PathPiece.pieces(schema.timeline?.pattern)
+            case .flags: PathPiece.pieces(schema.flags?.pattern)
+            case .keyProblems: []
+            }
+        }
+        checksKeys = schema.format == .firebase
+        if writesSchemaRows, checksKeys {
+            for problem in FirebaseKey.depthProblems(in: schema) { depthRow(problem) }
+        }
+    }
+
+    /// Rows are handed to the output in pieces of about this size.
+    private static var flushBytes: Int { 1 << 20 }
+
+    /// Per table, the rows written.
+    package var rowCounts: [Int] { rows }
+
+    // MARK: keys
+
+    package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID {
+        keyBytes.append(contentsOf: bytes)
+        keyStarts.append(keyBytes.count)
+        return KeyID(keyStarts.count - 2)
+    }
+
+    package mutating func key(_ text: String) -> KeyID {
+        var text = text
+        return text.withUTF8 { key(UnsafeRawBufferPointer($0)) }
+    }
+
+    package var keyMark: Int { keyStarts.count - 1 }
+
+    package mutating func releaseKeys(to mark: Int) {
+        guard mark < keyStarts.count - 1 else { return }
+        keyBytes.removeSubrange(keyStarts[mark]...)
+        keyStarts.removeSubrange((mark + 1)...)
+    }
+
+    package mutating func prepare(forBytes bytes: Int) {}
+
+    // MARK: facts
+
+    package mutating func user(_ user: User, position: Int) {
+        let keys = PathKeys(user: user.key)
+        let t = Table.users.index
+        guard startRow(t) else { return }
+        RowText.user(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, user)
+        endRow(t)
+        checkKeys(.users, keys, position)
+    }
+
+    package mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String) {
+        problems.append((field, expected, actual))
+    }
+
+    package mutating func post(_ post: Post, position: Int) {
+        let keys = PathKeys(post: post.key, poster: post.pathOwner)
+        let t = Table.posts.index
+        if startRow(t) {
+            RowText.post(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, post, problems)
+            endRow(t)
+        }
+        problems.removeAll(keepingCapacity: true)
+        checkKeys(.posts, keys, position)
+    }
+
+    package mutating func like(_ like: Like, position: Int) { edge(.likes, like.post, like.user, like.id, position) }
+    package mutating func mirroredLike(_ like: Like, position: Int) { edge(.likeMirror, like.post, like.user, like.id, position) }
+    package mutating func following(_ follow: Follow, position: Int) {
+        edge(.following, follow.user, follow.target, follow.id, position)
+    }
+    package mutating func follower(_ follow: Follow, position: Int) {
+        edge(.followers, follow.user, follow.target, follow.id, position)
+    }
+    package mutating func flag(_ flag: Flag, position: Int) { edge(.flags, flag.post, flag.user, flag.id, position) }
+    // The post ownership mirror (`user-posts`) feeds no rule and no derivation: it is not a table.
+    package mutating func ownedPost(_ entry: OwnedPost, position: Int) {}
+
+    /// A like, a mirrored like or a flag (`a` the post, `b` the user), or a follow (`a` the user, `b` the target).
+    private mutating func edge(_ table: Table, _ a: KeyID, _ b: KeyID, _ id: KeyID, _ position: Int) {
+        let isFollow = table == .following || table == .followers
+        let keys = isFollow ? PathKeys(user: a, target: b, id: id) : PathKeys(user: b, post: a, id: id)
+        let t = table.index
+        guard startRow(t) else { return }
+        RowText.edge(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, a, b, id)
+        endRow(t)
+        checkKeys(table, keys, position)
+    }
+
+    package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) {
+        let keys = PathKeys(user: entry.user, post: entry.post)
+        let t = Table.timeline.index
+        guard startRow(t) else { return }
+        RowText.timelineEntry(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, entry)
+        endRow(t)
+        checkKeys(.timeline, keys, position)
+    }
+
+    // MARK: key-invalid
+
+    /// Writes a `key_problems` row for each invalid key the fact's path captures (the first capture of a key
+    /// only) with the path up to it: `key-invalid` reports each invalid key at the first such row in its search
+    /// order (``Table/keySearchRank``, then `seq`).
+    private mutating func checkKeys(_ table: Table, _ keys: PathKeys, _ position: Int) {
+        guard checksKeys, let rank = table.keySearchRank else { return }
+        let pieces = paths[table.index]
+        for (index, piece) in pieces.enumerated() {
+            guard case .capture(let capture, _) = piece else { continue }
+            let id = keys[capture]
+            guard id != noKey else { continue }
+            let invalid = keyBytes.withUnsafeBytes { bytes in
+                keyStarts.withUnsafeBufferPointer { starts -> (problem: String, key: String)? in
+                    let view = KeyView(bytes: bytes, starts: starts)
+                    guard let problem = FirebaseKey.problem(view[id]) else { return nil }
+                    // Almost every key is valid; only for an invalid one are the earlier captures compared with it.
+                    let repeated = pieces[..<index].contains { earlier in
+                        guard case .capture(let other, _) = earlier, keys[other] != noKey else { return false }
+                        return view[keys[other]].elementsEqual(view[id])
+                    }
+                    return repeated ? nil : (problem, String(decoding: view[id], as: UTF8.self))
+                }
+            }
+            guard let invalid else { continue }
+            let t = Table.keyProblems.index
+            guard startRow(t) else { return }
+            RowText.keyProblem(
+                &buffers[t], prefixes[t], pieces, keyBytes, keyStarts, keys, position, through: index,
+                table: table, rank: rank, key: invalid.key, problem: invalid.problem)
+            endRow(t)
+        }
+    }
+
+    /// A relation the schema stores too deep: a `key-invalid` finding of the schema's, written once.
+    private mutating func depthRow(_ problem: FirebaseKey.DepthProblem) {
+        let t = Table.keyProblems.index
+        guard startRow(t) else { return }
+        RowText.depthProblem(&buffers[t], prefixes[t], problem)
+        endRow(t)
+    }
+
+    // MARK: parts
+
+    /// Before a row of table index `t`: false when the output failed; ends the part when it is full.
+    private mutating func startRow(_ t: Int) -> Bool {
+        guard !hasFailed else { return false }
+        if let rowsPerFile, rowsInPart[t] == rowsPerFile { endPart(t) }
+        return !hasFailed
+    }
+
+    private mutating func endRow(_ t: Int) {
+        buffers[t].append(UInt8(ascii: "}"))
+        buffers[t].append(UInt8(ascii: "\n"))
+        rows[t] += 1
+        rowsInPart[t] += 1
+        if buffers[t].count >= Self.flushBytes { flush(t) }
+    }
+
+    /// Hands the buffered rows of table index `t` to the output.
+    private mutating func flush(_ t: Int) {
+        guard !hasFailed, !buffers[t].isEmpty else { return }
+        let table = Table.allCases[t]
+        let output = self.output
+        if !buffers[t].withUnsafeBytes({ output.append($0, to: table) }) { hasFailed = true }
+        buffers[t].removeAll(keepingCapacity: true)
+    }
+
+    private mutating func endPart(_ t: Int) {
+        flush(t)
+        rowsInPart[t] = 0
+        if !hasFailed, !output.endPart(of: Table.allCases[t]) { hasFailed = true }
+    }
+
+    /// Writes what is buffered and ends every part; call once the walk is done.
+    package mutating func finish() {
+        for t in buffers.indices { endPart(t) }
+    }
+
+    /// Takes over the rows of `other`, which read the part of the export after this sink's and wrote its own
+    /// parts: the output puts those after this sink's (see ``RowOutput``).
+    package mutating func append(_ other: consuming TableRowSink) {
+        finish()
+        var other = other
+        other.finish()
+        output.append(other.output)
+        for t in rows.indices { rows[t] += other.rows[t] }
+        hasFailed = hasFailed || other.hasFailed
+    }
+}
+
+/// The keys a fact's path captures, by capture name.
+struct PathKeys {
+    var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
+
+    subscript(capture: PathPiece.Capture) -> KeyID {
+        switch capture {
+        case .user: user
+        case .post: post
+        case .poster: poster
+        case .target: target
+        case .id: id
+        }
+    }
+}
+
+/// A segment of a relation's pattern, ready to be written into a JSON string.
+enum PathPiece {
+    enum Capture: String { case user, post, poster, target, id }
+    /// A literal key, escaped for JSON.
+    case literal([UInt8])
+    /// A capture; `placeholder` is what stands for it when the fact has no key there (`{id}`), escaped: the
+    /// core's paths (`Dataset+Paths.swift`) write the same.
+    case capture(Capture, placeholder: [UInt8])
+
+    static func pieces(_ pattern: PathPattern?) -> [PathPiece] {
+        (pattern?.segments ?? []).map { segment in
+            switch segment {
+            case .literal(let text): .literal(escaped(text))
+            case .capture(let name): .capture(Capture(rawValue: name) ?? .id, placeholder: escaped("{\(name)}"))
+            }
+        }
+    }
+
+    static func escaped(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var text = text
+        text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &out) }
+        return out
+    }
+}
+
+/// The keys handed out, as views of their bytes, while a row is written.
+struct KeyView {
+    let bytes: UnsafeRawBufferPointer
+    let starts: UnsafeBufferPointer<Int>
+
+    subscript(id: KeyID) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+    }
+}
