@@ -158,13 +158,17 @@ public struct JSONWriter: Sendable {
     /// writers that build one string from several pieces).
     public static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         var start = 0
-        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == Byte.quote || byte == Byte.backslash {
+        for (index, byte) in bytes.enumerated() where needsEscape(byte) {
             if index > start { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
             appendEscape(byte, to: &out)
             start = index + 1
         }
         if bytes.count > start { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...])) }
     }
+
+    /// Whether `byte` is escaped in a JSON string: a quote, a backslash or a control character.
+    @inlinable
+    public static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
 
     /// Appends the escape of `byte`, a quote, a backslash or a control character.
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {

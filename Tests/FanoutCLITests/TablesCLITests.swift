@@ -312,6 +312,27 @@ import Testing
         #expect(cli.files(under: "docs") == ["notes.txt"])
     }
 
+    /// The README's table layouts are the manifest's: every table, every column, every type, in order.
+    @Test func readmeTableLayoutsMatchTheManifest() throws {
+        let cli = try CLI()
+        #expect(try cli.run("tables", Self.demo, "--out", "t").code == 0)
+        let tables = try Tables(cli, "t")
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "### Table layouts\n"))
+        let header = try #require(readme.range(of: "\n| table |", range: section.upperBound..<readme.endIndex))
+        let lines = readme[header.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        var documented: [String: [String]] = [:]
+        for line in lines.prefix(while: { $0.hasPrefix("|") }) where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let name = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            documented[name] = cells[2].components(separatedBy: ", ").map { $0.replacingOccurrences(of: "`", with: "") }
+        }
+        #expect(Set(documented.keys) == Set(tables.tables.keys))
+        for name in tables.tables.keys {
+            #expect(documented[name] == tables.columns(name).map { "\($0.name) \($0.type)" }, "\(name)")
+        }
+    }
+
     @Test func parseExportsGiveRowsNamedByClassAndObjectId() throws {
         let cli = try CLI()
         for (name, text) in Feed.sample.parseFiles { try cli.write(text, to: "parse/\(name)") }

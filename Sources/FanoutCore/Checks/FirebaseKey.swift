@@ -2,15 +2,14 @@
 /// streaming an export into tables decides them per key as it reads (README "Exports bigger than one machine").
 public enum FirebaseKey {
     /// Keys longer than this many UTF-8 bytes are rejected.
-    static let maximumBytes = 768
+    public static let maximumBytes = 768
     /// Paths must be shallower than this many keys.
     static let maximumDepth = 32
 
     /// Whether a key may not hold `byte`: `. $ # [ ] /` and the ASCII control characters. Comparisons rather
-    /// than a table: a streaming reader asks this of every key it meets, and a global table costs a lazy
-    /// initialization check per call.
-    @inline(__always)
-    private static func isForbidden(_ byte: UInt8) -> Bool {
+    /// than a table: a global table costs a lazy initialization check per call.
+    @inlinable
+    public static func isForbidden(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F || byte == 0x2E || byte == 0x24 || byte == 0x23 || byte == 0x5B || byte == 0x5D
             || byte == 0x2F
     }

@@ -6,25 +6,25 @@ import FanoutJSON
 /// `TableRowSink.endRow` writes.
 enum RowText {
     static func user(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keyBytes: [UInt8], _ keyStarts: [Int],
-        _ keys: PathKeys, _ position: Int, _ user: User
+        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
+        _ path: PathKeys, _ position: Int, _ user: User
     ) {
-        withKeys(keyBytes, keyStarts) { view in
-            out += p[0]; path(pieces, keys, view, &out)
+        keys.withView { view in
+            out += p[0]; write(pieces, path, view, &out)
             out += p[1]; integer(position, &out)
-            out += p[2]; JSONWriter.appendQuoted(view[user.key], to: &out)
+            out += p[2]; view.appendQuoted(user.key, to: &out)
             out += p[3]; string(user.username, &out)
         }
     }
 
     static func post(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keyBytes: [UInt8], _ keyStarts: [Int],
-        _ keys: PathKeys, _ position: Int, _ post: Post, _ problems: [(FieldPath, String, String)]
+        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
+        _ path: PathKeys, _ position: Int, _ post: Post, _ problems: [FieldNote]
     ) {
-        withKeys(keyBytes, keyStarts) { view in
-            out += p[0]; path(pieces, keys, view, &out)
+        keys.withView { view in
+            out += p[0]; write(pieces, path, view, &out)
             out += p[1]; integer(position, &out)
-            out += p[2]; JSONWriter.appendQuoted(view[post.key], to: &out)
+            out += p[2]; view.appendQuoted(post.key, to: &out)
             out += p[3]; key(post.owner, view, &out)
             out += p[4]; double(post.createdAt, &out)
             out += p[5]; double(PushID.time(of: view[post.key]), &out)
@@ -32,12 +32,12 @@ enum RowText {
             out += p[7]; key(post.posterCopyUID, view, &out)
             out += p[8]; string(post.posterCopyUsername, &out)
             out += p[9]; out.append(UInt8(ascii: "["))
-            for (index, (field, expected, actual)) in problems.enumerated() {
+            for (index, problem) in problems.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 out += #"{"path":"#.utf8
-                path(pieces, keys, view, &out, field: field)
-                out += #","expected":"#.utf8; string(expected, &out)
-                out += #","actual":"#.utf8; string(actual, &out)
+                write(pieces, path, view, &out, field: problem.field)
+                out += #","expected":"#.utf8; string(problem.expected, &out)
+                out += #","actual":"#.utf8; string(problem.actual, &out)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
@@ -46,24 +46,24 @@ enum RowText {
 
     /// `a` and `b`: the post and the user of a like or a flag, the user and the target of a follow.
     static func edge(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keyBytes: [UInt8], _ keyStarts: [Int],
-        _ keys: PathKeys, _ position: Int, _ a: KeyID, _ b: KeyID, _ id: KeyID
+        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
+        _ path: PathKeys, _ position: Int, _ a: KeyID, _ b: KeyID, _ id: KeyID
     ) {
-        withKeys(keyBytes, keyStarts) { view in
-            out += p[0]; path(pieces, keys, view, &out)
+        keys.withView { view in
+            out += p[0]; write(pieces, path, view, &out)
             out += p[1]; integer(position, &out)
-            out += p[2]; JSONWriter.appendQuoted(view[a], to: &out)
-            out += p[3]; JSONWriter.appendQuoted(view[b], to: &out)
+            out += p[2]; view.appendQuoted(a, to: &out)
+            out += p[3]; view.appendQuoted(b, to: &out)
             out += p[4]; key(id, view, &out)
         }
     }
 
     static func timelineEntry(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keyBytes: [UInt8], _ keyStarts: [Int],
-        _ keys: PathKeys, _ position: Int, _ entry: TimelineEntry
+        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
+        _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
     ) {
-        withKeys(keyBytes, keyStarts) { view in
-            out += p[0]; path(pieces, keys, view, &out)
+        keys.withView { view in
+            out += p[0]; write(pieces, path, view, &out)
             out += p[1]; integer(position, &out)
             out += p[2]; key(entry.user, view, &out)
             out += p[3]; key(entry.post, view, &out)
@@ -73,12 +73,12 @@ enum RowText {
 
     /// An invalid key captured by the piece at `through` of a fact of `table`.
     static func keyProblem(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keyBytes: [UInt8], _ keyStarts: [Int],
-        _ keys: PathKeys, _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
+        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
+        _ path: PathKeys, _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
     ) {
-        withKeys(keyBytes, keyStarts) { view in
+        keys.withView { view in
             out += p[0]; string("key", &out)
-            out += p[1]; path(pieces, keys, view, &out, through: through)
+            out += p[1]; write(pieces, path, view, &out, through: through)
             out += p[2]; integer(position, &out)
             out += p[3]; string(table.name, &out)
             out += p[4]; integer(rank, &out)
@@ -105,14 +105,10 @@ enum RowText {
 
     // MARK: values
 
-    private static func withKeys(_ keyBytes: [UInt8], _ keyStarts: [Int], _ body: (KeyView) -> Void) {
-        keyBytes.withUnsafeBytes { bytes in keyStarts.withUnsafeBufferPointer { body(KeyView(bytes: bytes, starts: $0)) } }
-    }
-
     /// The relation's path for `keys` as a JSON string: the whole path, the path up to the piece at `through`,
     /// or the path of a field below it.
-    private static func path(
-        _ pieces: [PathPiece], _ keys: PathKeys, _ view: KeyView, _ out: inout [UInt8], through: Int? = nil,
+    private static func write(
+        _ pieces: [PathPiece], _ path: PathKeys, _ view: KeyView, _ out: inout [UInt8], through: Int? = nil,
         field: FieldPath? = nil
     ) {
         out.append(UInt8(ascii: "\""))
@@ -121,8 +117,8 @@ enum RowText {
             switch piece {
             case .literal(let bytes): out += bytes
             case .capture(let capture, let placeholder):
-                let id = keys[capture]
-                if id == noKey { out += placeholder } else { JSONWriter.appendEscaped(view[id], to: &out) }
+                let id = path[capture]
+                if id == noKey { out += placeholder } else { view.appendEscaped(id, to: &out) }
             }
             if index == through { break }
         }
@@ -134,7 +130,7 @@ enum RowText {
     }
 
     private static func key(_ id: KeyID, _ view: KeyView, _ out: inout [UInt8]) {
-        if id == noKey { null(&out) } else { JSONWriter.appendQuoted(view[id], to: &out) }
+        if id == noKey { null(&out) } else { view.appendQuoted(id, to: &out) }
     }
 
     private static func string(_ text: String?, _ out: inout [UInt8]) {

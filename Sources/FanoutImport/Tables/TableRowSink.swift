@@ -23,14 +23,12 @@ package protocol RowOutput: AnyObject {
 package struct TableRowSink: FactSink {
     private let output: RowOutput
     private let rowsPerFile: Int?
-    private var keyBytes: [UInt8] = []
-    /// Key `i` is `keyBytes[keyStarts[i]..<keyStarts[i + 1]]`.
-    private var keyStarts: [Int] = [0]
+    private var keys = KeyStack()
     private var buffers: [[UInt8]]
     /// Per table: rows written, and rows in the current part.
     private var rows: [Int], rowsInPart: [Int]
-    /// The field problems of the post being read, as (field, expected, actual).
-    private var problems: [(FieldPath, String, String)] = []
+    /// The field problems of the post being read.
+    private var problems: [FieldNote] = []
     /// Per table, per column: `{"name":` for the first column, `,"name":` for the others.
     private let prefixes: [[[UInt8]]]
     private let paths: [[PathPiece]]
@@ -84,51 +82,43 @@ package struct TableRowSink: FactSink {
 
     // MARK: keys
 
-    package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID {
-        keyBytes.append(contentsOf: bytes)
-        keyStarts.append(keyBytes.count)
-        return KeyID(keyStarts.count - 2)
-    }
+    package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID { keys.push(bytes) }
 
     package mutating func key(_ text: String) -> KeyID {
         var text = text
-        return text.withUTF8 { key(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { keys.push(UnsafeRawBufferPointer($0)) }
     }
 
-    package var keyMark: Int { keyStarts.count - 1 }
+    package var keyMark: Int { keys.count }
 
-    package mutating func releaseKeys(to mark: Int) {
-        guard mark < keyStarts.count - 1 else { return }
-        keyBytes.removeSubrange(keyStarts[mark]...)
-        keyStarts.removeSubrange((mark + 1)...)
-    }
+    package mutating func releaseKeys(to mark: Int) { keys.pop(to: mark) }
 
     package mutating func prepare(forBytes bytes: Int) {}
 
     // MARK: facts
 
     package mutating func user(_ user: User, position: Int) {
-        let keys = PathKeys(user: user.key)
+        let path = PathKeys(user: user.key)
         let t = Table.users.index
         guard startRow(t) else { return }
-        RowText.user(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, user)
+        RowText.user(&buffers[t], prefixes[t], paths[t], keys, path, position, user)
         endRow(t)
-        checkKeys(.users, keys, position)
+        checkKeys(.users, path, position)
     }
 
     package mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String) {
-        problems.append((field, expected, actual))
+        problems.append(FieldNote(field: field, expected: expected, actual: actual))
     }
 
     package mutating func post(_ post: Post, position: Int) {
-        let keys = PathKeys(post: post.key, poster: post.pathOwner)
+        let path = PathKeys(post: post.key, poster: post.pathOwner)
         let t = Table.posts.index
         if startRow(t) {
-            RowText.post(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, post, problems)
+            RowText.post(&buffers[t], prefixes[t], paths[t], keys, path, position, post, problems)
             endRow(t)
         }
         problems.removeAll(keepingCapacity: true)
-        checkKeys(.posts, keys, position)
+        checkKeys(.posts, path, position)
     }
 
     package mutating func like(_ like: Like, position: Int) { edge(.likes, like.post, like.user, like.id, position) }
@@ -146,21 +136,21 @@ package struct TableRowSink: FactSink {
     /// A like, a mirrored like or a flag (`a` the post, `b` the user), or a follow (`a` the user, `b` the target).
     private mutating func edge(_ table: Table, _ a: KeyID, _ b: KeyID, _ id: KeyID, _ position: Int) {
         let isFollow = table == .following || table == .followers
-        let keys = isFollow ? PathKeys(user: a, target: b, id: id) : PathKeys(user: b, post: a, id: id)
+        let path = isFollow ? PathKeys(user: a, target: b, id: id) : PathKeys(user: b, post: a, id: id)
         let t = table.index
         guard startRow(t) else { return }
-        RowText.edge(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, a, b, id)
+        RowText.edge(&buffers[t], prefixes[t], paths[t], keys, path, position, a, b, id)
         endRow(t)
-        checkKeys(table, keys, position)
+        checkKeys(table, path, position)
     }
 
     package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) {
-        let keys = PathKeys(user: entry.user, post: entry.post)
+        let path = PathKeys(user: entry.user, post: entry.post)
         let t = Table.timeline.index
         guard startRow(t) else { return }
-        RowText.timelineEntry(&buffers[t], prefixes[t], paths[t], keyBytes, keyStarts, keys, position, entry)
+        RowText.timelineEntry(&buffers[t], prefixes[t], paths[t], keys, path, position, entry)
         endRow(t)
-        checkKeys(.timeline, keys, position)
+        checkKeys(.timeline, path, position)
     }
 
     // MARK: key-invalid
@@ -168,30 +158,27 @@ package struct TableRowSink: FactSink {
     /// Writes a `key_problems` row for each invalid key the fact's path captures (the first capture of a key
     /// only) with the path up to it: `key-invalid` reports each invalid key at the first such row in its search
     /// order (``Table/keySearchRank``, then `seq`).
-    private mutating func checkKeys(_ table: Table, _ keys: PathKeys, _ position: Int) {
+    private mutating func checkKeys(_ table: Table, _ path: PathKeys, _ position: Int) {
         guard checksKeys, let rank = table.keySearchRank else { return }
         let pieces = paths[table.index]
         for (index, piece) in pieces.enumerated() {
             guard case .capture(let capture, _) = piece else { continue }
-            let id = keys[capture]
-            guard id != noKey else { continue }
-            let invalid = keyBytes.withUnsafeBytes { bytes in
-                keyStarts.withUnsafeBufferPointer { starts -> (problem: String, key: String)? in
-                    let view = KeyView(bytes: bytes, starts: starts)
-                    guard let problem = FirebaseKey.problem(view[id]) else { return nil }
-                    // Almost every key is valid; only for an invalid one are the earlier captures compared with it.
-                    let repeated = pieces[..<index].contains { earlier in
-                        guard case .capture(let other, _) = earlier, keys[other] != noKey else { return false }
-                        return view[keys[other]].elementsEqual(view[id])
-                    }
-                    return repeated ? nil : (problem, String(decoding: view[id], as: UTF8.self))
+            let id = path[capture]
+            // Almost every key is valid, which its flags tell without reading it again.
+            guard id != noKey, keys.mayBeInvalid(id) else { continue }
+            let invalid = keys.withView { view -> (problem: String, key: String)? in
+                guard let problem = FirebaseKey.problem(view[id]) else { return nil }
+                let repeated = pieces[..<index].contains { earlier in
+                    guard case .capture(let other, _) = earlier, path[other] != noKey else { return false }
+                    return view[path[other]].elementsEqual(view[id])
                 }
+                return repeated ? nil : (problem, String(decoding: view[id], as: UTF8.self))
             }
             guard let invalid else { continue }
             let t = Table.keyProblems.index
             guard startRow(t) else { return }
             RowText.keyProblem(
-                &buffers[t], prefixes[t], pieces, keyBytes, keyStarts, keys, position, through: index,
+                &buffers[t], prefixes[t], pieces, keys, path, position, through: index,
                 table: table, rank: rank, key: invalid.key, problem: invalid.problem)
             endRow(t)
         }
@@ -254,6 +241,13 @@ package struct TableRowSink: FactSink {
     }
 }
 
+/// A field of a post that is missing or of the wrong type (`post-field`), for the post's row.
+struct FieldNote {
+    let field: FieldPath
+    let expected: String
+    let actual: String
+}
+
 /// The keys a fact's path captures, by capture name.
 struct PathKeys {
     var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
@@ -295,12 +289,77 @@ enum PathPiece {
     }
 }
 
-/// The keys handed out, as views of their bytes, while a row is written.
+/// The keys of the facts being read, as a stack the walker unwinds level by level, with what each key's
+/// bytes hold, found in one pass when it is read.
+struct KeyStack {
+    private var bytes: [UInt8] = []
+    /// Key `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    private var starts: [Int] = [0]
+    /// Per key: whether it needs JSON escapes (bit 0), and whether it may be an invalid Firebase key (bit 1).
+    private var flags: [UInt8] = []
+    /// Per byte value, its flags: the JSON and Firebase rules, asked once per byte value.
+    private let byteFlags: [UInt8] = (0...255).map { byte in
+        (JSONWriter.needsEscape(UInt8(byte)) ? KeyStack.needsEscape : 0)
+            | (FirebaseKey.isForbidden(UInt8(byte)) ? KeyStack.mayBeInvalid : 0)
+    }
+    static let needsEscape: UInt8 = 1, mayBeInvalid: UInt8 = 2
+
+    var count: Int { starts.count - 1 }
+
+    mutating func push(_ key: UnsafeRawBufferPointer) -> KeyID {
+        bytes.append(contentsOf: key)
+        starts.append(bytes.count)
+        var found: UInt8 = 0
+        byteFlags.withUnsafeBufferPointer { table in
+            for byte in key { found |= table[Int(byte)] }
+        }
+        if key.isEmpty || key.count > FirebaseKey.maximumBytes { found |= Self.mayBeInvalid }
+        flags.append(found)
+        return KeyID(count - 1)
+    }
+
+    mutating func pop(to mark: Int) {
+        guard mark < count else { return }
+        bytes.removeSubrange(starts[mark]...)
+        starts.removeSubrange((mark + 1)...)
+        flags.removeSubrange(mark...)
+    }
+
+    /// Whether key `id` may break Firebase's key rules (``FirebaseKey/problem(_:)`` decides).
+    func mayBeInvalid(_ id: KeyID) -> Bool { flags[Int(id)] & Self.mayBeInvalid != 0 }
+
+    func withView<T>(_ body: (KeyView) -> T) -> T {
+        bytes.withUnsafeBytes { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                flags.withUnsafeBufferPointer { body(KeyView(bytes: bytes, starts: starts, flags: $0)) }
+            }
+        }
+    }
+}
+
+/// The keys of a ``KeyStack``, as views of their bytes, while a row is written.
 struct KeyView {
     let bytes: UnsafeRawBufferPointer
     let starts: UnsafeBufferPointer<Int>
+    let flags: UnsafeBufferPointer<UInt8>
 
     subscript(id: KeyID) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[starts[Int(id)]..<starts[Int(id) + 1]])
+    }
+
+    /// Appends key `id` as a JSON string; most keys need no escape and are copied as they are.
+    func appendQuoted(_ id: KeyID, to out: inout [UInt8]) {
+        guard flags[Int(id)] & KeyStack.needsEscape != 0 else {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: self[id])
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        JSONWriter.appendQuoted(self[id], to: &out)
+    }
+
+    /// Appends key `id` escaped for the inside of a JSON string.
+    func appendEscaped(_ id: KeyID, to out: inout [UInt8]) {
+        if flags[Int(id)] & KeyStack.needsEscape != 0 { JSONWriter.appendEscaped(self[id], to: &out) } else { out.append(contentsOf: self[id]) }
     }
 }
