@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutOutput"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate"]),
+        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(
             name: "FanoutCLITests", dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutGenerate"],

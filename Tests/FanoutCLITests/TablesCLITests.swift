@@ -247,7 +247,7 @@ import Testing
         text.replace(#""users":{"#, with: #""users":{"bad.key":{"username":"dot"},"tab\tkey":{"username":"tab"},"#, maxReplacements: 1)
         text.replace(#""postLikes":{"#, with: #""postLikes":{"p$x":{"bad.key":true,"u1":true},"#, maxReplacements: 1)
         text.replace(#""timeline":{"#, with: #""timeline":{"bad.key":{"p$x":{"poster_uid":"u1"}},"#, maxReplacements: 1)
-        text.replace(#""posts":{"#, with: #""posts":{"u9":{"-Kfm1DtVx0kQ9zPq2Lm7":{"like_count":"7","created_at":"yesterday","image_height":1e999}},"#, maxReplacements: 1)
+        text.replace(#""posts":{"#, with: #""posts":{"u9":{"-Kfm1DtVx0kQ9zPq2Lm7":{"like_count":"7","created_at":"yesterday","image_height":[1],"poster":{"uid":5}}},"#, maxReplacements: 1)
         try cli.write(text, to: "g.json")
         let result = try cli.run("tables", "g.json", "--out", "t")
         #expect(result.code == 0, "\(result.stderr)")

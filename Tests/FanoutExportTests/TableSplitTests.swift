@@ -1,5 +1,6 @@
 @testable import FanoutExport
 import FanoutGenerate
+import FanoutImport
 import Foundation
 import Testing
 
