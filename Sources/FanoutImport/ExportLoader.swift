@@ -33,7 +33,7 @@ public enum ExportLoader {
         if path != "-", isDirectory(path) {
             return try ParseExport.read(folder: path, schema: try parseSchema(schema, path, what: "a folder"), sink: makeSink)
         }
-        let bytes = try ExportBytes(path: path)
+        let bytes = try ExportBytes(path: path, spooling: streaming)
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
             return try ParseExport.read(

@@ -286,6 +286,31 @@ import Testing
         #expect(!cli.exists("x"))
     }
 
+    @Test func gzipInputAndStandardInputGiveTheSameRows() throws {
+        let cli = try CLI()
+        #expect(try cli.run("tables", Self.demo, "--out", "plain").code == 0)
+        let plain = try Tables(cli, "plain")
+        let demo = try Data(contentsOf: URL(fileURLWithPath: Self.demo))
+        try demo.write(to: cli.url("demo.json"))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gzip.arguments = ["gzip", "-k", cli.url("demo.json").path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(try cli.run("tables", "demo.json.gz", "--out", "gz").code == 0)
+        #expect(try Tables(cli, "gz").lines == plain.lines, "gzip input, inflated through a temporary file")
+        #expect(try cli.run(["tables", "-", "--out", "stdin"], stdin: demo).code == 0)
+        #expect(try Tables(cli, "stdin").lines == plain.lines)
+        let compressed = try Data(contentsOf: cli.url("demo.json.gz"))
+        #expect(try cli.run(["tables", "-", "--out", "stdin-gz"], stdin: compressed).code == 0)
+        #expect(try Tables(cli, "stdin-gz").lines == plain.lines)
+        // A gzip export cut short: exit 2, and neither the folder nor the temporary file is left.
+        try compressed.prefix(compressed.count / 2).write(to: cli.url("cut.json.gz"))
+        let cut = try cli.run("tables", "cut.json.gz", "--out", "cut")
+        #expect(cut.code == 2 && cut.stderr.contains("truncated gzip data"), "\(cut.stderr)")
+        #expect(!cli.exists("cut"))
+    }
+
     @Test func truncatedOrInvalidExportExitsTwoAndLeavesNothing() throws {
         let cli = try CLI()
         let demo = try String(contentsOfFile: Self.demo, encoding: .utf8)

@@ -319,10 +319,11 @@ struct KeyStack {
     }
 
     mutating func pop(to mark: Int) {
-        guard mark < count else { return }
-        bytes.removeSubrange(starts[mark]...)
-        starts.removeSubrange((mark + 1)...)
-        flags.removeSubrange(mark...)
+        let dropped = count - mark
+        guard dropped > 0 else { return }
+        bytes.removeLast(bytes.count - starts[mark])
+        starts.removeLast(dropped)
+        flags.removeLast(dropped)
     }
 
     /// Whether key `id` may break Firebase's key rules (``FirebaseKey/problem(_:)`` decides).
