@@ -49,9 +49,7 @@ public enum TableExport {
             var sink: TableRowSink
             var used: Schema?
             do {
-                sink = try ExportLoader.read(
-                    path: path, schema: schema, progress: progress, streaming: true, splitTarget: splitTarget
-                ) { schema in
+                sink = try ExportLoader.readRows(path: path, schema: schema, progress: progress, splitTarget: splitTarget) { schema in
                     used = schema
                     return TableRowSink(
                         schema: schema, output: folder.writer(), rowsPerFile: options.rowsPerFile,

@@ -1,41 +1,37 @@
 import FanoutCore
 import FanoutJSON
 
-/// The JSON text of each table's rows, column by column in the order of ``Table/columns`` (`p[i]` is the
-/// `,"name":` of column `i`). Each function appends one row without its closing brace, which
-/// `TableRowSink.endRow` writes.
+/// The JSON text of each table's rows, column by column in the order of ``Table/columns``. Each function
+/// appends one row without its closing brace, which `TableRowSink.endRow` writes.
 enum RowText {
-    static func user(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
-        _ path: PathKeys, _ position: Int, _ user: User
-    ) {
-        keys.withView { view in
-            out += p[0]; write(pieces, path, view, &out)
-            out += p[1]; integer(position, &out)
-            out += p[2]; view.appendQuoted(user.key, to: &out)
-            out += p[3]; string(user.username, &out)
+    static func user(_ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User) {
+        format.withWriter(keys) { w in
+            w.column(0, &out); w.path(path, &out)
+            w.column(1, &out); integer(position, &out)
+            w.column(2, &out); w.keys.appendQuoted(user.key, to: &out)
+            w.column(3, &out); string(user.username, &out)
         }
     }
 
     static func post(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
-        _ path: PathKeys, _ position: Int, _ post: Post, _ problems: [FieldNote]
+        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ post: Post,
+        _ problems: [FieldNote]
     ) {
-        keys.withView { view in
-            out += p[0]; write(pieces, path, view, &out)
-            out += p[1]; integer(position, &out)
-            out += p[2]; view.appendQuoted(post.key, to: &out)
-            out += p[3]; key(post.owner, view, &out)
-            out += p[4]; double(post.createdAt, &out)
-            out += p[5]; double(PushID.time(of: view[post.key]), &out)
-            out += p[6]; if let count = post.storedLikeCount { integer(Int(count), &out) } else { null(&out) }
-            out += p[7]; key(post.posterCopyUID, view, &out)
-            out += p[8]; string(post.posterCopyUsername, &out)
-            out += p[9]; out.append(UInt8(ascii: "["))
+        format.withWriter(keys) { w in
+            w.column(0, &out); w.path(path, &out)
+            w.column(1, &out); integer(position, &out)
+            w.column(2, &out); w.keys.appendQuoted(post.key, to: &out)
+            w.column(3, &out); key(post.owner, w.keys, &out)
+            w.column(4, &out); double(post.createdAt, &out)
+            w.column(5, &out); double(PushID.time(of: w.keys[post.key]), &out)
+            w.column(6, &out); if let count = post.storedLikeCount { integer(Int(count), &out) } else { null(&out) }
+            w.column(7, &out); key(post.posterCopyUID, w.keys, &out)
+            w.column(8, &out); string(post.posterCopyUsername, &out)
+            w.column(9, &out); out.append(UInt8(ascii: "["))
             for (index, problem) in problems.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 out += #"{"path":"#.utf8
-                write(pieces, path, view, &out, field: problem.field)
+                w.path(path, &out, field: problem.field)
                 out += #","expected":"#.utf8; string(problem.expected, &out)
                 out += #","actual":"#.utf8; string(problem.actual, &out)
                 out.append(UInt8(ascii: "}"))
@@ -46,91 +42,68 @@ enum RowText {
 
     /// `a` and `b`: the post and the user of a like or a flag, the user and the target of a follow.
     static func edge(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
-        _ path: PathKeys, _ position: Int, _ a: KeyID, _ b: KeyID, _ id: KeyID
+        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ a: KeyID, _ b: KeyID, _ id: KeyID
     ) {
-        keys.withView { view in
-            out += p[0]; write(pieces, path, view, &out)
-            out += p[1]; integer(position, &out)
-            out += p[2]; view.appendQuoted(a, to: &out)
-            out += p[3]; view.appendQuoted(b, to: &out)
-            out += p[4]; key(id, view, &out)
+        format.withWriter(keys) { w in
+            w.column(0, &out); w.path(path, &out)
+            w.column(1, &out); integer(position, &out)
+            w.column(2, &out); w.keys.appendQuoted(a, to: &out)
+            w.column(3, &out); w.keys.appendQuoted(b, to: &out)
+            w.column(4, &out); key(id, w.keys, &out)
         }
     }
 
     static func timelineEntry(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
-        _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
+        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
     ) {
-        keys.withView { view in
-            out += p[0]; write(pieces, path, view, &out)
-            out += p[1]; integer(position, &out)
-            out += p[2]; key(entry.user, view, &out)
-            out += p[3]; key(entry.post, view, &out)
-            out += p[4]; key(entry.posterUID, view, &out)
+        format.withWriter(keys) { w in
+            w.column(0, &out); w.path(path, &out)
+            w.column(1, &out); integer(position, &out)
+            w.column(2, &out); key(entry.user, w.keys, &out)
+            w.column(3, &out); key(entry.post, w.keys, &out)
+            w.column(4, &out); key(entry.posterUID, w.keys, &out)
         }
     }
 
-    /// An invalid key captured by the piece at `through` of a fact of `table`.
+    /// An invalid key captured by the piece at `through` of a fact of `table`, whose path is in `factFormat`.
     static func keyProblem(
-        _ out: inout [UInt8], _ p: [[UInt8]], _ pieces: [PathPiece], _ keys: KeyStack,
-        _ path: PathKeys, _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
+        _ out: inout [UInt8], _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,
+        _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
     ) {
-        keys.withView { view in
-            out += p[0]; string("key", &out)
-            out += p[1]; write(pieces, path, view, &out, through: through)
-            out += p[2]; integer(position, &out)
-            out += p[3]; string(table.name, &out)
-            out += p[4]; integer(rank, &out)
-            out += p[5]; string(key, &out)
-            out += p[6]; string(problem, &out)
-            out += p[7]; string(FirebaseKey.message(key: key, problem: problem), &out)
-            out += p[8]; null(&out)
+        format.withWriter(keys) { w in
+            w.column(0, &out); string("key", &out)
+            w.column(1, &out); factFormat.withWriter(keys) { $0.path(path, &out, through: through) }
+            w.column(2, &out); integer(position, &out)
+            w.column(3, &out); string(table.name, &out)
+            w.column(4, &out); integer(rank, &out)
+            w.column(5, &out); string(key, &out)
+            w.column(6, &out); string(problem, &out)
+            w.column(7, &out); string(FirebaseKey.message(key: key, problem: problem), &out)
+            w.column(8, &out); null(&out)
         }
     }
 
     /// A relation stored too deep (the schema's own `key-invalid` finding).
-    static func depthProblem(_ out: inout [UInt8], _ p: [[UInt8]], _ problem: FirebaseKey.DepthProblem) {
+    static func depthProblem(_ out: inout [UInt8], _ format: RowFormat, _ problem: FirebaseKey.DepthProblem) {
         let table = Table(rawValue: problem.relation.replacingOccurrences(of: " ", with: "_"))
-        out += p[0]; string("depth", &out)
-        out += p[1]; string(problem.path, &out)
-        out += p[2]; integer(0, &out)
-        out += p[3]; string(table?.name ?? problem.relation, &out)
-        out += p[4]; if let rank = table?.keySearchRank { integer(rank, &out) } else { null(&out) }
-        out += p[5]; null(&out)
-        out += p[6]; null(&out)
-        out += p[7]; string(problem.message, &out)
-        out += p[8]; integer(problem.depth, &out)
+        format.withWriter(KeyStack()) { w in
+            w.column(0, &out); string("depth", &out)
+            w.column(1, &out); string(problem.path, &out)
+            w.column(2, &out); integer(0, &out)
+            w.column(3, &out); string(table?.name ?? problem.relation, &out)
+            w.column(4, &out); if let rank = table?.keySearchRank { integer(rank, &out) } else { null(&out) }
+            w.column(5, &out); null(&out)
+            w.column(6, &out); null(&out)
+            w.column(7, &out); string(problem.message, &out)
+            w.column(8, &out); integer(problem.depth, &out)
+        }
     }
 
     // MARK: values
 
-    /// The relation's path for `keys` as a JSON string: the whole path, the path up to the piece at `through`,
-    /// or the path of a field below it.
-    private static func write(
-        _ pieces: [PathPiece], _ path: PathKeys, _ view: KeyView, _ out: inout [UInt8], through: Int? = nil,
-        field: FieldPath? = nil
-    ) {
-        out.append(UInt8(ascii: "\""))
-        for (index, piece) in pieces.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: "/")) }
-            switch piece {
-            case .literal(let bytes): out += bytes
-            case .capture(let capture, let placeholder):
-                let id = path[capture]
-                if id == noKey { out += placeholder } else { view.appendEscaped(id, to: &out) }
-            }
-            if index == through { break }
-        }
-        if let field {
-            out.append(UInt8(ascii: "/"))
-            out += PathPiece.escaped(field.description)
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    private static func key(_ id: KeyID, _ view: KeyView, _ out: inout [UInt8]) {
-        if id == noKey { null(&out) } else { view.appendQuoted(id, to: &out) }
+    private static func key(_ id: KeyID, _ keys: KeyView, _ out: inout [UInt8]) {
+        if id == noKey { null(&out) } else { keys.appendQuoted(id, to: &out) }
     }
 
     private static func string(_ text: String?, _ out: inout [UInt8]) {
@@ -159,5 +132,38 @@ enum RowText {
             } while magnitude > 0
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
+    }
+}
+
+/// Writes the parts of rows of one ``RowFormat``, over the keys of the facts being read.
+struct RowWriter {
+    let text: UnsafeBufferPointer<UInt8>
+    let columns: UnsafeBufferPointer<Int>
+    let pieces: UnsafeBufferPointer<PathPiece>
+    let keys: KeyView
+
+    /// Appends `{"name":` (the first column) or `,"name":` of column `index`.
+    func column(_ index: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[columns[index]..<columns[index + 1]]))
+    }
+
+    /// Appends the relation's path for `path` as a JSON string: the whole path, the path up to the piece at
+    /// `through`, or the path of a field below it.
+    func path(_ path: PathKeys, _ out: inout [UInt8], through: Int? = nil, field: FieldPath? = nil) {
+        out.append(UInt8(ascii: "\""))
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "/")) }
+            if let capture = piece.capture, path[capture] != noKey {
+                keys.appendEscaped(path[capture], to: &out)
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[piece.text]))
+            }
+            if index == through { break }
+        }
+        if let field {
+            out.append(UInt8(ascii: "/"))
+            out += RowFormat.escaped(field.description)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

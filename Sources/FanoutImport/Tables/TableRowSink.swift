@@ -29,9 +29,13 @@ package struct TableRowSink: FactSink {
     private var rows: [Int], rowsInPart: [Int]
     /// The field problems of the post being read.
     private var problems: [FieldNote] = []
-    /// Per table, per column: `{"name":` for the first column, `,"name":` for the others.
-    private let prefixes: [[[UInt8]]]
-    private let paths: [[PathPiece]]
+    /// Per table, the bytes around its values: column names and the relation's path.
+    private let formats: [RowFormat]
+    /// Per byte value, its ``KeyStack`` flags: the JSON and Firebase rules, asked once per byte value.
+    private let byteFlags: [UInt8] = (0...255).map { byte in
+        (JSONWriter.needsEscape(UInt8(byte)) ? KeyStack.needsEscape : 0)
+            | (FirebaseKey.isForbidden(UInt8(byte)) ? KeyStack.mayBeInvalid : 0)
+    }
     /// Whether keys are checked for `key-invalid`, which applies to Firebase trees only.
     private let checksKeys: Bool
     package private(set) var hasFailed = false
@@ -50,23 +54,20 @@ package struct TableRowSink: FactSink {
         }
         rows = Array(repeating: 0, count: count)
         rowsInPart = rows
-        prefixes = Table.allCases.map { table in
-            table.columns.enumerated().map { index, column in
-                Array((index == 0 ? "{" : ",").utf8) + Array(JSONWriter.quoted(column.name).utf8) + [UInt8(ascii: ":")]
-            }
-        }
-        paths = Table.allCases.map { table in
-            switch table {
-            case .users: PathPiece.pieces(schema.users?.pattern)
-            case .posts: PathPiece.pieces(schema.posts?.pattern)
-            case .likes: PathPiece.pieces(schema.likes?.pattern)
-            case .likeMirror: PathPiece.pieces(schema.likeMirror?.pattern)
-            case .following: PathPiece.pieces(schema.following?.pattern)
-            case .followers: PathPiece.pieces(schema.followers?.pattern)
-            case .timeline: PathPiece.pieces(schema.timeline?.pattern)
-            case .flags: PathPiece.pieces(schema.flags?.pattern)
-            case .keyProblems: []
-            }
+        formats = Table.allCases.map { table in
+            let pattern: PathPattern? =
+                switch table {
+                case .users: schema.users?.pattern
+                case .posts: schema.posts?.pattern
+                case .likes: schema.likes?.pattern
+                case .likeMirror: schema.likeMirror?.pattern
+                case .following: schema.following?.pattern
+                case .followers: schema.followers?.pattern
+                case .timeline: schema.timeline?.pattern
+                case .flags: schema.flags?.pattern
+                case .keyProblems: nil
+                }
+            return RowFormat(table, pattern)
         }
         checksKeys = schema.format == .firebase
         if writesSchemaRows, checksKeys {
@@ -82,11 +83,11 @@ package struct TableRowSink: FactSink {
 
     // MARK: keys
 
-    package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID { keys.push(bytes) }
+    package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID { keys.push(bytes, byteFlags) }
 
     package mutating func key(_ text: String) -> KeyID {
         var text = text
-        return text.withUTF8 { keys.push(UnsafeRawBufferPointer($0)) }
+        return text.withUTF8 { keys.push(UnsafeRawBufferPointer($0), byteFlags) }
     }
 
     package var keyMark: Int { keys.count }
@@ -101,7 +102,7 @@ package struct TableRowSink: FactSink {
         let path = PathKeys(user: user.key)
         let t = Table.users.index
         guard startRow(t) else { return }
-        RowText.user(&buffers[t], prefixes[t], paths[t], keys, path, position, user)
+        RowText.user(&buffers[t], formats[t], keys, path, position, user)
         endRow(t)
         checkKeys(.users, path, position)
     }
@@ -114,7 +115,7 @@ package struct TableRowSink: FactSink {
         let path = PathKeys(post: post.key, poster: post.pathOwner)
         let t = Table.posts.index
         if startRow(t) {
-            RowText.post(&buffers[t], prefixes[t], paths[t], keys, path, position, post, problems)
+            RowText.post(&buffers[t], formats[t], keys, path, position, post, problems)
             endRow(t)
         }
         problems.removeAll(keepingCapacity: true)
@@ -139,7 +140,7 @@ package struct TableRowSink: FactSink {
         let path = isFollow ? PathKeys(user: a, target: b, id: id) : PathKeys(user: b, post: a, id: id)
         let t = table.index
         guard startRow(t) else { return }
-        RowText.edge(&buffers[t], prefixes[t], paths[t], keys, path, position, a, b, id)
+        RowText.edge(&buffers[t], formats[t], keys, path, position, a, b, id)
         endRow(t)
         checkKeys(table, path, position)
     }
@@ -148,7 +149,7 @@ package struct TableRowSink: FactSink {
         let path = PathKeys(user: entry.user, post: entry.post)
         let t = Table.timeline.index
         guard startRow(t) else { return }
-        RowText.timelineEntry(&buffers[t], prefixes[t], paths[t], keys, path, position, entry)
+        RowText.timelineEntry(&buffers[t], formats[t], keys, path, position, entry)
         endRow(t)
         checkKeys(.timeline, path, position)
     }
@@ -160,16 +161,16 @@ package struct TableRowSink: FactSink {
     /// order (``Table/keySearchRank``, then `seq`).
     private mutating func checkKeys(_ table: Table, _ path: PathKeys, _ position: Int) {
         guard checksKeys, let rank = table.keySearchRank else { return }
-        let pieces = paths[table.index]
+        let pieces = formats[table.index].pieces
         for (index, piece) in pieces.enumerated() {
-            guard case .capture(let capture, _) = piece else { continue }
+            guard let capture = piece.capture else { continue }
             let id = path[capture]
             // Almost every key is valid, which its flags tell without reading it again.
             guard id != noKey, keys.mayBeInvalid(id) else { continue }
             let invalid = keys.withView { view -> (problem: String, key: String)? in
                 guard let problem = FirebaseKey.problem(view[id]) else { return nil }
                 let repeated = pieces[..<index].contains { earlier in
-                    guard case .capture(let other, _) = earlier, path[other] != noKey else { return false }
+                    guard let other = earlier.capture, path[other] != noKey else { return false }
                     return view[path[other]].elementsEqual(view[id])
                 }
                 return repeated ? nil : (problem, String(decoding: view[id], as: UTF8.self))
@@ -178,7 +179,7 @@ package struct TableRowSink: FactSink {
             let t = Table.keyProblems.index
             guard startRow(t) else { return }
             RowText.keyProblem(
-                &buffers[t], prefixes[t], pieces, keys, path, position, through: index,
+                &buffers[t], formats[t], formats[table.index], keys, path, position, through: index,
                 table: table, rank: rank, key: invalid.key, problem: invalid.problem)
             endRow(t)
         }
@@ -188,7 +189,7 @@ package struct TableRowSink: FactSink {
     private mutating func depthRow(_ problem: FirebaseKey.DepthProblem) {
         let t = Table.keyProblems.index
         guard startRow(t) else { return }
-        RowText.depthProblem(&buffers[t], prefixes[t], problem)
+        RowText.depthProblem(&buffers[t], formats[t], problem)
         endRow(t)
     }
 
@@ -241,6 +242,18 @@ package struct TableRowSink: FactSink {
     }
 }
 
+extension ExportLoader {
+    /// Reads the export at `path` into table row sinks: ``read(path:schema:progress:streaming:splitTarget:sink:)``
+    /// with the sink type named here, so that the walker is compiled for it in this module (a generic call from
+    /// another module would run the walker's unspecialized code).
+    package static func readRows(
+        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)?, splitTarget: Int??,
+        sink makeSink: (Schema) -> TableRowSink
+    ) throws(InputError) -> TableRowSink {
+        try read(path: path, schema: schema, progress: progress, streaming: true, splitTarget: splitTarget, sink: makeSink)
+    }
+}
+
 /// A field of a post that is missing or of the wrong type (`post-field`), for the post's row.
 struct FieldNote {
     let field: FieldPath
@@ -263,22 +276,44 @@ struct PathKeys {
     }
 }
 
-/// A segment of a relation's pattern, ready to be written into a JSON string.
-enum PathPiece {
+/// A segment of a relation's pattern: a capture, or literal bytes of its ``RowFormat``.
+struct PathPiece {
     enum Capture: String { case user, post, poster, target, id }
-    /// A literal key, escaped for JSON.
-    case literal([UInt8])
-    /// A capture; `placeholder` is what stands for it when the fact has no key there (`{id}`), escaped: the
-    /// core's paths (`Dataset+Paths.swift`) write the same.
-    case capture(Capture, placeholder: [UInt8])
+    /// The capture, or nil for a literal key.
+    let capture: Capture?
+    /// The literal key, or the capture's placeholder (`{id}`) written when the fact has no key there (as the
+    /// core's paths, `Dataset+Paths.swift`, write it), escaped for JSON: a range of ``RowFormat/text``.
+    let text: Range<Int>
+}
 
-    static func pieces(_ pattern: PathPattern?) -> [PathPiece] {
-        (pattern?.segments ?? []).map { segment in
+/// What a table's rows hold besides values, as bytes: each column's `{"name":` (first) or `,"name":`, and
+/// the pieces of the relation's path. Kept in a few flat arrays, so that writing a row retains few objects.
+struct RowFormat {
+    let text: [UInt8]
+    /// Column `i`'s prefix is `text[columns[i]..<columns[i + 1]]`.
+    let columns: [Int]
+    let pieces: [PathPiece]
+
+    init(_ table: Table, _ pattern: PathPattern?) {
+        var text: [UInt8] = [], columns = [0], pieces: [PathPiece] = []
+        for (index, column) in table.columns.enumerated() {
+            text += (index == 0 ? "{" : ",").utf8
+            text += JSONWriter.quoted(column.name).utf8
+            text.append(UInt8(ascii: ":"))
+            columns.append(text.count)
+        }
+        for segment in pattern?.segments ?? [] {
+            let start = text.count
             switch segment {
-            case .literal(let text): .literal(escaped(text))
-            case .capture(let name): .capture(Capture(rawValue: name) ?? .id, placeholder: escaped("{\(name)}"))
+            case .literal(let key):
+                text += Self.escaped(key)
+                pieces.append(PathPiece(capture: nil, text: start..<text.count))
+            case .capture(let name):
+                text += Self.escaped("{\(name)}")
+                pieces.append(PathPiece(capture: PathPiece.Capture(rawValue: name) ?? .id, text: start..<text.count))
             }
         }
+        (self.text, self.columns, self.pieces) = (text, columns, pieces)
     }
 
     static func escaped(_ text: String) -> [UInt8] {
@@ -286,6 +321,17 @@ enum PathPiece {
         var text = text
         text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &out) }
         return out
+    }
+
+    /// Runs `body` with a writer of rows in this format over the keys of `keys`.
+    func withWriter(_ keys: KeyStack, _ body: (RowWriter) -> Void) {
+        text.withUnsafeBufferPointer { text in
+            columns.withUnsafeBufferPointer { columns in
+                pieces.withUnsafeBufferPointer { pieces in
+                    keys.withView { body(RowWriter(text: text, columns: columns, pieces: pieces, keys: $0)) }
+                }
+            }
+        }
     }
 }
 
@@ -297,16 +343,12 @@ struct KeyStack {
     private var starts: [Int] = [0]
     /// Per key: whether it needs JSON escapes (bit 0), and whether it may be an invalid Firebase key (bit 1).
     private var flags: [UInt8] = []
-    /// Per byte value, its flags: the JSON and Firebase rules, asked once per byte value.
-    private let byteFlags: [UInt8] = (0...255).map { byte in
-        (JSONWriter.needsEscape(UInt8(byte)) ? KeyStack.needsEscape : 0)
-            | (FirebaseKey.isForbidden(UInt8(byte)) ? KeyStack.mayBeInvalid : 0)
-    }
     static let needsEscape: UInt8 = 1, mayBeInvalid: UInt8 = 2
 
     var count: Int { starts.count - 1 }
 
-    mutating func push(_ key: UnsafeRawBufferPointer) -> KeyID {
+    /// Pushes `key`; `byteFlags` gives each byte value's flags.
+    mutating func push(_ key: UnsafeRawBufferPointer, _ byteFlags: [UInt8]) -> KeyID {
         bytes.append(contentsOf: key)
         starts.append(bytes.count)
         var found: UInt8 = 0
