@@ -67,19 +67,9 @@ public enum Table: String, CaseIterable, Sendable {
         }
     }
 
-    /// The rank of a relation in `key-invalid`'s search for a key's first path, or nil for tables it does not search.
-    public var keySearchRank: Int? {
-        switch self {
-        case .users: 0
-        case .posts: 1
-        case .likes: 2
-        case .likeMirror: 3
-        case .following: 4
-        case .followers: 5
-        case .timeline: 6
-        case .flags, .keyProblems: nil
-        }
-    }
+    /// The rank of a relation in `key-invalid`'s search for a key's first path, or nil for tables it does not
+    /// search: the tables up to `timeline` are declared in the rule's search order.
+    public var keySearchRank: Int? { index <= Table.timeline.index ? index : nil }
 
     private static func path(_ example: String) -> Column {
         Column(name: "path", type: "string", meaning: "the database path of the fact (\(example))")
