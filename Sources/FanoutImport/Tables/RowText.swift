@@ -4,7 +4,7 @@ import FanoutJSON
 /// The JSON text of each table's rows, column by column in the order of ``Table/columns``. Each function
 /// appends one row without its closing brace, which `TableRowSink.endRow` writes.
 enum RowText {
-    static func user(_ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User) {
+    static func user(_ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
             w.column(1, &out); integer(position, &out)
@@ -14,7 +14,7 @@ enum RowText {
     }
 
     static func post(
-        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ post: Post,
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ post: Post,
         _ problems: [FieldNote]
     ) {
         format.withWriter(keys) { w in
@@ -42,7 +42,7 @@ enum RowText {
 
     /// `a` and `b`: the post and the user of a like or a flag, the user and the target of a follow.
     static func edge(
-        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
         _ a: KeyID, _ b: KeyID, _ id: KeyID
     ) {
         format.withWriter(keys) { w in
@@ -55,7 +55,7 @@ enum RowText {
     }
 
     static func timelineEntry(
-        _ out: inout [UInt8], _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
     ) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
@@ -68,7 +68,7 @@ enum RowText {
 
     /// An invalid key captured by the piece at `through` of a fact of `table`, whose path is in `factFormat`.
     static func keyProblem(
-        _ out: inout [UInt8], _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,
+        _ out: inout RowBytes, _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,
         _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
     ) {
         format.withWriter(keys) { w in
@@ -85,7 +85,7 @@ enum RowText {
     }
 
     /// A relation stored too deep (the schema's own `key-invalid` finding).
-    static func depthProblem(_ out: inout [UInt8], _ format: RowFormat, _ problem: FirebaseKey.DepthProblem) {
+    static func depthProblem(_ out: inout RowBytes, _ format: RowFormat, _ problem: FirebaseKey.DepthProblem) {
         let table = Table(rawValue: problem.relation.replacingOccurrences(of: " ", with: "_"))
         format.withWriter(KeyStack()) { w in
             w.column(0, &out); string("depth", &out)
@@ -102,24 +102,26 @@ enum RowText {
 
     // MARK: values
 
-    private static func key(_ id: KeyID, _ keys: KeyView, _ out: inout [UInt8]) {
+    private static func key(_ id: KeyID, _ keys: KeyView, _ out: inout RowBytes) {
         if id == noKey { null(&out) } else { keys.appendQuoted(id, to: &out) }
     }
 
-    private static func string(_ text: String?, _ out: inout [UInt8]) {
+    private static func string(_ text: String?, _ out: inout RowBytes) {
         guard var text else { return null(&out) }
         text.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
     }
 
-    private static func double(_ value: Double?, _ out: inout [UInt8]) {
+    private static func double(_ value: Double?, _ out: inout RowBytes) {
         guard let value, value.isFinite else { return null(&out) }
         JSONWriter.appendNumber(JSONNumber(value), to: &out)
     }
 
-    private static func null(_ out: inout [UInt8]) { out += "null".utf8 }
+    private static func null(_ out: inout RowBytes) {
+        for byte in [0x6E, 0x75, 0x6C, 0x6C] as [UInt8] { out.append(byte) }  // null
+    }
 
     /// Decimal digits, without making a `String`.
-    private static func integer(_ value: Int, _ out: inout [UInt8]) {
+    private static func integer(_ value: Int, _ out: inout RowBytes) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, room for 20 digits
@@ -130,7 +132,7 @@ enum RowText {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            out.appendBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
     }
 }
@@ -143,26 +145,26 @@ struct RowWriter {
     let keys: KeyView
 
     /// Appends `{"name":` (the first column) or `,"name":` of column `index`.
-    func column(_ index: Int, _ out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: text[columns[index]..<columns[index + 1]]))
+    func column(_ index: Int, _ out: inout RowBytes) {
+        out.appendBytes(UnsafeBufferPointer(rebasing: text[columns[index]..<columns[index + 1]]))
     }
 
     /// Appends the relation's path for `path` as a JSON string: the whole path, the path up to the piece at
     /// `through`, or the path of a field below it.
-    func path(_ path: PathKeys, _ out: inout [UInt8], through: Int? = nil, field: FieldPath? = nil) {
+    func path(_ path: PathKeys, _ out: inout RowBytes, through: Int? = nil, field: FieldPath? = nil) {
         out.append(UInt8(ascii: "\""))
         for (index, piece) in pieces.enumerated() {
             if index > 0 { out.append(UInt8(ascii: "/")) }
             if let capture = piece.capture, path[capture] != noKey {
                 keys.appendEscaped(path[capture], to: &out)
             } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[piece.text]))
+                out.appendBytes(UnsafeBufferPointer(rebasing: text[piece.text]))
             }
             if index == through { break }
         }
         if let field {
             out.append(UInt8(ascii: "/"))
-            out += RowFormat.escaped(field.description)
+            RowFormat.escaped(field.description).withUnsafeBytes { out.appendBytes($0) }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -24,7 +24,7 @@ package struct TableRowSink: FactSink {
     private let output: RowOutput
     private let rowsPerFile: Int?
     private var keys = KeyStack()
-    private var buffers: [[UInt8]]
+    private var buffers: [RowBytes]
     /// Per table: rows written, and rows in the current part.
     private var rows: [Int], rowsInPart: [Int]
     /// The field problems of the post being read.
@@ -47,11 +47,7 @@ package struct TableRowSink: FactSink {
         self.output = output
         self.rowsPerFile = rowsPerFile
         let count = Table.allCases.count
-        buffers = (0..<count).map { _ in
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(Self.flushBytes + (1 << 16))
-            return buffer
-        }
+        buffers = (0..<count).map { _ in RowBytes(capacity: Self.flushBytes + (1 << 16)) }
         rows = Array(repeating: 0, count: count)
         rowsInPart = rows
         formats = Table.allCases.map { table in
@@ -212,11 +208,11 @@ package struct TableRowSink: FactSink {
 
     /// Hands the buffered rows of table index `t` to the output.
     private mutating func flush(_ t: Int) {
-        guard !hasFailed, !buffers[t].isEmpty else { return }
+        guard !hasFailed, buffers[t].count > 0 else { return }
         let table = Table.allCases[t]
         let output = self.output
-        if !buffers[t].withUnsafeBytes({ output.append($0, to: table) }) { hasFailed = true }
-        buffers[t].removeAll(keepingCapacity: true)
+        if !output.append(buffers[t].bytes, to: table) { hasFailed = true }
+        buffers[t].removeAll()
     }
 
     private mutating func endPart(_ t: Int) {
@@ -391,10 +387,10 @@ struct KeyView {
     }
 
     /// Appends key `id` as a JSON string; most keys need no escape and are copied as they are.
-    func appendQuoted(_ id: KeyID, to out: inout [UInt8]) {
+    func appendQuoted(_ id: KeyID, to out: inout RowBytes) {
         guard flags[Int(id)] & KeyStack.needsEscape != 0 else {
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: self[id])
+            out.appendBytes(self[id])
             out.append(UInt8(ascii: "\""))
             return
         }
@@ -402,7 +398,7 @@ struct KeyView {
     }
 
     /// Appends key `id` escaped for the inside of a JSON string.
-    func appendEscaped(_ id: KeyID, to out: inout [UInt8]) {
-        if flags[Int(id)] & KeyStack.needsEscape != 0 { JSONWriter.appendEscaped(self[id], to: &out) } else { out.append(contentsOf: self[id]) }
+    func appendEscaped(_ id: KeyID, to out: inout RowBytes) {
+        if flags[Int(id)] & KeyStack.needsEscape != 0 { JSONWriter.appendEscaped(self[id], to: &out) } else { out.appendBytes(self[id]) }
     }
 }
