@@ -337,6 +337,35 @@ import Testing
         #expect(cli.files(under: "docs") == ["notes.txt"])
     }
 
+    @Test func otherLayoutsFillTheirTables() throws {
+        let cli = try CLI()
+        let feed = Feed.sample
+        // Instaclone: owners in a field, a like mirror, entries stored as 1, timelines without a poster field.
+        try cli.write(feed.instaclone, to: "instaclone.json")
+        #expect(try cli.run("tables", "instaclone.json", "--out", "i").code == 0)
+        let insta = try Tables(cli, "i")
+        expectManifestMatchesFiles(cli, "i", insta)
+        #expect(Set(insta.rows["posts"]!.map { "\($0["path"]!) \($0["owner"]!)" }) == Set(feed.posts.map { "posts/\($0.key) \($0.owner)" }))
+        #expect(Set(insta.rows["like_mirror"]!.map { $0["path"] as! String }) == Set(feed.likes.map { "user-likes/\($0.user)/\($0.post)" }))
+        #expect(insta.rows["like_mirror"]!.allSatisfy { ($0["path"] as! String) == "user-likes/\($0["user"]!)/\($0["post"]!)" })
+        #expect(Set(insta.rows["timeline"]!.map { $0["path"] as! String }) == Set(feed.storedTimelines.map { "user-feed/\($0.user)/\($0.post)" }))
+        #expect(insta.rows["timeline"]!.allSatisfy { $0["poster"] is NSNull })
+        #expect((insta.manifest["schema"] as! [String: Any])["edge_value"] as? Int == 1)
+
+        // FriendlyPix, the real console export: likes inside posts, people, two feed locations (one read).
+        #expect(try cli.run("tables", LayoutTests.friendlyPix.path, "--out", "f").code == 0)
+        let pix = try Tables(cli, "f")
+        expectManifestMatchesFiles(cli, "f", pix)
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: LayoutTests.friendlyPix)) as! [String: Any]
+        let posts = root["posts"] as! [String: [String: Any]]
+        let likes = posts.flatMap { key, post in ((post["likes"] as? [String: Any]) ?? [:]).keys.map { "posts/\(key)/likes/\($0)" } }
+        #expect(Set(pix.rows["likes"]!.map { $0["path"] as! String }) == Set(likes))
+        #expect(Set(pix.rows["posts"]!.map { "\($0["post"]!) \($0["owner"]!)" }) == Set(posts.map { "\($0.key) \($0.value["author"]!)" }))
+        #expect(Set(pix.rows["users"]!.map { $0["user"] as! String }) == Set((root["people"] as! [String: Any]).keys))
+        let feedEntries = (root["feed"] as! [String: [String: Any]]).flatMap { user, posts in posts.keys.map { "feed/\(user)/\($0)" } }
+        #expect(Set(pix.rows["timeline"]!.map { $0["path"] as! String }) == Set(feedEntries))
+    }
+
     /// The README's table layouts are the manifest's: every table, every column, every type, in order.
     @Test func readmeTableLayoutsMatchTheManifest() throws {
         let cli = try CLI()
