@@ -1,9 +1,8 @@
 import FanoutJSON
 
-/// The rows of one table waiting to be handed to the output: a block of memory written with plain copies.
-/// (An array would check its uniqueness and capacity through a generic append on every one of the twenty or so
-/// pieces of a row.) Rows are small; the block is about ``TableRowSink``'s flush size and grows only for a
-/// row larger than what is left.
+/// Bytes written a piece at a time into a block of memory, with plain copies: a table's rows waiting for the
+/// output, and the keys of the facts being read. (An array checks its uniqueness and capacity through a
+/// generic append on each of the twenty or so pieces of a row.) The block grows only when a piece does not fit.
 struct RowBytes: JSONOutput {
     /// Owns the block, so that a copy of the value does not free it twice.
     private final class Block {
@@ -43,6 +42,9 @@ struct RowBytes: JSONOutput {
 
     /// Forgets the bytes written, keeping the block.
     mutating func removeAll() { count = 0 }
+
+    /// Forgets the last `k` bytes written.
+    mutating func removeLast(_ k: Int) { count -= k }
 
     /// The bytes written.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

@@ -334,7 +334,7 @@ struct RowFormat {
 /// The keys of the facts being read, as a stack the walker unwinds level by level, with what each key's
 /// bytes hold, found in one pass when it is read.
 struct KeyStack {
-    private var bytes: [UInt8] = []
+    private var bytes = RowBytes(capacity: 1 << 12)
     /// Key `i` is `bytes[starts[i]..<starts[i + 1]]`.
     private var starts: [Int] = [0]
     /// Per key: whether it needs JSON escapes (bit 0), and whether it may be an invalid Firebase key (bit 1).
@@ -345,7 +345,7 @@ struct KeyStack {
 
     /// Pushes `key`; `byteFlags` gives each byte value's flags.
     mutating func push(_ key: UnsafeRawBufferPointer, _ byteFlags: [UInt8]) -> KeyID {
-        bytes.append(contentsOf: key)
+        bytes.appendBytes(key)
         starts.append(bytes.count)
         var found: UInt8 = 0
         byteFlags.withUnsafeBufferPointer { table in
@@ -368,10 +368,8 @@ struct KeyStack {
     func mayBeInvalid(_ id: KeyID) -> Bool { flags[Int(id)] & Self.mayBeInvalid != 0 }
 
     func withView<T>(_ body: (KeyView) -> T) -> T {
-        bytes.withUnsafeBytes { bytes in
-            starts.withUnsafeBufferPointer { starts in
-                flags.withUnsafeBufferPointer { body(KeyView(bytes: bytes, starts: starts, flags: $0)) }
-            }
+        starts.withUnsafeBufferPointer { starts in
+            flags.withUnsafeBufferPointer { body(KeyView(bytes: bytes.bytes, starts: starts, flags: $0)) }
         }
     }
 }
