@@ -53,8 +53,8 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
-        // Outputs that are data, not pages: the canonical snapshot and the repaired export.
-        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput"]),
+        // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).
+        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
         // The commands, the site project's settings and the read → derive → check pipeline they share.
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutOutput"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
         // README's library example against the public API alone); internals only through `@testable import`.

@@ -17,10 +17,34 @@ public enum ExportLoader {
     public static func load(
         path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
     ) throws(InputError) -> Dataset {
+        try read(path: path, schema: schema, progress: progress, sink: DatasetSink.init).dataset
+    }
+
+    /// Reads the export at `path` as ``load(path:schema:progress:)`` does, handing its facts to the sink that
+    /// `makeSink` makes for the schema in use (one per walker; a split read appends the second to the first).
+    ///
+    /// With `streaming`, memory stays bounded whatever the export's size: the skim of a split read drops the
+    /// pages it passed, as the walkers do (see ``TreeWalker/releasesSkimmedPages``). `splitTarget` is for tests
+    /// (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
+    package static func read<Sink: FactSink>(
+        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil, streaming: Bool = false,
+        splitTarget: Int?? = nil, bytes given: ExportBytes? = nil, sink makeSink: (Schema) -> Sink
+    ) throws(InputError) -> Sink {
         if path != "-", isDirectory(path) {
-            return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"))
+            return try ParseExport.read(folder: path, schema: try parseSchema(schema, path, what: "a folder"), sink: makeSink)
         }
-        return try load(ExportBytes(path: path), path: path, schema: schema, progress: progress)
+        let bytes: ExportBytes
+        if let given { bytes = given } else { bytes = try ExportBytes(path: path, spooling: streaming) }
+        if !bytes.wasCompressed, isZip(bytes.buffer) {
+            let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
+            return try ParseExport.read(
+                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, sink: makeSink)
+        }
+        let choice: LayoutDetector.Choice
+        if let schema { choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:]) } else { choice = try LayoutDetector.detect(bytes) }
+        return try walk(
+            bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: splitTarget,
+            streaming: streaming, sink: makeSink)
     }
 
     /// Reads the export at `path` (a file or `-`, not a folder) from its `bytes`, already read: for a caller
@@ -28,13 +52,7 @@ public enum ExportLoader {
     package static func load(
         _ bytes: ExportBytes, path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
     ) throws(InputError) -> Dataset {
-        if !bytes.wasCompressed, isZip(bytes.buffer) {
-            let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
-            return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema)
-        }
-        if let schema { return try load(bytes, schema: schema, foreignKeys: [:], progress: progress) }
-        let choice = try LayoutDetector.detect(bytes)
-        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress)
+        try read(path: path, schema: schema, progress: progress, bytes: bytes, sink: DatasetSink.init).dataset
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -45,28 +63,41 @@ public enum ExportLoader {
         try load(bytes, schema: schema, foreignKeys: [:], progress: nil)
     }
 
-    /// `splitTarget`: where a second walker should take over (see `SplitRead`); by default near the middle
-    /// of exports large enough to be worth it, nil to read with one walker.
+    /// Reads Firebase export `bytes` into a dataset (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
     static func load(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
         splitTarget: Int?? = nil
     ) throws(InputError) -> Dataset {
+        try walk(
+            bytes, schema: schema, foreignKeys: foreignKeys, progress: progress, splitTarget: splitTarget,
+            sink: DatasetSink.init
+        ).dataset
+    }
+
+    /// Walks Firebase export `bytes` laid out as `schema` into sinks made by `makeSink`. `splitTarget`: where a
+    /// second walker should take over (see `SplitRead`); by default near the middle of exports large enough to be
+    /// worth it, nil to read with one walker.
+    static func walk<Sink: FactSink>(
+        _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
+        splitTarget: Int?? = nil, streaming: Bool = false, sink makeSink: (Schema) -> Sink
+    ) throws(InputError) -> Sink {
         guard schema.format == .firebase else {
             throw InputError.layout(
                 source: bytes.source,
                 message: "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document")
         }
-        var walker = try TreeWalker(schema: schema)
+        var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
         walker.watchedRootKeys = foreignKeys.keys.sorted()
         walker.progress = progress
         walker.releasesConsumedPages = bytes.isMapped
         let count = bytes.buffer.count
         let target = splitTarget ?? (count >= SplitRead.minimumBytes ? Int(Double(count) * SplitRead.splitFraction) : nil)
-        var second: TreeWalker?
+        var second: TreeWalker<Sink>?
         if target != nil {
-            second = try TreeWalker(schema: schema)
+            second = try TreeWalker(schema: schema, sink: makeSink(schema))
             second?.watchedRootKeys = walker.watchedRootKeys
             second?.releasesConsumedPages = walker.releasesConsumedPages
+            second?.releasesSkimmedPages = streaming && bytes.isMapped
         }
         do throws(JSONSyntaxError) {
             if let target, let second {
@@ -94,7 +125,7 @@ public enum ExportLoader {
         if !walker.seenWatchedKeys.isEmpty {
             throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
-        return walker.dataset
+        return walker.sink
     }
 
     /// The schema for a Parse export at `source`: the one given, which must be a Parse schema, or the preset.

@@ -13,26 +13,29 @@ enum ParseExport {
     /// The classes `schema` reads: the first key of each relation's path, once each.
     static func classes(of schema: Schema) -> [String] { schema.rootKeys }
 
-    /// Reads the class files in `folder`.
-    static func load(folder: String, schema: Schema) throws(InputError) -> Dataset {
-        var walker = try TreeWalker(schema: schema)
+    /// Reads the class files in `folder` into the sink `makeSink` makes.
+    static func read<Sink: FactSink>(folder: String, schema: Schema, sink makeSink: (Schema) -> Sink) throws(InputError) -> Sink {
+        var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
         var read = 0
         for className in classes(of: schema) {
             let path = (folder as NSString).appendingPathComponent("\(className).json")
             guard FileManager.default.fileExists(atPath: path) else { continue }
             let bytes = try ExportBytes(path: path)
-            try walk(&walker, className, bytes)
+            try walk(&walker, className, bytes, file: read)
             read += 1
         }
         guard read > 0 else {
             let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
             throw notParse(folder, schema, found: found)
         }
-        return walker.dataset
+        return walker.sink
     }
 
-    /// Reads the class files in the zip archive `archive` whose bytes are `bytes` (from a file or standard input).
-    static func load(archive: Archive, bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
+    /// Reads the class files in the zip archive `archive` whose bytes are `bytes` (from a file or standard input)
+    /// into the sink `makeSink` makes.
+    static func read<Sink: FactSink>(
+        archive: Archive, bytes: ExportBytes, schema: Schema, sink makeSink: (Schema) -> Sink
+    ) throws(InputError) -> Sink {
         let source = bytes.source
         let wanted = classes(of: schema)
         var entries: [String: Entry] = [:]
@@ -50,8 +53,8 @@ enum ParseExport {
             entries[className] = entry
         }
         guard !entries.isEmpty else { throw notParse(source, schema, found: names.sorted()) }
-        var walker = try TreeWalker(schema: schema)
-        for className in wanted {
+        var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
+        for (file, className) in wanted.enumerated() {
             guard let entry = entries[className] else { continue }
             let contents: [UInt8]
             do {
@@ -59,9 +62,9 @@ enum ParseExport {
             } catch {
                 throw InputError.unreadable(path: "\(source): \(entry.path)", reason: "cannot extract it from the archive: \(error.message)")
             }
-            try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"))
+            try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"), file: file)
         }
-        return walker.dataset
+        return walker.sink
     }
 
     /// Opens the zip archive at `path`, or made of `bytes` (standard input).
@@ -74,10 +77,14 @@ enum ParseExport {
         }
     }
 
-    private static func walk(_ walker: inout TreeWalker, _ className: String, _ bytes: ExportBytes) throws(InputError) {
+    /// Each class file's facts are placed after the previous file's: positions in file `file` start at `file << 44`
+    /// (16 TB a file).
+    private static func walk<Sink: FactSink>(
+        _ walker: inout TreeWalker<Sink>, _ className: String, _ bytes: ExportBytes, file: Int
+    ) throws(InputError) {
         let recognized: Bool
         do {
-            recognized = try walker.runClass(className, bytes.buffer)
+            recognized = try walker.runClass(className, bytes.buffer, positionBase: file << 44)
         } catch {
             throw InputError.syntax(source: bytes.source, error)
         }

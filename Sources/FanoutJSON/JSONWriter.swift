@@ -141,43 +141,74 @@ public struct JSONWriter: Sendable {
 
     /// Appends `"string"` with minimal escaping.
     static func appendQuoted(_ string: String, to out: inout [UInt8]) {
-        out.append(Byte.quote)
-        let hexDigits: StaticString = "0123456789abcdef"
-        for byte in string.utf8 {
-            if byte >= 0x20 && byte != Byte.quote && byte != Byte.backslash {
-                out.append(byte)
-                continue
-            }
-            out.append(Byte.backslash)
-            switch byte {
-            case Byte.quote: out.append(Byte.quote)
-            case Byte.backslash: out.append(Byte.backslash)
-            case 0x0A: out.append(0x6E)  // n
-            case 0x09: out.append(0x74)  // t
-            case 0x0D: out.append(0x72)  // r
-            case 0x08: out.append(0x62)  // b
-            case 0x0C: out.append(0x66)  // f
-            default:
-                out.append(contentsOf: [Byte.lowerU, Byte.zero, Byte.zero])
-                hexDigits.withUTF8Buffer { digits in
-                    out.append(digits[Int(byte >> 4)])
-                    out.append(digits[Int(byte & 0x0F)])
-                }
-            }
+        var string = string
+        string.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// Appends the UTF-8 text `bytes` as a JSON string literal, escaped as ``write(_:)`` escapes strings.
+    /// Runs of bytes that need no escape (nearly all of them) are copied at once, so that streaming writers
+    /// (`fanout tables`) can write millions of keys quickly; inlinable, so that their own buffers get a copy
+    /// compiled for them.
+    @inlinable
+    public static func appendQuoted<Output: JSONOutput>(_ bytes: UnsafeRawBufferPointer, to out: inout Output) {
+        out.append(0x22)
+        appendEscaped(bytes, to: &out)
+        out.append(0x22)
+    }
+
+    /// Appends the UTF-8 text `bytes` escaped as the inside of a JSON string literal, without the quotes (for
+    /// writers that build one string from several pieces).
+    @inlinable
+    public static func appendEscaped<Output: JSONOutput>(_ bytes: UnsafeRawBufferPointer, to out: inout Output) {
+        var start = 0
+        for index in bytes.indices where needsEscape(bytes[index]) {
+            if index > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
+            appendEscape(bytes[index], to: &out)
+            start = index + 1
         }
-        out.append(Byte.quote)
+        if bytes.count > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    /// Whether `byte` is escaped in a JSON string: a quote, a backslash or a control character.
+    @inlinable
+    public static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
+
+    /// Appends the escape of `byte`, a quote, a backslash or a control character.
+    @inlinable
+    static func appendEscape<Output: JSONOutput>(_ byte: UInt8, to out: inout Output) {
+        out.append(0x5C)  // \
+        switch byte {
+        case 0x22, 0x5C: out.append(byte)
+        case 0x0A: out.append(0x6E)  // n
+        case 0x09: out.append(0x74)  // t
+        case 0x0D: out.append(0x72)  // r
+        case 0x08: out.append(0x62)  // b
+        case 0x0C: out.append(0x66)  // f
+        default:
+            let hex: (UInt8) -> UInt8 = { $0 < 10 ? 0x30 + $0 : 0x61 + $0 - 10 }
+            for digit in [0x75, 0x30, 0x30, hex(byte >> 4), hex(byte & 0x0F)] { out.append(digit) }  // u00XX
+        }
     }
 
     /// Appends a number: exact integer digits, the double's shortest round-trip form, or `null` if not finite.
-    static func appendNumber(_ number: JSONNumber, to out: inout [UInt8]) {
-        if let integer = number.int64 {
-            out.append(contentsOf: String(integer).utf8)
-        } else if number.double.isFinite {
-            out.append(contentsOf: number.double.description.utf8)
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
+    @inlinable
+    public static func appendNumber<Output: JSONOutput>(_ number: JSONNumber, to out: inout Output) {
+        var text = number.int64.map { String($0) } ?? (number.double.isFinite ? number.double.description : "null")
+        text.withUTF8 { out.appendBytes(UnsafeRawBufferPointer($0)) }
     }
+}
+
+/// Where JSON text is appended a piece at a time: a byte array, or a streaming writer's own buffer.
+public protocol JSONOutput {
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8)
+    /// Appends `bytes`.
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: JSONOutput where Element == UInt8 {
+    @inlinable
+    public mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
 }
 
 /// One open container while writing.

@@ -101,7 +101,7 @@ public final class StagedFolder: Sendable {
     }
 
     /// The staging URL of `relativePath`, its folder created.
-    private func prepare(_ relativePath: String) throws(OutputError) -> URL {
+    func prepare(_ relativePath: String) throws(OutputError) -> URL {
         let url = staging.appendingPathComponent(relativePath)
         let folder = url.deletingLastPathComponent()
         if !folders.withLock({ $0.contains(folder.path) }) {

@@ -1,21 +1,25 @@
-/// The Realtime Database's rules for keys and paths.
-enum FirebaseKey {
+/// The Realtime Database's rules for keys and paths, as `key-invalid` applies them; package access so that a reader
+/// streaming an export into tables decides them per key as it reads (README "Exports bigger than one machine").
+package enum FirebaseKey {
     /// Keys longer than this many UTF-8 bytes are rejected.
-    static let maximumBytes = 768
+    package static let maximumBytes = 768
     /// Paths must be shallower than this many keys.
     static let maximumDepth = 32
 
-    /// Bytes a key may not hold: `. $ # [ ] /` and the ASCII control characters.
-    private static let forbidden: [Bool] = (0..<256).map { byte in
-        byte < 0x20 || byte == 0x7F || ".$#[]/".utf8.contains(UInt8(byte))
+    /// Whether a key may not hold `byte`: `. $ # [ ] /` and the ASCII control characters. Comparisons rather
+    /// than a table: a global table costs a lazy initialization check per call.
+    @inlinable
+    package static func isForbidden(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == 0x2E || byte == 0x24 || byte == 0x23 || byte == 0x5B || byte == 0x5D
+            || byte == 0x2F
     }
 
     /// Why `bytes` is not a valid key, or nil when it is one.
-    static func problem(_ bytes: UnsafeRawBufferPointer) -> String? {
+    package static func problem(_ bytes: UnsafeRawBufferPointer) -> String? {
         if bytes.isEmpty { return "is empty" }
         if bytes.count > maximumBytes { return "is \(bytes.count) bytes long (at most \(maximumBytes))" }
-        // Almost every key is valid: one table lookup per byte decides, and only a bad key is described.
-        guard bytes.contains(where: { forbidden[Int($0)] }) else { return nil }
+        // Almost every key is valid: a few comparisons per byte decide, and only a bad key is described.
+        guard bytes.contains(where: isForbidden) else { return nil }
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),

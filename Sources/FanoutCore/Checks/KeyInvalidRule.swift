@@ -28,15 +28,33 @@ struct KeyInvalidRule: ConsistencyRule {
         locator.scan()
         for (id, path) in locator.firstPaths.sorted(by: { $0.value < $1.value }) {
             let key = dataset.key(id)
-            findings.append(finding(
-                "key \"\(Self.printable(key))\" \(problems[id]!)", paths: [path], expected: nil, actual: key))
+            findings.append(finding(FirebaseKey.message(key: key, problem: problems[id]!), paths: [path], expected: nil, actual: key))
         }
         return findings
     }
 
     /// One finding per relation whose paths (with the deepest field read) reach the depth limit.
     private func depthFindings(_ dataset: Dataset) -> [Finding] {
-        let schema = dataset.schema
+        FirebaseKey.depthProblems(in: dataset.schema).map { finding($0.message, paths: [$0.path], expected: nil, actual: $0.depth) }
+    }
+}
+
+extension FirebaseKey {
+    /// A relation of a schema that stores data at or beyond the depth limit: a `key-invalid` finding that
+    /// depends on the schema alone.
+    public struct DepthProblem: Sendable, Equatable {
+        /// The relation, as messages name it (`like mirror`).
+        public var relation: String
+        /// The relation's pattern, the finding's path.
+        public var path: String
+        /// How many keys deep the relation's data (with its deepest field) is stored.
+        public var depth: Int
+        /// The finding's message.
+        public var message: String
+    }
+
+    /// The relations of `schema` whose paths (with the deepest field read) reach the depth limit.
+    public static func depthProblems(in schema: Schema) -> [DepthProblem] {
         var deepest: [(String, PathPattern, Int)] = []
         if let users = schema.users {
             let fields = [users.username, users.name, users.profileImageURL].compactMap { $0?.keys.count }
@@ -57,12 +75,17 @@ struct KeyInvalidRule: ConsistencyRule {
         }
         return deepest.compactMap { name, pattern, fieldDepth in
             let depth = pattern.segments.count + fieldDepth
-            guard depth >= FirebaseKey.maximumDepth else { return nil }
-            return finding(
-                "the \(name) relation stores data \(depth) keys deep (\(pattern)); Firebase allows fewer than "
-                    + "\(FirebaseKey.maximumDepth)",
-                paths: [pattern.description], expected: nil, actual: depth)
+            guard depth >= maximumDepth else { return nil }
+            return DepthProblem(
+                relation: name, path: pattern.description, depth: depth,
+                message: "the \(name) relation stores data \(depth) keys deep (\(pattern)); Firebase allows fewer than "
+                    + "\(maximumDepth)")
         }
+    }
+
+    /// The finding's message for the invalid key `key`, which has `problem` (``problem(_:)``).
+    public static func message(key: String, problem: String) -> String {
+        "key \"\(printable(key))\" \(problem)"
     }
 
     /// `key` with control characters spelled out, for messages.

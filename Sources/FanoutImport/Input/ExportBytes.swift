@@ -20,9 +20,12 @@ package final class ExportBytes: @unchecked Sendable {
     package let wasCompressed: Bool
 
     /// Maps the file at `path`, or reads standard input when `path` is `-`; gzip input is decompressed.
-    package init(path: String) throws(InputError) {
+    ///
+    /// With `spooling`, standard input, pipes and decompressed gzip go to a temporary file (``SpoolFile``) that
+    /// is then mapped, so that memory stays bounded whatever the export's size (`fanout tables`).
+    package init(path: String, spooling: Bool = false) throws(InputError) {
         source = path == "-" ? "standard input" : path
-        let raw = try Self.readRaw(path, source: source)
+        let raw = try Self.readRaw(path, source: source, spooling: spooling)
         let rawBytes = UnsafeRawBufferPointer(start: raw.base, count: raw.count)
         guard Gzip.isCompressed(rawBytes) else {
             (base, count, mapped, wasCompressed) = (raw.base, raw.count, raw.mapped, false)
@@ -30,6 +33,13 @@ package final class ExportBytes: @unchecked Sendable {
         }
         // The compressed bytes are released as soon as they are decompressed, whether or not that succeeds.
         defer { Self.release(raw.base, raw.count, mapped: raw.mapped) }
+        if spooling {
+            var spool = try SpoolFile(source: source)
+            try Gzip.inflate(rawBytes, source: source, into: &spool)
+            let (pointer, size) = try spool.map()
+            (base, count, mapped, wasCompressed) = (pointer, size, pointer != nil, true)
+            return
+        }
         let (pointer, size) = try Gzip.inflate(rawBytes, source: source)
         (base, count, mapped, wasCompressed) = (pointer, size, false, true)
     }
@@ -55,21 +65,15 @@ package final class ExportBytes: @unchecked Sendable {
     var isMapped: Bool { mapped }
 
     /// Maps a regular file, or reads standard input (`-`), pipes and devices, as they are.
-    private static func readRaw(_ path: String, source: String) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
-        if path == "-" {
-            let (base, count) = try readAll(fd: 0, source: source)
-            return (base, count, false)
-        }
+    private static func readRaw(_ path: String, source: String, spooling: Bool) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
+        if path == "-" { return try readAll(fd: 0, source: source, spooling: spooling) }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputError.unreadable(path: path, reason: lastError()) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw InputError.unreadable(path: path, reason: lastError()) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw InputError.unreadable(path: path, reason: "it is a directory") }
-        if (info.st_mode & S_IFMT) != S_IFREG {
-            let (base, count) = try readAll(fd: fd, source: path)
-            return (base, count, false)
-        }
+        if (info.st_mode & S_IFMT) != S_IFREG { return try readAll(fd: fd, source: path, spooling: spooling) }
         let count = Int(info.st_size)
         if count == 0 { return (nil, 0, false) }
         guard let pointer = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), pointer != MAP_FAILED else {
@@ -83,10 +87,23 @@ package final class ExportBytes: @unchecked Sendable {
         if mapped, let base { munmap(base, count) } else { base?.deallocate() }
     }
 
-    private static func readAll(fd: Int32, source: String) throws(InputError) -> (UnsafeMutableRawPointer?, Int) {
-        var buffer = GrowingBuffer(capacity: 1 << 20)
+    /// Reads `fd` to its end, into memory or (`spooling`) into a mapped temporary file.
+    private static func readAll(fd: Int32, source: String, spooling: Bool) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
+        guard spooling else {
+            var buffer = GrowingBuffer(capacity: 1 << 20)
+            try readAll(fd: fd, source: source, into: &buffer)
+            let (base, count) = buffer.take()
+            return (base, count, false)
+        }
+        var spool = try SpoolFile(source: source)
+        try readAll(fd: fd, source: source, into: &spool)
+        let (base, count) = try spool.map()
+        return (base, count, base != nil)
+    }
+
+    private static func readAll<Output: ByteCollector & ~Copyable>(fd: Int32, source: String, into buffer: inout Output) throws(InputError) {
         while true {
-            buffer.reserveSpace()
+            try buffer.reserveSpace()
             let n = read(fd, buffer.free.start, buffer.free.count)
             if n == 0 { break }
             if n < 0 {
@@ -95,7 +112,6 @@ package final class ExportBytes: @unchecked Sendable {
             }
             buffer.count += n
         }
-        return buffer.take()
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

@@ -1,6 +1,6 @@
 /// Bytes produced a piece at a time into one contiguous block of memory, which doubles when full: how standard
 /// input and decompressed gzip are collected, since the reader needs the export in one buffer.
-struct GrowingBuffer: ~Copyable {
+struct GrowingBuffer: ByteCollector, ~Copyable {
     /// The block; the first ``count`` bytes are filled.
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
@@ -34,4 +34,14 @@ struct GrowingBuffer: ~Copyable {
     }
 
     deinit { base.deallocate() }
+}
+
+/// Where bytes produced a piece at a time go: memory (``GrowingBuffer``) or a temporary file (``SpoolFile``).
+protocol ByteCollector: ~Copyable {
+    /// Makes room for at least one more byte at ``free``.
+    mutating func reserveSpace() throws(InputError)
+    /// Where the next bytes go, and how many fit there.
+    var free: (start: UnsafeMutableRawPointer, count: Int) { get }
+    /// The number of bytes produced; the producer adds what it wrote at ``free``.
+    var count: Int { get set }
 }

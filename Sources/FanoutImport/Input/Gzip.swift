@@ -21,6 +21,14 @@ enum Gzip {
             if isize > 0 { capacity = min(isize + 1, max(capacity, input.count * Deflate.largestRatio)) }
         }
         var output = GrowingBuffer(capacity: capacity)
+        try inflate(input, source: source, into: &output)
+        return output.take()
+    }
+
+    /// Decompresses every gzip member in `input` into `output`, as zlib produces it.
+    static func inflate<Output: ByteCollector & ~Copyable>(
+        _ input: UnsafeRawBufferPointer, source: String, into output: inout Output
+    ) throws(InputError) {
         var stream = z_stream()
         // 15 + 32: a 32 KiB window, and detect the gzip header (rather than raw deflate or zlib).
         guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -30,7 +38,7 @@ enum Gzip {
         var consumed = 0
         let base = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
         while true {
-            output.reserveSpace()
+            try output.reserveSpace()
             // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
             let inChunk = min(input.count - consumed, 1 << 30), outChunk = min(output.free.count, 1 << 30)
             stream.next_in = base.map { $0 + consumed }
@@ -45,7 +53,7 @@ enum Gzip {
                 continue
             case Z_STREAM_END:
                 // `gzip a b > c` and parallel compressors write several members; read them all.
-                if consumed == input.count { return output.take() }
+                if consumed == input.count { return }
                 guard input[consumed] == 0x1F, consumed + 1 < input.count, input[consumed + 1] == 0x8B else {
                     throw InputError.unreadable(path: source, reason: "unexpected data after the gzip stream at byte \(consumed)")
                 }

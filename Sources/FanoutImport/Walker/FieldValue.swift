@@ -5,8 +5,8 @@ import FanoutJSON
 enum FieldValue {
     case missing
     case string(String)
-    /// A string that names a key (a uid, a post key), interned straight from the reader's bytes without
-    /// making a `String`: millions of timeline entries and likes name their users this way.
+    /// A string that names a key (a uid, a post key), handed to the sink straight from the reader's bytes
+    /// without making a `String`: millions of timeline entries and likes name their users this way.
     case key(KeyID)
     case number(JSONNumber)
     case bool(Bool)
@@ -29,11 +29,11 @@ enum FieldValue {
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
 
-    /// The key this value names: an interned key, or a string interned now.
-    func key(in keys: inout KeyTable) -> KeyID? {
+    /// The key this value names: a key read as one, or a string handed to `sink` now.
+    func key(in sink: inout some FactSink) -> KeyID? {
         switch self {
         case .key(let id): id
-        case .string(let s): keys.intern(s)
+        case .string(let s): sink.key(s)
         default: nil
         }
     }

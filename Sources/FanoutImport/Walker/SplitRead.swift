@@ -12,7 +12,7 @@ struct SplitPoint: Sendable {
 
 /// Reads a large export with two walkers at once, one per core: the first reads from the start, the second
 /// skims ahead to a split point near the middle and reads from there to the end; the second's facts are then
-/// appended to the first's (``Dataset/append(_:)``).
+/// appended to the first's (``FactSink/append(_:)``).
 ///
 /// The result is exactly what one walker would have built: the split point is a real boundary (the skimmer
 /// validated everything before it, and the first walker checks it arrives there), keys are renumbered into
@@ -32,8 +32,8 @@ enum SplitRead {
     /// When the first walker reaches the target before the second walker's thread has started, it reads on
     /// alone rather than wait for a thread that may not come soon; `waitForSecondWalker` makes it wait instead,
     /// so that tests split where they ask to whatever the machine's load.
-    static func run(
-        _ first: inout TreeWalker, second: TreeWalker, buffer: UnsafeRawBufferPointer, target: Int,
+    static func run<Sink: FactSink>(
+        _ first: inout TreeWalker<Sink>, second: TreeWalker<Sink>, buffer: UnsafeRawBufferPointer, target: Int,
         waitForSecondWalker: Bool = false
     ) throws(JSONSyntaxError) {
         let handoff = SplitHandoff(target: target, waitForSecondWalker: waitForSecondWalker)
@@ -62,13 +62,13 @@ enum SplitRead {
 }
 
 /// The second walker of a split read, run on its own thread; its outcome is read after that thread is done.
-private final class SecondWalker: @unchecked Sendable {
-    private var walker: TreeWalker
+private final class SecondWalker<Sink: FactSink>: @unchecked Sendable {
+    private var walker: TreeWalker<Sink>
     private let handoff: SplitHandoff
     /// Nil until the walker read its part.
-    private(set) var outcome: Result<TreeWalker, JSONSyntaxError>?
+    private(set) var outcome: Result<TreeWalker<Sink>, JSONSyntaxError>?
 
-    init(_ walker: TreeWalker, handoff: SplitHandoff) {
+    init(_ walker: TreeWalker<Sink>, handoff: SplitHandoff) {
         self.walker = walker
         self.handoff = handoff
     }

@@ -7,15 +7,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads an export in one pass, guided by the schema's patterns, and fills the domain core.
+/// Reads an export in one pass, guided by the schema's patterns, and hands the facts it finds to its sink:
+/// the domain core (``DatasetSink``) or a streaming table writer (see ``FactSink``).
 ///
 /// Nodes no pattern mentions are skipped by the reader without building anything. Recursion follows the
 /// schema's patterns and field paths only, so its depth is bounded by the schema, not by the input.
 /// A Firebase export is one tree (``run(_:)``); a Parse export is one file per class, each walked as the
-/// subtree under its class name (``runClass(_:_:)``) into the same dataset.
-struct TreeWalker {
+/// subtree under its class name (``runClass(_:_:positionBase:)``) into the same sink.
+struct TreeWalker<Sink: FactSink> {
     private var reader = JSONReader(UnsafeRawBufferPointer(start: nil, count: 0))
-    private(set) var dataset: Dataset
+    private(set) var sink: Sink
+    private let schema: Schema
+    /// Added to reader offsets to give facts their position (a Parse class file's place among the files).
+    private var positionBase = 0
     private let trie: PatternTrie
     /// Per trie node, the fields of the entities that end there (empty for nodes where nothing ends).
     private let fieldTries: [FieldTrie]
@@ -30,6 +34,10 @@ struct TreeWalker {
     var progress: ((Int, Int) -> Void)?
     /// Whether pages the reader has passed may be dropped (a read-only file mapping, never heap memory).
     var releasesConsumedPages = false
+    /// Whether the skim of a split read (``findSplit(in:near:)``) drops the pages it passed too, so that resident
+    /// memory stays bounded while it runs ahead (a streaming sink's promise); the core's read leaves them for the
+    /// first walker, which is about to read them.
+    var releasesSkimmedPages = false
     private var buffer = UnsafeRawBufferPointer(start: nil, count: 0)
     private var nextCheckpoint = 0
     /// Where this walker started reading: 0, or the split point of the second walker of a split read.
@@ -57,8 +65,9 @@ struct TreeWalker {
     /// The watched keys the export has, in the order read.
     private(set) var seenWatchedKeys: [String] = []
 
-    init(schema: Schema) throws(InputError) {
-        dataset = Dataset(schema: schema)
+    init(schema: Schema, sink: Sink) throws(InputError) {
+        self.schema = schema
+        self.sink = sink
         var trie = PatternTrie()
         for relation in RelationKind.allCases {
             guard let pattern = relation.pattern(in: schema) else { continue }
@@ -97,7 +106,7 @@ struct TreeWalker {
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
     /// With a ``handoff``, stops at the split point the second walker found (see ``stoppedAtSplit``).
     mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
-        reserveKeys(for: buffer.count)
+        sink.prepare(forBytes: buffer.count)
         reader = JSONReader(buffer)
         self.buffer = buffer
         nextCheckpoint = Self.checkpointInterval
@@ -117,7 +126,7 @@ struct TreeWalker {
     /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
     /// top-level keys. The first walker reads everything before `split`.
     mutating func resume(_ buffer: UnsafeRawBufferPointer, at split: SplitPoint) throws(JSONSyntaxError) {
-        reserveKeys(for: buffer.count)
+        sink.prepare(forBytes: buffer.count)
         reader = JSONReader(buffer, resumingAt: split.position)
         self.buffer = buffer
         regionStart = split.position.offset
@@ -126,14 +135,6 @@ struct TreeWalker {
         while let key = try reader.nextKey() { try dispatch(split.node, key) }
         try readRootMembers()
         try reader.finish()
-    }
-
-    /// Sizes the key table for an export of `bytes` at one distinct key per kilobyte, what Makestagram exports
-    /// hold (1.1 M keys in 1.1 GB). Both walkers of a split read size for the whole export: each sees nearly
-    /// every key (the second half of a Makestagram export is its timelines). A table that turns out too small
-    /// still grows; one too large costs about a tenth of the export's size.
-    private mutating func reserveKeys(for bytes: Int) {
-        if bytes >= 1 << 20 { dataset.keys.reserveCapacity(bytes / 1024) }
     }
 
     /// Reads top-level members up to the end of the root object (or up to the split point).
@@ -155,7 +156,7 @@ struct TreeWalker {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
-        dataset.append(second.dataset)
+        sink.append(second.sink)
     }
 
     /// Skims the export from the start (validating, building nothing) for a place near `target` where a second
@@ -164,6 +165,7 @@ struct TreeWalker {
     /// before it (the first walker then reads the whole export and reports the error).
     func findSplit(in buffer: UnsafeRawBufferPointer, near target: Int) -> SplitPoint? {
         var skimmer = JSONReader(buffer)
+        var released = 0
         do {
             guard try skimmer.peekKind() == .object else { return nil }
             try skimmer.beginObject()
@@ -178,6 +180,9 @@ struct TreeWalker {
                 while try skimmer.nextKey() != nil {
                     try skimmer.skipValue()
                     if skimmer.offset >= target { return SplitPoint(position: skimmer.position, node: node) }
+                    if releasesSkimmedPages, skimmer.offset - released >= Self.checkpointInterval {
+                        released = Self.release(buffer, from: released, before: skimmer.offset)
+                    }
                 }
             }
         } catch {
@@ -213,8 +218,11 @@ struct TreeWalker {
     ///
     /// The file is `{"results": [...]}` (Parse's export) or a bare array of objects. Returns false, having
     /// read nothing, when it is neither.
-    mutating func runClass(_ className: String, _ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> Bool {
+    /// `positionBase` is added to the file's offsets to give facts their ``FactSink`` position: each class file
+    /// gets its own range, in the order the files are read.
+    mutating func runClass(_ className: String, _ buffer: UnsafeRawBufferPointer, positionBase: Int = 0) throws(JSONSyntaxError) -> Bool {
         reader = JSONReader(buffer)
+        self.positionBase = positionBase
         let name = Array(className.utf8)
         let node = name.withUnsafeBytes { trie.literal(0, $0) }
         var recognized = false
@@ -264,11 +272,13 @@ struct TreeWalker {
             try reader.skipValue()
             return
         }
-        let id = dataset.keys.intern(key)
+        let mark = sink.keyMark
+        let id = sink.key(key)
         let saved = captures
         for slot in trie.nodes[node].captureSlots { captures[slot] = id }
         try visit(child)
         captures = saved
+        sink.releaseKeys(to: mark)
         if reader.offset >= nextCheckpoint { try checkpoint() }
     }
 
@@ -341,7 +351,7 @@ struct TreeWalker {
     private mutating func readScalar(unwrap: Bool = true, asKey: Bool = false) throws(JSONSyntaxError) -> FieldValue {
         switch try reader.peekKind() {
         case .string:
-            if asKey { return .key(dataset.keys.intern(try reader.readStringBytes())) }
+            if asKey { return .key(sink.key(try reader.readStringBytes())) }
             return .string(try reader.readString())
         case .number: return .number(try reader.readNumber())
         case .bool: return .bool(try reader.readBool())
@@ -384,19 +394,26 @@ struct TreeWalker {
         } else {
             progress?(reader.offset + (handoff?.bytesReadBySecondWalker ?? 0), buffer.count)
         }
-        guard releasesConsumedPages, let base = buffer.baseAddress else { return }
+        if sink.hasFailed { throw reader.error("reading stopped: an output failed", at: reader.offset) }
+        guard releasesConsumedPages else { return }
+        releasedUpTo = Self.release(buffer, from: max(releasedUpTo, regionStart), before: reader.offset)
+    }
+
+    /// Drops the mapped pages of `buffer` between `start` and a page before `offset`; returns where the dropped
+    /// range ends (the next call's start).
+    private static func release(_ buffer: UnsafeRawBufferPointer, from start: Int, before offset: Int) -> Int {
+        guard let base = buffer.baseAddress else { return start }
         let page = 1 << 16
-        let start = max(releasedUpTo, (regionStart + page - 1) & ~(page - 1))
-        let end = (reader.offset - page) & ~(page - 1)
-        if end > start {
-            _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
-            releasedUpTo = end
-        }
+        let from = (start + page - 1) & ~(page - 1)
+        let end = (offset - page) & ~(page - 1)
+        guard end > from else { return start }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), end - from, MADV_DONTNEED)
+        return end
     }
 
     /// Bytes between checkpoints. Each walker of a split read keeps up to this much of the mapped export
     /// resident, so it is small next to the export (8 MB of a 110 MB export) while making madvise calls rare.
-    private static let checkpointInterval = 8 << 20
+    private static var checkpointInterval: Int { 8 << 20 }
 
     private func value(_ relation: RelationKind, _ role: FieldRole) -> FieldValue {
         values[FieldRole.slot(relation, role)]
@@ -405,7 +422,7 @@ struct TreeWalker {
     /// The key of `relation`'s entity: its key field where the schema names one and the row has it (Parse's
     /// `objectId`), else the key captured as `slot`.
     private mutating func entityKey(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
-        if hasField[FieldRole.slot(relation, .key)], let key = value(relation, .key).key(in: &dataset.keys) {
+        if hasField[FieldRole.slot(relation, .key)], let key = value(relation, .key).key(in: &sink) {
             return key
         }
         return capture(slot)
@@ -414,24 +431,25 @@ struct TreeWalker {
     /// One end of an edge: the row's field where the schema names one (a Parse pointer), else the capture.
     private mutating func end(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
         guard hasField[FieldRole.slot(relation, slot.role)] else { return capture(slot) }
-        return value(relation, slot.role).key(in: &dataset.keys) ?? noKey
+        return value(relation, slot.role).key(in: &sink) ?? noKey
     }
 
     private mutating func emit(_ relation: RelationKind, present: Bool) {
         guard present else { return }
+        let position = positionBase + reader.offset
         switch relation {
         case .users:
             let key = entityKey(.users, .user)
             guard key != noKey else { return }
-            dataset.users.append(User(
+            sink.user(User(
                 key: key, username: value(.users, .username).string, name: value(.users, .name).string,
                 profileImageURL: value(.users, .profileImageURL).string
-            ))
+            ), position: position)
         case .posts:
-            emitPost()
+            emitPost(position: position)
         case .timeline:
-            let poster = value(.timeline, .timelinePoster).key(in: &dataset.keys) ?? noKey
-            dataset.timeline.append(TimelineEntry(user: capture(.user), post: capture(.post), posterUID: poster))
+            let poster = value(.timeline, .timelinePoster).key(in: &sink) ?? noKey
+            sink.timelineEntry(TimelineEntry(user: capture(.user), post: capture(.post), posterUID: poster), position: position)
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
             guard let ends = relation.ends else { return }
             let a = end(relation, ends.first), b = end(relation, ends.second)
@@ -439,30 +457,30 @@ struct TreeWalker {
             guard a != noKey, b != noKey else { return }
             let id = entityKey(relation, .id)
             switch relation {
-            case .likes: dataset.likes.append(Like(post: a, user: b, id: id))
-            case .likeMirror: dataset.likeMirror.append(Like(post: a, user: b, id: id))
-            case .flags: dataset.flags.append(Flag(post: a, user: b, id: id))
-            case .postMirror: dataset.postMirror.append(OwnedPost(user: a, post: b))
-            case .following: dataset.following.append(Follow(user: a, target: b, id: id))
-            default: dataset.followers.append(Follow(user: a, target: b, id: id))
+            case .likes: sink.like(Like(post: a, user: b, id: id), position: position)
+            case .likeMirror: sink.mirroredLike(Like(post: a, user: b, id: id), position: position)
+            case .flags: sink.flag(Flag(post: a, user: b, id: id), position: position)
+            case .postMirror: sink.ownedPost(OwnedPost(user: a, post: b), position: position)
+            case .following: sink.following(Follow(user: a, target: b, id: id), position: position)
+            default: sink.follower(Follow(user: a, target: b, id: id), position: position)
             }
         }
     }
 
-    private mutating func emitPost() {
-        guard let relation = dataset.schema.posts else { return }
+    private mutating func emitPost(position: Int) {
+        guard let relation = schema.posts else { return }
         let key = entityKey(.posts, .post)
         guard key != noKey else { return }
         var post = Post(key: key)
         post.pathOwner = capture(.poster)
         func value(_ role: FieldRole) -> FieldValue { values[FieldRole.slot(.posts, role)] }
-        if let owner = value(.owner).key(in: &dataset.keys) { post.ownerField = owner }
+        if let owner = value(.owner).key(in: &sink) { post.ownerField = owner }
         if let time = relation.createdAt { post.createdAt = Timestamp.seconds(value(.createdAt), unit: time.unit) }
         post.caption = value(.caption).string
         post.imageURL = value(.imageURL).string
         post.imageHeight = value(.imageHeight).double
         post.storedLikeCount = value(.likeCount).int64
-        if let uid = value(.posterUID).key(in: &dataset.keys) { post.posterCopyUID = uid }
+        if let uid = value(.posterUID).key(in: &sink) { post.posterCopyUID = uid }
         post.posterCopyUsername = value(.posterUsername).string
 
         for check in postChecks {
@@ -477,11 +495,10 @@ struct TreeWalker {
             }
             if wrongType {
                 let actual = found.typeName == check.expected ? "malformed \(check.expected)" : found.typeName
-                dataset.fieldProblems.append(FieldProblem(
-                    path: dataset.path(of: post, field: check.path), expected: check.expected, actual: actual))
+                sink.fieldProblem(post, field: check.path, expected: check.expected, actual: actual)
             }
         }
-        dataset.posts.append(post)
+        sink.post(post, position: position)
     }
 }
 

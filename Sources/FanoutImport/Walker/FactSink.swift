@@ -1,0 +1,96 @@
+import FanoutCore
+
+/// Where the tree walker puts the facts it reads: ``DatasetSink`` fills the domain core (every command but
+/// `tables`), a table writer streams them out as rows (`fanout tables`, README "Exports bigger than one
+/// machine"). The walker is generic over its sink, so each one is compiled into its own walker and the core's
+/// read path pays nothing for the other.
+///
+/// Facts name keys by ``KeyID``, which the sink hands out: the core interns every key for the life of the
+/// dataset; a streaming sink keeps only the keys of the facts being read (``keyMark`` and
+/// ``releaseKeys(to:)``), so its memory does not grow with the export.
+///
+/// `position` is where the fact ends in the export (plus the walker's ``TreeWalker/positionBase``): facts of a
+/// relation come in increasing position, whichever walker of a split read found them.
+package protocol FactSink {
+    /// The id of the key whose bytes are `bytes`, valid until ``releaseKeys(to:)`` passes it.
+    mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID
+    /// The id of the key `text`.
+    mutating func key(_ text: String) -> KeyID
+    /// A mark of the keys handed out so far, taken before a level of the tree is read.
+    var keyMark: Int { get }
+    /// Forgets the keys handed out since `mark`, after that level of the tree was read.
+    mutating func releaseKeys(to mark: Int)
+    /// Called once before reading an export of `bytes` bytes.
+    mutating func prepare(forBytes bytes: Int)
+
+    /// A user.
+    mutating func user(_ user: User, position: Int)
+    /// A field of the post that ``post(_:position:)`` hands over next is missing or of the wrong type.
+    mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String)
+    /// A post.
+    mutating func post(_ post: Post, position: Int)
+    /// A like in the like set.
+    mutating func like(_ like: Like, position: Int)
+    /// A like in the like set's mirror (`user-likes`).
+    mutating func mirroredLike(_ like: Like, position: Int)
+    /// A follow under `following`.
+    mutating func following(_ follow: Follow, position: Int)
+    /// A follow under `followers`.
+    mutating func follower(_ follow: Follow, position: Int)
+    /// A stored timeline entry.
+    mutating func timelineEntry(_ entry: TimelineEntry, position: Int)
+    /// An entry of the post ownership mirror (`user-posts`).
+    mutating func ownedPost(_ entry: OwnedPost, position: Int)
+    /// A flag.
+    mutating func flag(_ flag: Flag, position: Int)
+
+    /// Whether the sink cannot take more facts (an output failed): the walker then stops at its next checkpoint.
+    var hasFailed: Bool { get }
+    /// Takes over the facts of `other`, read from the part of the same export that follows this sink's.
+    mutating func append(_ other: consuming Self)
+}
+
+/// The sink that fills the domain core.
+package struct DatasetSink: FactSink {
+    package var dataset: Dataset
+
+    package init(schema: Schema) { dataset = Dataset(schema: schema) }
+
+    @inline(__always) package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID { dataset.keys.intern(bytes) }
+    @inline(__always) package mutating func key(_ text: String) -> KeyID { dataset.keys.intern(text) }
+    // Interned keys live as long as the dataset: nothing to release.
+    @inline(__always) package var keyMark: Int { 0 }
+    @inline(__always) package mutating func releaseKeys(to mark: Int) {}
+
+    /// Sizes the key table for an export of `bytes` at one distinct key per kilobyte, what Makestagram exports
+    /// hold (1.1 M keys in 1.1 GB). Both walkers of a split read size for the whole export: each sees nearly
+    /// every key (the second half of a Makestagram export is its timelines). A table that turns out too small
+    /// still grows; one too large costs about a tenth of the export's size.
+    package mutating func prepare(forBytes bytes: Int) {
+        if bytes >= 1 << 20 { dataset.keys.reserveCapacity(bytes / 1024) }
+    }
+
+    @inline(__always) package mutating func user(_ user: User, position: Int) { dataset.users.append(user) }
+    package mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String) {
+        dataset.fieldProblems.append(FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
+    }
+    @inline(__always) package mutating func post(_ post: Post, position: Int) { dataset.posts.append(post) }
+    @inline(__always) package mutating func like(_ like: Like, position: Int) { dataset.likes.append(like) }
+    @inline(__always) package mutating func mirroredLike(_ like: Like, position: Int) { dataset.likeMirror.append(like) }
+    @inline(__always) package mutating func following(_ follow: Follow, position: Int) { dataset.following.append(follow) }
+    @inline(__always) package mutating func follower(_ follow: Follow, position: Int) { dataset.followers.append(follow) }
+    @inline(__always) package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) { dataset.timeline.append(entry) }
+    @inline(__always) package mutating func ownedPost(_ entry: OwnedPost, position: Int) { dataset.postMirror.append(entry) }
+    @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { dataset.flags.append(flag) }
+
+    package var hasFailed: Bool { false }
+    package mutating func append(_ other: consuming DatasetSink) { dataset.append(other.dataset) }
+}
+
+extension TreeWalker where Sink == DatasetSink {
+    /// A walker that fills a dataset laid out as `schema`.
+    init(schema: Schema) throws(InputError) { try self.init(schema: schema, sink: DatasetSink(schema: schema)) }
+
+    /// What the walker read.
+    var dataset: Dataset { sink.dataset }
+}
