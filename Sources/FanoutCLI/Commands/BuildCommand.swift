@@ -30,8 +30,9 @@ struct BuildCommand: ParsableCommand {
     var perPage: Int?
 
     @Option(help: ArgumentHelp(
-        "The URL the site is published at (http or https), for absolute URLs in Atom feeds and sitemap.xml; "
-            + "page links stay relative. Default: `base_url` in fanout.toml, else none.", valueName: "URL"))
+        "The URL the site is published at (http or https, without a query or fragment), for absolute URLs in Atom "
+            + "feeds and sitemap.xml, which is written only with one; page links stay relative. Default: `base_url` "
+            + "in fanout.toml, else none.", valueName: "URL"))
     var baseURL: String?
 
     @Option(help: "Markdown pages to include (default: ./Content when it exists).")
