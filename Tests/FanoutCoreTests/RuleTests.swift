@@ -83,6 +83,22 @@ import Testing
         #expect(b.findings("follow-self").map(\.paths) == [["following/bob/bob", "followers/bob/bob"]])
     }
 
+    /// Messages agree in number with what they count: "1 user likes it", "ghost and ghoul do not exist".
+    @Test func messagesAgreeInNumber() throws {
+        var b = consistent()
+        b.dataset.posts[0].storedLikeCount = 3
+        b.follow("alice", "ghost")
+        b.follow("ghoul", "ghost")
+        let likes = try #require(b.findings("like-count-mismatch").first).message
+        #expect(likes.hasSuffix("stores like_count 3 but 1 user likes it (+2)"), "\(likes)")
+        b.like("pa", by: "carol")
+        b.dataset.posts[0].storedLikeCount = 5
+        #expect(b.findings("like-count-mismatch").first?.message.contains("but 1 user likes it") == true, "carol is unknown")
+        let follows = b.findings("follow-unknown-user").map(\.message)
+        #expect(follows.contains { $0.hasSuffix("but ghost does not exist") }, "\(follows)")
+        #expect(follows.contains { $0.hasSuffix("but ghoul and ghost do not exist") }, "\(follows)")
+    }
+
     @Test func timelineMissing() throws {
         var b = consistent()
         let (alice, pb) = (b.id("alice"), b.id("pb"))

@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func thousandsSeparators() {
-        #expect(Thousands.format(0) == "0" && Thousands.format(999) == "999" && Thousands.format(1_000) == "1,000")
-        #expect(Thousands.format(2_980) == "2,980" && Thousands.format(423_253) == "423,253" && Thousands.format(-1_234_567) == "-1,234,567")
+        #expect(CountText.grouped(0) == "0" && CountText.grouped(999) == "999" && CountText.grouped(1_000) == "1,000")
+        #expect(CountText.grouped(2_980) == "2,980" && CountText.grouped(423_253) == "423,253" && CountText.grouped(-1_234_567) == "-1,234,567")
     }
 }

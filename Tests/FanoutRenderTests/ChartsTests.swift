@@ -27,8 +27,20 @@ import Testing
                                .init(label: "b", value: 2, style: "")], title: "T \"q\"", id: "c")
         #expect(!svg.contains("<script") && svg.contains("&lt;script&gt;"))
         #expect(svg.contains("<title id=\"c-title\">T &quot;q&quot;</title>"))
-        let widths = svg.matches(of: /<rect[^>]* width="([0-9]+)"/).map { Int($0.output.1)! }
-        #expect(widths.count == 2 && widths[0] == 2 * widths[1])
+        let widths = svg.matches(of: /<rect class="chart-bar[^>]* width="([0-9.]+)%"/).map { Double($0.output.1)! }
+        #expect(widths == [100, 50])
+    }
+
+    /// On a phone the chart fits the screen and its text keeps its size: no viewBox (which would scale 13 px
+    /// labels down to 7 px at 360 px), bars as percentages of the width.
+    @Test func chartsFitAnyWidthWithoutScalingTheirText() {
+        let svg = Charts.bars([.init(label: "like-count-mismatch", value: 3, style: ""), .init(label: "b", value: 1, style: "")],
+                              title: "T", id: "c")
+        #expect(!svg.contains("viewBox") && svg.contains("width=\"100%\""))
+        #expect(svg.contains("width=\"33.3%\""), "\(svg)")
+        #expect(Charts.percent(1, of: 100_000) == "0.5%", "a bar above zero shows")
+        let coverage = Charts.coverage([.init(username: "ann", stored: 1, derived: 2)])
+        #expect(coverage.contains("width=\"50%\""), "coverage bars are shares of 100%: \(coverage)")
     }
 
     @Test func coverageIsDrawnPerUserOrAsAHistogramForManyUsers() {
@@ -55,11 +67,12 @@ import Testing
     @Test func feedEscapesTextAndUsesPostTimesNotTheClock() {
         let feed = AtomFeed(
             uid: "u1", folder: "users/u1", title: "a & b", author: "<ann>",
-            entries: [.init(key: "k1", path: "posts/k1.html", time: 0, author: "x", caption: "fish & <chips>"),
+            entries: [.init(key: "k1", path: "posts/k1.html", time: 0, author: "x", caption: "fish & chips <b>x</b> *y*"),
                       .init(key: "k2", path: "posts/k2.html", time: 86_400, author: "y", caption: nil)],
             baseURL: nil).render()
         #expect(feed.contains("<updated>1970-01-02T00:00:00Z</updated>\n<author>"), "the newest post's time")
-        #expect(feed.contains("fish &amp; &lt;chips&gt;") && feed.contains("<name>&lt;ann&gt;</name>"))
+        #expect(feed.contains("<title>fish &amp; chips x y</title>"), "the caption's text, not its Markdown or HTML")
+        #expect(feed.contains("<name>&lt;ann&gt;</name>"))
         #expect(feed.contains("href=\"../../posts/k1.html\"") && feed.contains("<id>tag:"))
     }
 }

@@ -30,9 +30,85 @@ import Testing
     }
 
     @Test func safeModeDropsRawHTMLAndDangerousLinks() {
-        let html = CommonMark.html("<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>")
+        let html = CommonMark.html("<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)> ![pic](javascript:y)")
         #expect(!html.contains("<script") && !html.contains("javascript:") && !html.contains("onerror"))
-        #expect(html.contains("raw HTML omitted"))
+        #expect(html == "<p>x  pic</p>\n", "links and images to dangerous URLs keep their text; no empty src")
+        #expect(CommonMark.html("[ok](https://example.com) ![p](data:image/png;base64,AA)")
+            == "<p><a href=\"https://example.com\">ok</a> <img src=\"data:image/png;base64,AA\" alt=\"p\" /></p>\n")
+    }
+
+    /// Apps show a caption's line breaks; Markdown documents (`Content/` pages) do not.
+    @Test func captionsKeepTheirLineBreaksPagesDoNot() {
+        let text = "messiiiii!!!!!!!\ndadadada\ndad"
+        #expect(CommonMark.html(text, hardBreaks: true) == "<p>messiiiii!!!!!!!<br />\ndadadada<br />\ndad</p>\n")
+        #expect(CommonMark.html(text) == "<p>messiiiii!!!!!!!\ndadadada\ndad</p>\n")
+    }
+
+    /// The Markdown twins show a caption's Markdown, not an escaped copy of it, without what HTML leaves out.
+    @Test func safeMarkdownKeepsTheCaptionsMarkdown() {
+        #expect(CommonMark.safeMarkdown("a *mood* and **bold** `code`") == "a *mood* and **bold** `code`")
+        #expect(CommonMark.safeMarkdown("line one\nline two") == "line one  \nline two", "soft breaks stay line breaks")
+        let cleaned = CommonMark.safeMarkdown("<div>x</div>\n\nhi <b>there</b> [bad](javascript:alert(1)) ![img](vbscript:x) [ok](https://e.org)")
+        #expect(cleaned == "hi there bad img [ok](https://e.org)", "\(cleaned)")
+        #expect(CommonMark.safeMarkdown("```\nopen fence").hasSuffix("\nopen fence\n```"), "what the caption opens is closed")
+        #expect(CommonMark.safeMarkdown("<p>only html</p>").isEmpty)
+    }
+
+    @Test func plainTextIsTheTextWithoutMarkup() {
+        #expect(CommonMark.plainText("First light over the *harbour* 🌅") == "First light over the harbour 🌅")
+        #expect(CommonMark.plainText("Rainy <b>day</b> [list](https://x.org)\nnext\n\n# Head") == "Rainy day list\nnext\n\nHead")
+    }
+
+    /// Every output of libcmark spells out what no document may hold, so a caption's ESC reaches no page raw.
+    @Test func controlCharactersAreSpelledOutInEveryRendering() {
+        let caption = "a\u{1B}[2J b\u{0} c" + TextTests.scalars(0xFFFF) + " *d*"
+        // The Markdown twin's text read back as a reader of Markdown would (its backslashes are escapes).
+        let markdown = CommonMark.safeMarkdown(caption)
+        #expect(!markdown.unicodeScalars.contains(where: VisibleCharacters.isForbiddenInDocuments), "\(markdown)")
+        for out in [CommonMark.html(caption), CommonMark.plainText(markdown), CommonMark.plainText(caption)] {
+            #expect(!out.unicodeScalars.contains(where: VisibleCharacters.isForbiddenInDocuments), "\(out)")
+            #expect(out.contains("\\u{1b}[2J") && out.contains("\\u{0}") && out.contains("\\u{ffff}"), "\(out)")
+        }
+    }
+}
+
+/// Characters HTML forbids, spelled out in every HTML and Markdown escaper; counts as pages show them.
+@Suite struct TextTests {
+    /// Swift's literals cannot hold noncharacters, so they are put in by code point.
+    static let hostile = "nul\u{0} esc\u{1B}[31m del\u{7F} nel\u{85} nonchar" + scalars(0xFDD0, 0xFFFE, 0x1FFFF)
+        + " tab\tlf\ncr\r <&>"
+
+    static func scalars(_ values: UInt32...) -> String {
+        String(String.UnicodeScalarView(values.compactMap(Unicode.Scalar.init)))
+    }
+
+    @Test func htmlEscapingSpellsOutForbiddenCharacters() {
+        let html = HTMLText.escape(Self.hostile)
+        #expect(html == "nul\\u{0} esc\\u{1b}[31m del\\u{7f} nel\\u{85} nonchar\\u{fdd0}\\u{fffe}\\u{1ffff} tab\tlf\ncr\r &lt;&amp;&gt;")
+        #expect(HTMLText.escape("é € 😀 \u{FDCF}\u{FFFD}") == "é € 😀 \u{FDCF}\u{FFFD}", "allowed characters stay")
+        #expect(HTMLText.escape("\u{1B}") == "\\u{1b}")
+    }
+
+    @Test func markdownEscapingSpellsOutForbiddenCharacters() {
+        for out in [MarkdownText.escape(Self.hostile), MarkdownCode.span(Self.hostile)] {
+            #expect(!out.unicodeScalars.contains(where: VisibleCharacters.isForbiddenInDocuments), "\(out)")
+            // Read back as Markdown, the text shows each code point.
+            let read = CommonMark.plainText(out)
+            #expect(read.contains("\\u{1b}[31m") && read.contains("\\u{0}") && read.contains("\\u{1ffff}"), "\(read)")
+        }
+    }
+
+    @Test func countsAreGroupedAndAgreeInNumber() {
+        #expect(CountText.grouped(0) == "0" && CountText.grouped(999) == "999" && CountText.grouped(1000) == "1,000")
+        #expect(CountText.grouped(423_253) == "423,253" && CountText.grouped(-1_234_567) == "-1,234,567")
+        #expect(CountText.phrase(1, "like", "likes") == "1 like" && CountText.phrase(0, "like", "likes") == "0 likes")
+        #expect(CountText.phrase(1_093, "post", "posts") == "1,093 posts")
+    }
+
+    @Test func photoHeightIsReservedOnlyWhenItIsAHeight() {
+        #expect(SiteViews.photoHeight(375) == 375 && SiteViews.photoHeight(420.5) == 421)
+        #expect(SiteViews.photoHeight(nil) == nil && SiteViews.photoHeight(-10) == nil && SiteViews.photoHeight(0.2) == nil)
+        #expect(SiteViews.photoHeight(1e300) == nil && SiteViews.photoHeight(.nan) == nil)
     }
 }
 

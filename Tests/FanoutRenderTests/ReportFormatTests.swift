@@ -147,11 +147,11 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
         let explanation = RuleCatalog.descriptor("timeline-stale")!.explanation
         #expect(html.contains(String(explanation.prefix(40))))
         #expect(html.contains("class=\"fix\""))
-        #expect(html.contains("The baseline hid <strong>2</strong>"))
+        #expect(html.contains("The baseline hid <strong>2 known findings</strong>; 1 of its entries no longer occurs."))
         #expect(!html.contains("<&>"))
         let markdown = try ReportWriter.render(SampleAudit.mixed, info: info, format: .markdown, templates: nil)
         #expect(markdown.contains("fix:"))
-        #expect(markdown.contains("The baseline hid **2**"))
+        #expect(markdown.contains("The baseline hid **2 known findings**; 1 of its entries no longer occurs."))
     }
 
     @Test func markdownCodeSpansShowValuesExactly() {

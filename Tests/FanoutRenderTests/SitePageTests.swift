@@ -17,6 +17,10 @@ private func smallSite() -> (Dataset, DerivedData) {
         post.createdAt = time
         post.caption = "caption of \(key) <b>"
         post.imageURL = "https://example.com/\(key).jpg"
+        if key == "-P1" {
+            post.caption = "*mood* of -P1\nsecond line <b>"
+            post.imageHeight = 310.4
+        }
         dataset.posts.append(post)
     }
     dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
@@ -54,7 +58,7 @@ private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:]) th
         #expect(first.hasPrefix("[-P3|false|5|## carol"), "\(first)")
         #expect(first.contains("[-P2|false|5|## alice · 1970-01-01 00:03 UTC"))
         #expect(second.hasPrefix("[-P1|true|5|## bob · 1970-01-01 00:01 UTC"), "\(second)")
-        #expect(second.contains("caption of -P1 \\<b\\>"), "the Markdown card, escaped for Markdown")
+        #expect(second.contains("*mood* of -P1  \nsecond line\n"), "the Markdown card keeps the caption's Markdown: \(second)")
         #expect(second.contains(#"aria-label="liked by alice">♥"#) && first.contains(#"aria-label="not liked by alice">♡"#))
         #expect(files.keys.allSatisfy { !$0.hasSuffix(".md") })
     }
@@ -69,7 +73,38 @@ private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:]) th
         #expect(try #require(files["users/u1/page-2.html"]).contains(#"<a class="poster" href="../../users/u2/profile.html">bob</a>"#))
         #expect(markdown.contains("## carol") && markdown.contains("♡"))
         #expect(profile.contains(#"<article class="post" data-post="-P1">"#))
-        #expect(profile.contains(#"<span class="likers">alice and carol"#))
+        #expect(profile.contains(#"<span class="likers">: alice and carol"#))
+    }
+
+    /// A post's page is headed by its poster and time, keeps the key as a detail, says how many like it in words
+    /// that agree in number, and links nowhere to itself.
+    @Test func postPagesAreHeadedByPosterAndTime() throws {
+        let files = try build([.posts])
+        func page(_ key: String) throws -> String {
+            try #require(files.first { $0.key.hasPrefix("posts/") && $0.value.contains("data-post=\"\(key)\"") }?.value)
+        }
+        let liked = try page("-P1"), unliked = try page("-P2")
+        #expect(liked.contains("<h1>bob · 1970-01-01 00:01 UTC</h1>") && liked.contains("<title>bob · 1970-01-01 00:01 UTC · Fanout</title>"))
+        #expect(liked.contains("<code class=\"key\">-P1</code>"))
+        #expect(liked.contains("<h2 id=\"likers-heading\">Liked by 2 users</h2>"))
+        #expect(unliked.contains("<h2 id=\"likers-heading\">Likes</h2>") && unliked.contains("Nobody likes this post yet."))
+        #expect(!unliked.contains("no likes</a>") && !liked.contains("likes</a>"), "the like count links nowhere here")
+        for text in [liked, unliked] {
+            #expect(!text.contains("href=\"../posts/"), "no link to a post page, this one included")
+        }
+    }
+
+    /// Cards: the like count links to the post's page only when there are likes; the photo reserves the shape
+    /// `image_height` gives it; the caption's line breaks show.
+    @Test func cardsReserveThePhotoAndLinkOnlyWhatIsThere() throws {
+        let files = try build([.timelines])
+        let alice = try #require(files["users/u1/index.html"]) + (try #require(files["users/u1/page-2.html"]))
+        #expect(alice.contains("<span class=\"like-count\">no likes</span>") && !alice.contains(">no likes</a>"))
+        #expect(alice.contains(">2 likes</a><span class=\"likers\">: alice and carol"))
+        #expect(alice.contains("alt=\"Photo posted by bob\" width=\"414\" height=\"310\" loading=\"lazy\">"))
+        #expect(alice.contains("alt=\"Photo posted by alice\" loading=\"lazy\">"), "no height, no reservation")
+        #expect(alice.contains("<p><em>mood</em> of -P1<br />\nsecond line </p>"))
+        #expect(alice.contains("<a class=\"permalink\" href=\"../../posts/"), "the time links to the post's page")
     }
 
     @Test func usernamesCannotBreakOutOfAttributes() throws {

@@ -30,8 +30,9 @@ struct BuildCommand: ParsableCommand {
     var perPage: Int?
 
     @Option(help: ArgumentHelp(
-        "The URL the site is published at (http or https), for absolute URLs in Atom feeds and sitemap.xml; "
-            + "page links stay relative. Default: `base_url` in fanout.toml, else none.", valueName: "URL"))
+        "The URL the site is published at (http or https, without a query or fragment), for absolute URLs in Atom "
+            + "feeds and sitemap.xml, which is written only with one; page links stay relative. Default: `base_url` "
+            + "in fanout.toml, else none.", valueName: "URL"))
     var baseURL: String?
 
     @Option(help: "Markdown pages to include (default: ./Content when it exists).")
@@ -63,6 +64,11 @@ struct BuildCommand: ParsableCommand {
         let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
         guard perPage >= 1 else { throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1") }
         let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
+        // A sitemap holds absolute URLs only (sitemaps.org), which need the base URL (README, "Pages, feeds and
+        // the sitemap"): asked for by name without one, it is a usage error; among all kinds, it is left out.
+        if pages != nil && kinds.contains(.sitemap) && baseURL == nil {
+            throw UsageError(message: "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
+        }
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
         let templateSet = try TemplateSet(overrides: templates ?? input.existingFolder("Templates"))
         let export = try input.input(project)
@@ -78,9 +84,12 @@ struct BuildCommand: ParsableCommand {
             try builder.build(into: out) { done, total in TerminalProgress.shared.update(done: min(done, total), total: total) }
         }
         let info = ReportInfo(exportName: export.path, schemaName: analysis.dataset.schema.name)
-        printStatus("\(out)/: wrote \(summary.written.count) files, \(summary.unchanged) unchanged — "
-            + TextReport.summaryLine(analysis.audit, info: info))
+        printStatus("\(out)/: wrote \(summary.written.count == 1 ? "1 file" : "\(summary.written.count) files"), "
+            + "\(summary.unchanged) unchanged — " + TextReport.summaryLine(analysis.audit, info: info))
         if verbose { for file in summary.written { printStatus("  wrote \(file)") } }
+        if kinds.contains(.sitemap) && baseURL == nil {
+            printStatus("note: no sitemap.xml: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
+        }
         let threshold = (failOn ?? project.failOn ?? .never).threshold
         if let threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
     }
@@ -96,7 +105,8 @@ struct BuildCommand: ParsableCommand {
         })
     }
 
-    /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything.
+    /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything,
+    /// without a query or fragment, since page paths are appended to it (`…/feeds#x` + `index.html` is no page).
     private func checkedBaseURL(_ value: String?) throws -> String? {
         guard let value else { return nil }
         let lower = value.lowercased()
@@ -105,6 +115,10 @@ struct BuildCommand: ParsableCommand {
         else {
             throw UsageError(message: "base URL \"\(value)\": expected an absolute http or https URL, "
                 + "such as https://feeds.example.com/")
+        }
+        if let cut = value.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            throw UsageError(message: "base URL \"\(value)\": it cannot have a query (?…) or fragment (#…), since page "
+                + "paths are appended to it; use \(value[..<cut]) instead")
         }
         return value
     }

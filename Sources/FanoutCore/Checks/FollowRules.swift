@@ -71,7 +71,8 @@ struct FollowUnknownUserRule: ConsistencyRule {
             let paths = [dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow)].compactMap { $0 }
             findings.append(finding(
                 "\(context.name(follow.user)) follows \(context.name(follow.target)), but "
-                    + unknown.map { dataset.key($0) }.joined(separator: " and ") + " does not exist",
+                    + unknown.map { dataset.key($0) }.joined(separator: " and ")
+                    + (unknown.count == 1 ? " does not exist" : " do not exist"),
                 paths: paths, expected: JSONValue.null, actual: true, fix: paths.map { PatchEntry($0, .null) }
             ))
         }

@@ -30,7 +30,7 @@ struct LikeCountMismatchRule: ConsistencyRule {
             let path = dataset.path(of: post, field: field)
             findings.append(finding(
                 "post \(dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
-                    + "\(counted) user\(counted == 1 ? "" : "s") like it (\(delta > 0 ? "+" : "")\(delta))",
+                    + (counted == 1 ? "1 user likes it" : "\(counted) users like it") + " (\(delta > 0 ? "+" : "")\(delta))",
                 paths: [path], expected: counted, actual: stored, fix: [PatchEntry(path, counted.jsonValue)]
             ))
         }

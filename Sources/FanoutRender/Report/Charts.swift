@@ -1,37 +1,52 @@
 /// Inline SVG charts for the HTML report: plain shapes and text, no script, styled by the site's CSS.
 ///
-/// Labels come from the data (rule ids, usernames) and are escaped. Each chart is an `img` with a title and a
-/// text description, so screen readers get the numbers without the picture.
+/// Labels come from the data (rule ids, usernames) and are escaped as the rest of the page is (``HTMLText``: the
+/// chart is part of an HTML document). Each chart is an `img` with a title and a text description, so screen
+/// readers get the numbers without the picture.
+///
+/// Charts fit any width without scaling their text (README, "The report's charts"): the SVG has no `viewBox`, so its
+/// units are CSS pixels and labels keep their size on a phone; each row is a line of text (label, value at the
+/// right) over a bar whose length is a percentage of the chart's width.
 enum Charts {
     /// Users drawn one bar each; more than this and coverage is drawn as a histogram of users.
     static let coverageBarsLimit = 40
 
-    static let width = 640
-    static let labelWidth = 200
-    static let rowHeight = 22
+    /// One row: a line of text, then the bar under it.
+    static let rowHeight = 38
+    static let barHeight = 12
 
-    /// A horizontal bar chart: one row per bar, its value written after it.
-    static func bars(_ bars: [ChartsData.Bar], title: String, id: String, unit: (Int) -> String = { "\($0)" }) -> String {
-        let maxValue = max(1, bars.map(\.value).max() ?? 0)
-        let plot = width - labelWidth - 110  // room for the value after the longest bar
-        let height = max(1, bars.count) * rowHeight + 8
+    /// A horizontal bar chart: one row per bar, the bar's length its share of `fullScale`, else of the largest value.
+    static func bars(
+        _ bars: [ChartsData.Bar], title: String, id: String, fullScale: Int? = nil,
+        unit: (Int) -> String = { CountText.grouped($0) }
+    ) -> String {
+        let maxValue = max(1, fullScale ?? bars.map(\.value).max() ?? 0)
+        let height = max(1, bars.count) * rowHeight + 4
         let description = bars.map { "\($0.label): \(unit($0.value))" }.joined(separator: "; ")
         var svg = """
             <svg class="chart" id="\(id)" role="img" aria-labelledby="\(id)-title \(id)-desc" \
-            viewBox="0 0 \(width) \(height)" width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">
-            <title id="\(id)-title">\(XMLText.escape(title))</title>
-            <desc id="\(id)-desc">\(XMLText.escape(description.isEmpty ? "no data" : description))</desc>
+            width="100%" height="\(height)" xmlns="http://www.w3.org/2000/svg">
+            <title id="\(id)-title">\(HTMLText.escape(title))</title>
+            <desc id="\(id)-desc">\(HTMLText.escape(description.isEmpty ? "no data" : description))</desc>
 
             """
         for (row, bar) in bars.enumerated() {
-            let y = 4 + row * rowHeight
-            let length = bar.value == 0 ? 0 : max(2, bar.value * plot / maxValue)
-            svg += "<text class=\"chart-label\" x=\"\(labelWidth - 6)\" y=\"\(y + 15)\" text-anchor=\"end\">"
-                + "\(XMLText.escape(shorten(bar.label)))</text>"
-            svg += "<rect class=\"chart-bar \(bar.style)\" x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(length)\" height=\"\(rowHeight - 6)\"/>"
-            svg += "<text class=\"chart-value\" x=\"\(labelWidth + length + 6)\" y=\"\(y + 15)\">\(XMLText.escape(unit(bar.value)))</text>\n"
+            let y = row * rowHeight
+            svg += "<text class=\"chart-label\" x=\"0\" y=\"\(y + 15)\">\(HTMLText.escape(shorten(bar.label)))</text>"
+            svg += "<text class=\"chart-value\" x=\"100%\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(unit(bar.value)))</text>"
+            svg += "<rect class=\"chart-track\" x=\"0\" y=\"\(y + 21)\" width=\"100%\" height=\"\(barHeight)\"/>"
+            svg += "<rect class=\"chart-bar \(bar.style)\" x=\"0\" y=\"\(y + 21)\" width=\"\(percent(bar.value, of: maxValue))\" "
+                + "height=\"\(barHeight)\"/>\n"
         }
         return svg + "</svg>"
+    }
+
+    /// `value` as a percentage of `maxValue` with one decimal (`37.5%`); a value above zero is at least `0.5%`,
+    /// so that it shows.
+    static func percent(_ value: Int, of maxValue: Int) -> String {
+        guard value > 0 else { return "0%" }
+        let permille = max(5, Int((Double(value) * 1000 / Double(maxValue)).rounded()))
+        return "\(permille / 10)" + (permille % 10 == 0 ? "" : ".\(permille % 10)") + "%"
     }
 
     /// Coverage as percent bars per user, or for many users, how many users fall in each tenth.
@@ -41,7 +56,7 @@ enum Charts {
                 ChartsData.Bar(label: row.username, value: percent(row), style: row.stored == row.derived ? "full" : "partial")
             }
             return Charts.bars(bars, title: "Timeline coverage per user (stored entries ÷ derived timeline)",
-                               id: "chart-coverage", unit: { "\($0)%" })
+                               id: "chart-coverage", fullScale: 100, unit: { "\($0)%" })
         }
         var buckets = [Int](repeating: 0, count: 11)
         for row in rows { buckets[percent(row) / 10] += 1 }
@@ -49,7 +64,7 @@ enum Charts {
             ChartsData.Bar(label: i == 10 ? "100%" : "\(i * 10)–\(i * 10 + 9)%", value: count, style: i == 10 ? "full" : "partial")
         }
         return Charts.bars(bars, title: "Users by timeline coverage (stored entries ÷ derived timeline)",
-                           id: "chart-coverage", unit: { $0 == 1 ? "1 user" : "\($0) users" })
+                           id: "chart-coverage", unit: { CountText.phrase($0, "user", "users") })
     }
 
     /// Whole percent, rounded down, so 99.9% never shows as complete.

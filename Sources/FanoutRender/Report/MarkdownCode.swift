@@ -6,7 +6,7 @@
 /// unescaped (`{{{…}}}`).
 enum MarkdownCode {
     static func span(_ text: String) -> String {
-        let flat = String(text.map { $0.isNewline ? " " : $0 })
+        let flat = String(VisibleCharacters.forDocuments(text).map { $0.isNewline ? " " : $0 })
         var longest = 0, run = 0
         for character in flat {
             run = character == "`" ? run + 1 : 0

@@ -32,15 +32,24 @@ enum ReportView {
             }
             var view: [String: Any] = [
                 "id": rule.id, "severity": result.severity(of: rule).rawValue,
-                "summary": rule.summary, "explanation": rule.explanation, "count": findings.count,
+                "summary": rule.summary, "explanation": rule.explanation, "count": CountText.grouped(findings.count),
                 "hasFindings": !findings.isEmpty, "findings": shown, "mechanical": rule.isMechanical,
             ]
-            if findings.count > findingsPerRule { view["omitted"] = findings.count - findingsPerRule }
+            if findings.count > findingsPerRule { view["omitted"] = CountText.grouped(findings.count - findingsPerRule) }
             return view
         }
+        let total = result.findings.count, errors = result.count(.error), warnings = result.count(.warning)
+        let infos = result.count(.info), rulesRun = result.rulesRun.count
         var context: [String: Any] = [
-            "total": result.findings.count, "errors": result.count(.error), "warnings": result.count(.warning),
-            "infos": result.count(.info), "rulesRun": result.rulesRun.count, "rules": rules,
+            "total": CountText.grouped(total), "errors": CountText.grouped(errors),
+            "warnings": CountText.grouped(warnings), "infos": CountText.grouped(infos),
+            "rulesRun": CountText.grouped(rulesRun), "rules": rules,
+            // The same numbers with their nouns, in the number they need.
+            "totalText": CountText.phrase(total, "finding", "findings"),
+            "errorsText": CountText.phrase(errors, "error", "errors"),
+            "warningsText": CountText.phrase(warnings, "warning", "warnings"),
+            "infosText": CountText.phrase(infos, "info", "info"),
+            "rulesRunText": CountText.phrase(rulesRun, "rule ran", "rules ran"),
             "hasSkipped": !result.skipped.isEmpty,
             "skipped": result.skipped.map { ["rule": $0.rule, "reason": $0.reason] },
             "exportName": info.exportName, "schemaName": info.schemaName,
@@ -48,8 +57,12 @@ enum ReportView {
         ]
         context["charts"] = charts(ChartsData(result, coverage: coverage))
         if let baseline = info.baseline {
+            let fixed = baseline.fixed.count
             context["baseline"] = [
-                "hidden": baseline.hidden, "fixedCount": baseline.fixed.count, "hasFixed": !baseline.fixed.isEmpty,
+                "hidden": CountText.grouped(baseline.hidden), "fixedCount": CountText.grouped(fixed),
+                "hiddenText": CountText.phrase(baseline.hidden, "known finding", "known findings"),
+                "fixedText": CountText.grouped(fixed) + (fixed == 1 ? " of its entries no longer occurs" : " of its entries no longer occur"),
+                "hasFixed": !baseline.fixed.isEmpty,
                 "fixed": baseline.fixed.map { ["rule": $0.rule, "path": $0.path, "pathCode": MarkdownCode.span($0.path)] },
             ] as [String: Any]
         }
@@ -60,16 +73,17 @@ enum ReportView {
     static func charts(_ data: ChartsData) -> [String: Any] {
         var charts: [String: Any] = [
             "findingsPerRule": Charts.bars(data.findingsPerRule, title: "Findings per rule", id: "chart-rules",
-                                           unit: { $0 == 1 ? "1 finding" : "\($0) findings" }),
+                                           unit: { CountText.phrase($0, "finding", "findings") }),
         ]
         if !data.likeDeltas.isEmpty {
             charts["likeDeltas"] = Charts.bars(data.likeDeltas, title: "Like-count deltas (stored − counted)",
-                                               id: "chart-deltas", unit: { $0 == 1 ? "1 post" : "\($0) posts" })
+                                               id: "chart-deltas", unit: { CountText.phrase($0, "post", "posts") })
         }
         if let coverage = data.coverage, !coverage.isEmpty {
             charts["coverage"] = Charts.coverage(coverage)
             let full = coverage.count { $0.stored == $0.derived }
-            charts["coverageSummary"] = "\(full) of \(coverage.count) timelines have every stored entry they should."
+            charts["coverageSummary"] = "\(CountText.grouped(full)) of \(CountText.phrase(coverage.count, "timeline", "timelines")) "
+                + (full == 1 ? "has every stored entry it should." : "have every stored entry they should.")
         }
         return charts
     }

@@ -22,6 +22,8 @@ public enum ReportWriter {
             context["root"] = ""
             context["title"] = "Validation report"
             context["siteTitle"] = "Fanout"
+            // A report written on its own has no site's style.css beside it: it carries the stylesheet inside.
+            if format == .html { context["inlineStyle"] = set.assets["style.css"] }
             return try set.render(context, template: format == .html ? "report" : "report.md")
         }
     }

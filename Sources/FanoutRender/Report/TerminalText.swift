@@ -5,18 +5,7 @@
 /// could retitle or rewrite the reader's terminal. Control characters (C0, DEL, C1) are spelled as `\u{…}`, as
 /// in the XML reports, so every report line is one Fanout wrote.
 enum TerminalText {
-    static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { VisibleCharacters.spell(text, where: isControl) }
 
     /// U+2028 and U+2029 are included: some log viewers break lines there.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {

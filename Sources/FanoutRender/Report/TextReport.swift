@@ -34,10 +34,10 @@ public enum TextReport {
         let withFindings = result.rulesRun.filter { byRule[$0.id] != nil }
 
         var out = summaryLine(result, info: info, color: options.color) + "\n"
-        let countWidth = withFindings.map { Thousands.format(byRule[$0.id]!.count).count }.max() ?? 0
+        let countWidth = withFindings.map { CountText.grouped(byRule[$0.id]!.count).count }.max() ?? 0
         for rule in withFindings {
             let severity = result.severity(of: rule)
-            let count = Thousands.format(byRule[rule.id]!.count)
+            let count = CountText.grouped(byRule[rule.id]!.count)
             out += "  " + paint(pad(severity.rawValue, 8), severity, options) + String(repeating: " ", count: countWidth - count.count)
                 + count + "  \(rule.id)\n"
         }
@@ -78,7 +78,7 @@ public enum TextReport {
     /// `baseline: 4 findings hidden, 1 entry fixed (no longer found)`.
     package static func baselineLine(_ baseline: BaselineOutcome) -> String {
         let f = baseline.fixed.count
-        return "baseline: \(counted(baseline.hidden, "finding")) hidden, \(Thousands.format(f)) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
+        return "baseline: \(counted(baseline.hidden, "finding")) hidden, \(CountText.grouped(f)) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
     }
 
     /// `3 errors, 1 warning, 0 info from 10 rules on Content/export.json (makestagram layout)`; with `color`, the
@@ -87,7 +87,7 @@ public enum TextReport {
         let options = Options(color: color)
         func part(_ severity: Severity, _ noun: String) -> String {
             let n = result.count(severity)
-            let text = severity == .info ? "\(Thousands.format(n)) info" : counted(n, noun)
+            let text = severity == .info ? "\(CountText.grouped(n)) info" : counted(n, noun)
             return n == 0 ? text : paint(text, severity, options)
         }
         return "\(part(.error, "error")), \(part(.warning, "warning")), \(part(.info, "info")) from "
@@ -97,13 +97,11 @@ public enum TextReport {
     /// `  … and 2,980 more`, when fewer than `count` were shown.
     private static func more(_ count: Int, shown: Int?) -> String {
         guard let shown, count > shown else { return "" }
-        return "  … and \(Thousands.format(count - shown)) more (--max-per-rule all lists them)\n"
+        return "  … and \(CountText.grouped(count - shown)) more (--max-per-rule all lists them)\n"
     }
 
     /// `1 finding`, `2,980 findings`.
-    private static func counted(_ n: Int, _ noun: String) -> String {
-        "\(Thousands.format(n)) \(noun)\(n == 1 ? "" : "s")"
-    }
+    private static func counted(_ n: Int, _ noun: String) -> String { CountText.phrase(n, noun, noun + "s") }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))

@@ -12,6 +12,7 @@ struct AtomFeed {
         let path: String
         let time: Double?
         let author: String
+        /// The caption as stored: Markdown.
         let caption: String?
     }
 
@@ -49,7 +50,8 @@ struct AtomFeed {
         if let baseURL { out += "<link rel=\"self\" href=\"\(XMLText.escape(baseURL + folder + "/feed.xml"))\"/>\n" }
         for entry in entries {
             let entryID = baseURL.map { $0 + entry.path } ?? Self.tagPrefix + "post/" + SafeFileName.forKey(entry.key)
-            let caption = entry.caption.flatMap { $0.isEmpty ? nil : $0 }
+            // Feed readers show a text title and summary as written: the caption's text, not its Markdown.
+            let caption = entry.caption.map(CommonMark.plainText).flatMap { $0.isEmpty ? nil : $0 }
             out += """
                 <entry>
                 <id>\(XMLText.escape(entryID))</id>

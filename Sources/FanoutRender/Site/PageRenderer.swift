@@ -52,14 +52,19 @@ struct PageRenderer: @unchecked Sendable {
             let key = dataset.users[u].key
             return [
                 "username": views.username(u), "timelineHref": links.timeline(key), "profileHref": links.profile(key),
-                "postCount": derived.ownPosts[u].count, "timelineCount": derived.timelines[u].count,
-                "followerCount": derived.followers[u].count,
-                "followingCount": derived.followedKeys[u].filter { $0 != key }.count,
+                "postCount": CountText.grouped(derived.ownPosts[u].count),
+                "timelineCount": CountText.grouped(derived.timelines[u].count),
+                "followerCount": CountText.grouped(derived.followers[u].count),
+                "followingCount": CountText.grouped(derived.followedKeys[u].count { $0 != key }),
             ]
         }
+        let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
         var values: [String: Any] = [
-            "users": users, "userCount": users.count, "postCount": derived.postIndexByKey.count { $0 >= 0 },
-            "likeCount": derived.likers.values.count, "findingCount": audit.findings.count,
+            "users": users, "userCount": CountText.grouped(users.count), "usersText": CountText.phrase(users.count, "user", "users"),
+            "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
+            "likeCount": CountText.grouped(likeCount), "likesText": CountText.phrase(likeCount, "like", "likes"),
+            "findingCount": CountText.grouped(audit.findings.count),
+            "findingsText": CountText.phrase(audit.findings.count, "finding", "findings"),
         ]
         if let intro = pages.first(where: { $0.name == "index" }) { values["intro"] = CommonMark.html(intro.markdown) }
         return (path, try templates.render(views.page(path, title: "Users", values), template: "index"))
@@ -77,12 +82,13 @@ struct PageRenderer: @unchecked Sendable {
         let posts = timeline[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, shared: shared) }
         var values: [String: Any] = [
             "timelineUID": dataset.key(key), "username": views.username(u), "uid": dataset.key(key),
-            "viewerName": views.username(u), "posts": posts, "postCount": timeline.count,
+            "viewerName": views.username(u), "posts": posts, "postCount": CountText.grouped(timeline.count),
+            "postsText": CountText.phrase(timeline.count, "post", "posts"),
             "markdownHref": SiteLinks.timelineFile(page: page, ext: "md"), "feedHref": "feed.xml",
         ]
         let ext = markdown ? "md" : "html"
         values.merge(pagination.values(page: page) { SiteLinks.timelineFile(page: $0, ext: ext) }) { $1 }
-        let suffix = page > 1 ? " (page \(page) of \(pagination.pageCount))" : ""
+        let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
         let context = views.page(path, title: "\(views.username(u))’s timeline\(suffix)", values)
         return (path, try templates.render(context, template: markdown ? "timeline.md" : "timeline"))
     }
@@ -116,14 +122,14 @@ struct PageRenderer: @unchecked Sendable {
             "username": views.username(u), "uid": dataset.key(user.key),
             "viewerName": views.username(u),
             "posts": Array(derived.ownPosts[u])[pagination.range(of: page)].map { cardItem(Int($0), viewer: u, shared: shared) },
-            "postCount": derived.ownPosts[u].count,
+            "postCount": CountText.grouped(derived.ownPosts[u].count),
             "followers": derived.followers[u].map { views.person(dataset.users[Int($0)].key) },
-            "followerCount": derived.followers[u].count,
-            "following": following, "followingCount": following.count,
+            "followerCount": CountText.grouped(derived.followers[u].count),
+            "following": following, "followingCount": CountText.grouped(following.count),
         ]
         if let name = user.name { values["name"] = name }
         values.merge(pagination.values(page: page) { SiteLinks.profileFile(page: $0) }) { $1 }
-        let suffix = page > 1 ? " (page \(page) of \(pagination.pageCount))" : ""
+        let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
         return (path, try templates.render(views.page(path, title: views.username(u) + suffix, values), template: "profile"))
     }
 
@@ -132,14 +138,18 @@ struct PageRenderer: @unchecked Sendable {
         PostItem(post: p, liked: derived.viewerLiked(user: viewer, post: p), page: shared)
     }
 
+    /// A post's page: headed by its poster and time (what a reader knows a post by), its key kept as a detail.
     private func post(_ p: Int) throws(RenderError) -> (String, String) {
         let post = dataset.posts[p]
         let path = links.post(post.key)
-        let card = views.postCard(p, root: SiteLinks.root(of: path))
+        let card = views.postCard(p, root: SiteLinks.root(of: path), onItsPage: true)
+        let likers = derived.likers[p].count
+        let heading = "\(card.posterName) · \(card.displayTime)"
         let values: [String: Any] = [
-            "key": dataset.key(post.key), "post": card, "likeCountText": card.likeCountText,
+            "key": dataset.key(post.key), "post": card, "heading": heading, "likeCountText": card.likeCountText,
+            "likersHeading": likers == 0 ? "Likes" : "Liked by " + CountText.phrase(likers, "user", "users"),
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
-        return (path, try templates.render(views.page(path, title: "Post \(dataset.key(post.key))", values), template: "post"))
+        return (path, try templates.render(views.page(path, title: heading, values), template: "post"))
     }
 }

@@ -18,19 +18,22 @@ struct Pagination {
     }
 
     /// Template values for page `page`; `file` names a page's file. Empty when there is only one page, so
-    /// templates show no navigation then.
+    /// templates show no navigation then. Numbers are grouped by thousands (``CountText``).
     func values(page: Int, file: (Int) -> String) -> [String: Any] {
         guard pageCount > 1 else { return [:] }
         var nav: [String: Any] = [
-            "pageNumber": page, "pageCount": pageCount,
+            "pageNumber": CountText.grouped(page), "pageCount": CountText.grouped(pageCount),
             "pages": (1...pageCount).map { n -> [String: Any] in
-                var item: [String: Any] = ["number": n, "href": file(n)]
+                var item: [String: Any] = ["number": CountText.grouped(n), "href": file(n)]
                 if n == page { item["current"] = true }
                 return item
             },
         ]
         if page > 1 { nav["prevHref"] = file(page - 1) }
         if page < pageCount { nav["nextHref"] = file(page + 1) }
-        return ["pagination": nav, "firstPost": range(of: page).lowerBound + 1, "lastPost": range(of: page).upperBound]
+        return [
+            "pagination": nav, "firstPost": CountText.grouped(range(of: page).lowerBound + 1),
+            "lastPost": CountText.grouped(range(of: page).upperBound),
+        ]
     }
 }

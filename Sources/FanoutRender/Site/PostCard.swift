@@ -4,17 +4,21 @@
 /// string as true, so absent values are left out rather than empty.
 struct PostCard: TemplateValues {
     static let names = [
-        "root", "key", "postHref", "posterName", "likeCount", "likeCountText", "likersSummary", "profileHref",
-        "flagged", "isoTime", "displayTime", "imageURL", "captionHTML", "captionText", "storedCountDiffers",
-        "storedLikeCount",
+        "root", "key", "postHref", "likesHref", "posterName", "likeCount", "likeCountText", "likersSummary",
+        "profileHref", "flagged", "isoTime", "displayTime", "imageURL", "imageHeight", "captionHTML",
+        "captionMarkdown", "captionText", "storedCountDiffers", "storedLikeCount",
     ]
 
     /// The way back to the site's root from the page showing the card.
     var root: String
     var key: String
-    var postHref: String
+    /// The post's page, for links to it; nil on that page itself, which must not link to itself.
+    var postHref: String?
+    /// Where the like count links to: the post's page and its list of likers; nil on that page and without likes.
+    var likesHref: String?
     var posterName: String
     var likeCount: Int
+    /// "no likes", "1 like", "1,024 likes".
     var likeCountText: String
     /// "alice, bob and 3 others"; nil without likes.
     var likersSummary: String?
@@ -26,8 +30,13 @@ struct PostCard: TemplateValues {
     var displayTime: String
     /// Only `http(s)` URLs (see ``SafeURL``).
     var imageURL: String?
-    var captionHTML: String?
-    var captionText: String?
+    /// The photo's height in CSS pixels when shown ``SiteViews/photoWidth`` wide, which the card reserves before
+    /// the photo loads; nil when the export has none that makes sense.
+    var imageHeight: Int?
+    /// The caption, as stored and rendered for templates: `captionText` (as stored), `captionHTML` (libcmark's HTML,
+    /// soft breaks as `<br>`) and `captionMarkdown` (its Markdown without raw HTML or dangerous links, for Markdown
+    /// pages); both renders are inserted unescaped. Nil without a caption.
+    var caption: Caption?
     /// The stored like counter, when it disagrees with the likes counted.
     var storedLikeCount: Int64?
 
@@ -36,6 +45,7 @@ struct PostCard: TemplateValues {
         case "root": root
         case "key": key
         case "postHref": postHref
+        case "likesHref": likesHref
         case "posterName": posterName
         case "likeCount": likeCount
         case "likeCountText": likeCountText
@@ -45,11 +55,28 @@ struct PostCard: TemplateValues {
         case "isoTime": isoTime
         case "displayTime": displayTime
         case "imageURL": imageURL
-        case "captionHTML": captionHTML
-        case "captionText": captionText
+        case "imageHeight": imageHeight
+        case "captionHTML": caption?.html
+        case "captionMarkdown": caption?.markdown
+        case "captionText": caption?.text
         case "storedCountDiffers": storedLikeCount != nil ? true : nil
-        case "storedLikeCount": storedLikeCount
+        case "storedLikeCount": storedLikeCount.map { CountText.grouped(Int($0)) }
         default: nil
         }
     }
+}
+
+/// A post's caption and its renders, each made when a template first shows it: a build of HTML pages alone never
+/// renders a caption's Markdown, and the other way round. Used by one page's render at a time.
+final class Caption {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    private(set) lazy var html: String = CommonMark.html(text, hardBreaks: true)
+    /// Nil when nothing is left of the caption (raw HTML only).
+    private(set) lazy var markdown: String? = {
+        let markdown = CommonMark.safeMarkdown(text)
+        return markdown.isEmpty ? nil : markdown
+    }()
 }

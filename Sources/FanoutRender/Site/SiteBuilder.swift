@@ -20,7 +20,7 @@ public enum PageKind: String, CaseIterable, Sendable {
     case pages
     /// `users/<uid>/feed.xml`, an Atom feed per timeline.
     case feeds
-    /// `sitemap.xml`, listing every HTML page the build writes.
+    /// `sitemap.xml`, listing every HTML page the build writes; only with a base URL.
     case sitemap
 }
 
@@ -166,10 +166,10 @@ public struct SiteBuilder: Sendable {
         let (failure, written) = state.withLock { ($0.failure, $0.written) }
         if let failure { throw failure }
         // The sitemap lists what the build wrote, so it is rendered last; in byte order, so that it does not
-        // depend on which thread finished first.
-        if kinds.contains(.sitemap) {
+        // depend on which thread finished first. Only with a base URL: the protocol wants absolute URLs.
+        if kinds.contains(.sitemap), let baseURL = options.baseURL {
             let htmlPages = written.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.filter { $0.hasSuffix(".html") }
-            try output.write(Sitemap.render(pages: htmlPages, baseURL: options.baseURL), to: "sitemap.xml")
+            try output.write(Sitemap.render(pages: htmlPages, baseURL: baseURL), to: "sitemap.xml")
         }
     }
 }

@@ -37,34 +37,47 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         return ["name": dataset.key(key)]
     }
 
-    /// One post as the `post-card` templates show it, for a page whose way back to the root is `root`.
+    /// One post as the `post-card` templates show it, for a page whose way back to the root is `root`;
+    /// `onItsPage` for the post's own page, where nothing links to the page itself.
     ///
     /// Cards do not depend on who views them (the heart is rendered by the page), so each post's card is
     /// rendered once and reused on every timeline and profile that shows it (see ``CardCache``).
-    func postCard(_ p: Int, root: String) -> PostCard {
+    func postCard(_ p: Int, root: String, onItsPage: Bool = false) -> PostCard {
         let post = dataset.posts[p]
         let likers = derived.likers[p]
         let count = likers.count
         let time = derived.postTimes[p]
+        let page = links.post(post.key)
         var card = PostCard(
             root: root,
             key: dataset.key(post.key),
-            postHref: links.post(post.key),
+            postHref: onItsPage ? nil : page,
+            likesHref: onItsPage || count == 0 ? nil : page,
             posterName: posterName(post),
             likeCount: count,
-            likeCountText: count == 0 ? "no likes" : count == 1 ? "1 like" : "\(count) likes",
+            likeCountText: count == 0 ? "no likes" : CountText.phrase(count, "like", "likes"),
             isoTime: time.map(DateText.iso),
             displayTime: time.map(DateText.display) ?? "undated",
-            imageURL: SafeURL.image(post.imageURL))
+            imageURL: SafeURL.image(post.imageURL),
+            imageHeight: Self.photoHeight(post.imageHeight))
         if count > 0 { card.likersSummary = Self.summary(likers.prefix(3).map { username(Int($0)) }, total: count) }
         if post.owner != noKey { card.profileHref = links.profile(post.owner) }
         card.flagged = flagged.contains(post.key)
-        if let caption = post.caption, !caption.isEmpty {
-            card.captionHTML = CommonMark.html(caption)
-            card.captionText = caption
-        }
+        if let caption = post.caption, !caption.isEmpty { card.caption = Caption(caption) }
         if let stored = post.storedLikeCount, stored != Int64(count) { card.storedLikeCount = stored }
         return card
+    }
+
+    /// The width `image_height` is measured at: Makestagram stores a photo's height when shown 414 points wide
+    /// (its `UIImage.aspectHeight`, for the widest iPhone of its day), and shows it in a box of that shape.
+    static let photoWidth = 414
+
+    /// The height a card reserves for its photo at ``photoWidth``: `image_height` rounded, when it is a height a
+    /// photo can have (1 to 10 times the width); nil otherwise, and the photo takes the shape it loads with.
+    static func photoHeight(_ stored: Double?) -> Int? {
+        guard let stored, stored.isFinite else { return nil }
+        let height = stored.rounded()
+        return height >= 1 && height <= Double(10 * photoWidth) ? Int(height) : nil
     }
 
     /// The name a post shows for its poster: the owner's username, else the copy the post holds, else the owner's key.
@@ -80,7 +93,7 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         case 1: return names[0]
         case 2: return "\(names[0]) and \(names[1])"
         case 3: return "\(names[0]), \(names[1]) and \(names[2])"
-        default: return "\(names[0]), \(names[1]) and \(total - 2) others"
+        default: return "\(names[0]), \(names[1]) and \(CountText.grouped(total - 2)) others"
         }
     }
 }

@@ -1,14 +1,14 @@
 /// `sitemap.xml` (sitemaps.org protocol 0.9) listing every HTML page of the site.
 ///
-/// The protocol wants absolute URLs, which need the site's base URL; without one, locations are paths
-/// relative to the sitemap (which sits at the root), which crawlers may reject but tools and people can read.
+/// The protocol wants absolute URLs, which need the site's base URL: a site built without one has no sitemap.
 /// No `lastmod`: the build time would make two builds differ.
 enum Sitemap {
-    static func render(pages: [String], baseURL: String?) -> String {
+    /// The sitemap of `pages` (paths from the site's root) under `baseURL`, which ends in `/`.
+    static func render(pages: [String], baseURL: String) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
             + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for page in pages {
-            out += "<url><loc>\(XMLText.escape((baseURL ?? "") + page))</loc></url>\n"
+            out += "<url><loc>\(XMLText.escape(baseURL + page))</loc></url>\n"
         }
         return out + "</urlset>\n"
     }

@@ -10,13 +10,13 @@ enum BuiltinTemplates {
 {{<layout}}
 {{$body}}
 <h1>Users</h1>
-<p class="meta">{{userCount}} users, {{postCount}} posts, {{likeCount}} likes. The audit found {{findingCount}} findings: <a href="report.html">see the report</a>.</p>
+<p class="meta">{{usersText}}, {{postsText}}, {{likesText}}. The audit found {{findingsText}}: <a href="report.html">see the report</a>.</p>
 {{#intro}}<section class="intro">{{{intro}}}</section>{{/intro}}
 <table class="users">
 <thead><tr><th scope="col">User</th><th scope="col">Posts</th><th scope="col">Timeline</th><th scope="col">Followers</th><th scope="col">Following</th></tr></thead>
 <tbody>
 {{#users}}
-<tr><td><a href="{{timelineHref}}">{{username}}</a> <a class="small" href="{{profileHref}}">profile</a></td><td>{{postCount}}</td><td>{{timelineCount}}</td><td>{{followerCount}}</td><td>{{followingCount}}</td></tr>
+<tr><th scope="row"><a href="{{timelineHref}}">{{username}}</a> <a class="small" href="{{profileHref}}">profile</a></th><td data-label="Posts">{{postCount}}</td><td data-label="Timeline">{{timelineCount}}</td><td data-label="Followers">{{followerCount}}</td><td data-label="Following">{{followingCount}}</td></tr>
 {{/users}}
 </tbody>
 </table>
@@ -30,7 +30,9 @@ enum BuiltinTemplates {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{title}} · {{siteTitle}}</title>
-<link rel="stylesheet" href="{{root}}style.css">
+{{#inlineStyle}}<style>
+{{{inlineStyle}}}
+</style>{{/inlineStyle}}{{^inlineStyle}}<link rel="stylesheet" href="{{root}}style.css">{{/inlineStyle}}
 {{#feedHref}}<link rel="alternate" type="application/atom+xml" title="{{title}}" href="{{feedHref}}">{{/feedHref}}
 </head>
 <body>
@@ -87,18 +89,18 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/cur
 ![Photo posted by {{posterName}}]({{imageURL}})
 
 {{/imageURL}}
-{{#captionText}}
-{{captionText}}
+{{#captionMarkdown}}
+{{{captionMarkdown}}}
 
-{{/captionText}}
+{{/captionMarkdown}}
 {{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}} · post {{key}}
 """####,
         "post-card.mustache": ####"""
-<header class="post-header"><a class="poster" href="{{root}}{{profileHref}}">{{posterName}}</a> <time datetime="{{isoTime}}">{{displayTime}}</time></header>
+<header class="post-header">{{#profileHref}}<a class="poster" href="{{root}}{{profileHref}}">{{posterName}}</a>{{/profileHref}}{{^profileHref}}<span class="poster">{{posterName}}</span>{{/profileHref}} {{#isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{#postHref}}</a>{{/postHref}}{{/isoTime}}{{^isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<span class="time">{{displayTime}}</span>{{#postHref}}</a>{{/postHref}}{{/isoTime}}</header>
 {{#flagged}}<p class="flagged" data-flagged="true">Flagged as inappropriate by users (listed in the report)</p>
-{{/flagged}}{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}" loading="lazy">
+{{/flagged}}{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}"{{#imageHeight}} width="414" height="{{imageHeight}}"{{/imageHeight}} loading="lazy">
 {{/imageURL}}{{#captionHTML}}<div class="caption">{{{captionHTML}}}</div>
-{{/captionHTML}}<p class="post-likes"><a href="{{root}}{{postHref}}">{{likeCountText}}</a>{{#likersSummary}} <span class="likers">{{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}</p>
+{{/captionHTML}}<p class="post-likes">{{#likesHref}}<a href="{{root}}{{likesHref}}">{{likeCountText}}</a>{{/likesHref}}{{^likesHref}}<span class="like-count">{{likeCountText}}</span>{{/likesHref}}{{#likersSummary}}<span class="likers">: {{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}</p>
 """####,
         "post-list.mustache": ####"""
 {{#posts}}
@@ -111,14 +113,15 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/cur
         "post.mustache": ####"""
 {{<layout}}
 {{$body}}
-<h1>Post {{key}}</h1>
+<h1>{{heading}}</h1>
+<p class="meta">Post key <code class="key">{{key}}</code></p>
 {{#post}}
 <article class="post" data-post="{{key}}">
 {{>post-card}}
 </article>
 {{/post}}
 <section aria-labelledby="likers-heading">
-<h2 id="likers-heading">Liked by {{likeCountText}}</h2>
+<h2 id="likers-heading">{{likersHeading}}</h2>
 <ul class="people">{{#likers}}<li><a href="{{root}}{{href}}">{{name}}</a></li>{{/likers}}</ul>
 {{^likers}}<p class="empty">Nobody likes this post yet.</p>{{/likers}}
 </section>
@@ -152,10 +155,10 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/cur
 {{%CONTENT_TYPE:MARKDOWN}}
 # Validation report
 
-**{{total}}** findings: {{errors}} errors, {{warnings}} warnings, {{infos}} info. {{rulesRun}} rules ran on the {{schemaName}} layout of {{{exportNameCode}}}.
+**{{totalText}}**: {{errorsText}}, {{warningsText}}, {{infosText}}. {{rulesRunText}} on the {{schemaName}} layout of {{{exportNameCode}}}.
 {{#baseline}}
 
-The baseline hid **{{hidden}}** known findings; {{fixedCount}} of its entries no longer occur.
+The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{#fixed}}
 - fixed: `{{rule}}` {{{pathCode}}}
 {{/fixed}}
@@ -198,9 +201,9 @@ The baseline hid **{{hidden}}** known findings; {{fixedCount}} of its entries no
 {{$body}}
 <h1>Validation report</h1>
 <section class="summary" aria-label="Summary">
-<p><strong>{{total}}</strong> findings: <span class="sev-error">{{errors}} errors</span>, <span class="sev-warning">{{warnings}} warnings</span>, <span class="sev-info">{{infos}} info</span>. {{rulesRun}} rules ran on the {{schemaName}} layout of <code>{{exportName}}</code>.</p>
+<p><strong>{{totalText}}</strong>: <span class="sev-error">{{errorsText}}</span>, <span class="sev-warning">{{warningsText}}</span>, <span class="sev-info">{{infosText}}</span>. {{rulesRunText}} on the {{schemaName}} layout of <code>{{exportName}}</code>.</p>
 {{#baseline}}
-<p class="baseline">The baseline hid <strong>{{hidden}}</strong> known findings; {{fixedCount}} of its entries no longer occur.</p>
+<p class="baseline">The baseline hid <strong>{{hiddenText}}</strong>; {{fixedText}}.</p>
 {{#hasFixed}}
 <details class="baseline-fixed"><summary>Fixed since the baseline</summary>
 <ul>{{#fixed}}<li><code>{{rule}}</code> <code>{{path}}</code></li>{{/fixed}}</ul>
@@ -260,53 +263,97 @@ The baseline hid **{{hidden}}** known findings; {{fixedCount}} of its entries no
 """####,
         "style.css": ####"""
 :root {
-  --bg: #fafafa; --fg: #1b1b1b; --muted: #666; --card: #fff; --line: #ddd;
+  --bg: #fafafa; --fg: #1b1b1b; --muted: #666; --card: #fff; --line: #ddd; --placeholder: #eee;
   --accent: #3558d6; --heart: #e0245e; --error: #b3261e; --warning: #9a6700; --info: #2f6f9f;
   color-scheme: light dark;
 }
 @media (prefers-color-scheme: dark) {
-  :root { --bg: #121212; --fg: #eaeaea; --muted: #aaa; --card: #1e1e1e; --line: #333;
+  :root { --bg: #121212; --fg: #eaeaea; --muted: #aaa; --card: #1e1e1e; --line: #333; --placeholder: #2a2a2a;
           --accent: #8ab4f8; --heart: #ff6b8b; --error: #f28b82; --warning: #fdd663; --info: #8ab4f8; }
 }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
+/* Long words (usernames, keys, URLs in captions) wrap rather than widen the page: nothing scrolls sideways. */
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg);
+       overflow-wrap: break-word; }
 a { color: var(--accent); }
 .site-header, .site-footer { padding: .75rem 1rem; border-bottom: 1px solid var(--line); }
 .site-footer { border-top: 1px solid var(--line); border-bottom: 0; color: var(--muted); font-size: .875rem; }
-.site-header nav { display: flex; flex-wrap: wrap; gap: 1rem; align-items: baseline; }
+.site-header nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: baseline; }
 .brand { font-weight: 700; text-decoration: none; }
 main { max-width: 42rem; margin: 0 auto; padding: 1rem; }
-h1 { font-size: 1.6rem; margin: .5rem 0; }
+h1 { font-size: 1.6rem; margin: .5rem 0; overflow-wrap: anywhere; }
+h2 { overflow-wrap: anywhere; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; overflow-wrap: anywhere; }
 .meta, .small, .empty { color: var(--muted); }
 .small { font-size: .8rem; }
+
+/* The index's table of users; on a phone each row folds into a block: the name, then the counts, labelled. */
 table.users { width: 100%; border-collapse: collapse; }
 table.users th, table.users td { padding: .35rem .5rem; border-bottom: 1px solid var(--line); text-align: left; }
-.post { background: var(--card); border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0; overflow: hidden; }
-.post-header, .post-footer, .caption { padding: .5rem .75rem; }
-.post-likes { margin: 0; padding: .25rem .75rem 0; }
-.post-footer { padding-top: 0; }
-.post-header time { color: var(--muted); font-size: .875rem; margin-left: .5rem; }
+table.users tbody th { font-weight: 400; overflow-wrap: anywhere; }
+table.users td, table.users thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
+@media (max-width: 36rem) {
+  table.users, table.users tbody { display: block; }
+  table.users thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  table.users tr { display: flex; flex-wrap: wrap; gap: 0 1rem; padding: .4rem 0; border-bottom: 1px solid var(--line); }
+  table.users th, table.users td { display: block; padding: 0; border: 0; text-align: left; }
+  table.users tbody th { flex: 1 1 100%; }
+  table.users td::before { content: attr(data-label) " "; color: var(--muted); }
+}
+
+/* A post's card. Its last line holds the heart (which the page adds after the card) and then the likes. */
+.post { display: flex; flex-wrap: wrap; align-items: baseline; background: var(--card); border: 1px solid var(--line);
+        border-radius: 8px; margin: 1rem 0; overflow: hidden; }
+.post > * { flex: 1 1 100%; min-width: 0; }
+.post-header, .caption { padding: .5rem .75rem; }
+.post-header time, .post-header .time { color: var(--muted); font-size: .875rem; margin-left: .5rem; }
+.post-header .permalink { text-decoration: none; }
 .poster { font-weight: 600; text-decoration: none; }
-.photo { display: block; width: 100%; height: auto; background: var(--line); min-height: 4rem; }
-.caption p { margin: .25rem 0; }
-.heart { color: var(--heart); font-size: 1.25rem; }
+.post > .post-footer { order: 1; flex: 0 0 auto; padding: .25rem 0 .6rem .75rem; }
+.post > .post-likes { order: 2; flex: 1 1 0; margin: 0; padding: .25rem .75rem .6rem; }
+.post-footer + .post-likes, .post-likes:has(+ .post-footer) { padding-left: .5rem; }
+.like-count { color: var(--muted); }
+.heart { color: var(--heart); font-size: 1.25rem; line-height: 1; }
 .likers { color: var(--muted); }
 .drift { color: var(--warning); font-size: .8rem; margin-left: .5rem; }
+.caption p { margin: .25rem 0; }
+.flagged { margin: 0; padding: .25rem .75rem; color: var(--warning); }
+
+/* The photo's width and height attributes (from image_height) give it its shape before it loads, so the page
+   does not move when it does. A photo that does not load shows its alt text in that box: browsers draw an
+   image's ::before and ::after only when it is broken. */
+.photo { display: block; position: relative; width: 100%; height: auto; object-fit: cover; background: var(--placeholder); }
+.photo:not([height]) { min-height: 10rem; }
+.photo::before { content: ""; position: absolute; inset: 0; background: var(--placeholder); }
+.photo::after { content: attr(alt); position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
+                padding: 1rem; text-align: center; color: var(--muted); font-size: .9rem; }
+
 .people { padding-left: 1.2rem; }
 .sev-error { color: var(--error); } .sev-warning { color: var(--warning); } .sev-info { color: var(--info); }
 .rule { border-top: 1px solid var(--line); margin-top: 1.5rem; }
 .rule h2 .count { color: var(--muted); font-weight: 400; }
+.findings { padding-left: 1.5rem; }
 .findings li { margin: .5rem 0; }
+li.finding { color: var(--fg); }
+li.finding.sev-error::marker { color: var(--error); } li.finding.sev-warning::marker { color: var(--warning); }
+li.finding.sev-info::marker { color: var(--info); }
 .paths { list-style: none; padding: 0; margin: 0; }
-code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85em; }
-pre.fix { background: var(--card); border: 1px solid var(--line); padding: .5rem; overflow-x: auto; }
-.pagination { display: flex; flex-wrap: wrap; gap: .75rem; align-items: baseline; margin: 1rem 0; }
-.pagination ol { display: flex; flex-wrap: wrap; gap: .5rem; list-style: none; margin: 0; padding: 0; }
-.pagination [aria-current] { font-weight: 700; }
+/* A fix wraps instead of scrolling: no box scrolls sideways, on a phone or with a keyboard. */
+pre.fix { background: var(--card); border: 1px solid var(--line); padding: .5rem; white-space: pre-wrap; }
+
+/* Page links are at least 44 px square, so a finger or an unsteady hand hits the one it means. */
+.pagination { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 1rem 0; }
+.pagination ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+.pagination a, .pagination [aria-current] { display: inline-flex; align-items: center; justify-content: center;
+  min-width: 2.75rem; min-height: 2.75rem; padding: 0 .6rem; border: 1px solid var(--line); border-radius: 6px;
+  text-decoration: none; }
+.pagination [aria-current] { font-weight: 700; background: var(--accent); border-color: var(--accent); color: var(--bg); }
+
 .charts figure { margin: 1rem 0; }
 .charts figcaption { color: var(--muted); font-size: .875rem; }
-svg.chart { display: block; max-width: 100%; height: auto; }
+svg.chart { display: block; width: 100%; }
 .chart-label, .chart-value { fill: var(--fg); font-size: 13px; }
+.chart-track { fill: var(--line); }
 .chart-bar { fill: var(--accent); }
 .chart-bar.sev-error { fill: var(--error); } .chart-bar.sev-warning { fill: var(--warning); } .chart-bar.sev-info { fill: var(--info); }
 .chart-bar.full { fill: var(--info); } .chart-bar.partial { fill: var(--warning); }
@@ -315,7 +362,7 @@ svg.chart { display: block; max-width: 100%; height: auto; }
 {{%CONTENT_TYPE:MARKDOWN}}
 # {{username}}’s timeline
 
-{{postCount}} posts, newest first{{#pagination}} (posts {{firstPost}}–{{lastPost}}){{/pagination}}. Generated by Fanout from `{{exportName}}`.
+{{postsText}}, newest first{{#pagination}} (posts {{firstPost}}–{{lastPost}}){{/pagination}}. Generated by Fanout from `{{exportName}}`.
 
 {{>pagination.md}}
 {{#posts}}
@@ -330,7 +377,7 @@ This timeline is empty.
 {{<layout}}
 {{$body}}
 <h1>{{username}}’s timeline</h1>
-<p class="meta">{{postCount}} posts, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a></p>
+<p class="meta">{{postsText}}, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a></p>
 <section class="timeline" aria-label="Timeline">
 {{>post-list}}
 {{^posts}}<p class="empty">This timeline is empty.</p>{{/posts}}

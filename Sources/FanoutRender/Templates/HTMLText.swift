@@ -9,13 +9,30 @@ package enum HTMLText {
     /// into one grapheme cluster (`"` followed by U+0301) passes through unescaped, and a username could close an
     /// attribute and add its own. Working on UTF-8 bytes closes that hole, and is also much faster: a site build
     /// escapes millions of values. Text without any of the five bytes is returned as is, without a copy.
+    ///
+    /// Characters HTML does not allow at all (controls, noncharacters) are spelled as `\u{…}` (see
+    /// ``VisibleCharacters``); the same pass over the bytes tells whether there may be any. Their spelling holds
+    /// none of the five bytes, so it does not change how much longer the text gets.
     package static func escape(_ text: String) -> String {
         var text = text
-        let escaped = text.withUTF8 { bytes -> String? in
+        var mayHoldForbidden = false
+        let extra = text.withUTF8 { bytes in
             var extra = 0
-            for byte in bytes { extra &+= Int(extraLength(byte)) }
-            guard extra > 0 else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count + extra) { out in
+            for byte in bytes {
+                extra &+= Int(extraLength(byte))
+                if VisibleCharacters.mayStartForbidden(byte) { mayHoldForbidden = true }
+            }
+            return extra
+        }
+        if mayHoldForbidden { text = VisibleCharacters.forDocuments(text) }
+        return extra == 0 ? text : replacingMarkup(text, extra: extra)
+    }
+
+    /// `text` with the five bytes replaced by their entities, `extra` bytes longer.
+    private static func replacingMarkup(_ text: String, extra: Int) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count + extra) { out in
                 var i = 0
                 func put(_ entity: StaticString) {
                     entity.withUTF8Buffer { for b in $0 { out[i] = b; i += 1 } }
@@ -35,7 +52,6 @@ package enum HTMLText {
                 return i
             }
         }
-        return escaped ?? text
     }
 
     /// How many bytes longer `byte` gets when escaped.

@@ -87,8 +87,10 @@ struct MarkdownContentType: MustacheContentType {
 
 /// Markdown escaping shared by templates and report writers.
 package enum MarkdownText {
-    /// `text` with Markdown syntax characters escaped and line breaks folded into spaces.
+    /// `text` with Markdown syntax characters escaped, line breaks folded into spaces, and characters no document
+    /// may hold spelled out (``VisibleCharacters``).
     package static func escape(_ text: String) -> String {
+        let text = VisibleCharacters.forDocuments(text)
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 8)
         var onlyDigits = true
