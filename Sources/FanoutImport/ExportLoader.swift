@@ -14,20 +14,24 @@ public enum ExportLoader {
     /// `path` is a Firebase JSON file (plain or gzip, recognized by its content), `-` for standard input, or a
     /// Parse export: a folder or a `.zip` of class files. Throws ``InputError`` for anything unreadable.
     /// `progress`, when given, is called every few megabytes of a JSON export with the bytes read and the total.
+    /// `warn`, when given, is called with each warning about the schema and the export: a relation whose path
+    /// matched nothing (`export.json: [likes] path "postLikes/{post}/{user}" matched nothing; …`).
     public static func load(
-        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil,
+        warn: ((String) -> Void)? = nil
     ) throws(InputError) -> Dataset {
         if path != "-", isDirectory(path) {
-            return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"))
+            return try ParseExport.load(folder: path, schema: try parseSchema(schema, path, what: "a folder"), warn: warn)
         }
         let bytes = try ExportBytes(path: path)
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
-            return try ParseExport.load(archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema)
+            return try ParseExport.load(
+                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, warn: warn)
         }
-        if let schema { return try load(bytes, schema: schema, foreignKeys: [:], progress: progress) }
+        if let schema { return try load(bytes, schema: schema, foreignKeys: [:], progress: progress, warn: warn) }
         let choice = try LayoutDetector.detect(bytes)
-        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress)
+        return try load(bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, warn: warn)
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -42,7 +46,7 @@ public enum ExportLoader {
     /// of exports large enough to be worth it, nil to read with one walker.
     static func load(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
-        splitTarget: Int?? = nil
+        warn: ((String) -> Void)? = nil, splitTarget: Int?? = nil
     ) throws(InputError) -> Dataset {
         guard schema.format == .firebase else {
             throw InputError.layout(
@@ -78,15 +82,18 @@ public enum ExportLoader {
                 source: bytes.source,
                 message: "not a Firebase export: its top level is not an object with keys like \(expected(schema))")
         }
+        let found = LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount)
         guard walker.matchedRootKeys > 0 else {
-            let found = LayoutDetector.quoted(walker.rootKeys.prefix(10))
             throw InputError.layout(
                 source: bytes.source,
-                message: "not a \(schema.name) export: its top-level keys are \(found.isEmpty ? "none" : found); expected \(expected(schema))")
+                message: "not \(LayoutDetector.article(schema.name)) \(schema.name) export: \(found); expected \(expected(schema))")
         }
         if !walker.seenWatchedKeys.isEmpty {
             throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
+        try RelationMatches(schema: schema, counts: walker.matches).check(
+            source: bytes.source,
+            found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"), warn: warn)
         return walker.dataset
     }
 

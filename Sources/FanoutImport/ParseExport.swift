@@ -14,7 +14,7 @@ enum ParseExport {
     static func classes(of schema: Schema) -> [String] { schema.rootKeys }
 
     /// Reads the class files in `folder`.
-    static func load(folder: String, schema: Schema) throws(InputError) -> Dataset {
+    static func load(folder: String, schema: Schema, warn: ((String) -> Void)? = nil) throws(InputError) -> Dataset {
         var walker = try TreeWalker(schema: schema)
         var read = 0
         for className in classes(of: schema) {
@@ -24,15 +24,16 @@ enum ParseExport {
             try walk(&walker, className, bytes)
             read += 1
         }
-        guard read > 0 else {
-            let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-            throw notParse(folder, schema, found: found)
-        }
+        let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        guard read > 0 else { throw notParse(folder, schema, found: found) }
+        try check(walker, schema, folder, found: found, warn: warn)
         return walker.dataset
     }
 
     /// Reads the class files in the zip archive `archive` whose bytes are `bytes` (from a file or standard input).
-    static func load(archive: Archive, bytes: ExportBytes, schema: Schema) throws(InputError) -> Dataset {
+    static func load(
+        archive: Archive, bytes: ExportBytes, schema: Schema, warn: ((String) -> Void)? = nil
+    ) throws(InputError) -> Dataset {
         let source = bytes.source
         let wanted = classes(of: schema)
         var entries: [String: Entry] = [:]
@@ -61,6 +62,7 @@ enum ParseExport {
             }
             try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"))
         }
+        try check(walker, schema, source, found: names.sorted(), warn: warn)
         return walker.dataset
     }
 
@@ -86,6 +88,16 @@ enum ParseExport {
                 source: bytes.source,
                 message: "not a Parse class export: expected {\"results\": [...]} or an array of \(className) objects")
         }
+    }
+
+    /// Reports the relations whose class file is missing or held nothing (see ``RelationMatches``).
+    private static func check(
+        _ walker: TreeWalker, _ schema: Schema, _ source: String, found: [String], warn: ((String) -> Void)?
+    ) throws(InputError) {
+        let files = found.filter { $0.hasSuffix(".json") }
+        let listed = files.isEmpty ? "the export has no class files" : "the export's class files are "
+            + files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", … (\(files.count) in all)" : "")
+        try RelationMatches(schema: schema, counts: walker.matches).check(source: source, found: listed, warn: warn)
     }
 
     private static func notParse(_ source: String, _ schema: Schema, found: [String]) -> InputError {

@@ -12,9 +12,9 @@ struct Analysis {
     init(_ input: ExportInput, configuration: AuditConfiguration = AuditConfiguration()) throws {
         let dataset = try PhaseClock.measure("read") {
             // Progress in megabytes read.
-            try ExportLoader.load(path: input.path, schema: input.schema) { read, total in
+            try ExportLoader.load(path: input.path, schema: input.schema, progress: { read, total in
                 TerminalProgress.shared.update(done: read >> 20, total: total >> 20)
-            }
+            }, warn: { printStatus("warning: \($0)") })
         }
         let derived = PhaseClock.measure("derive") { DerivedData(dataset) }
         audit = PhaseClock.measure("check") {
