@@ -96,6 +96,34 @@ import Testing
         }
     }
 
+    @Test func aTemplateSyntaxErrorNamesTheFileLineAndSection() throws {
+        let cli = try CLI()
+        #expect(try cli.run("init", "blog").code == 0)
+        let timeline = try cli.read("blog/Templates/timeline.mustache")
+        let line = try #require(timeline.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "{{/body}}")) + 1
+        try cli.write(timeline.replacingOccurrences(of: "{{/body}}", with: "{{/bod}}"), to: "blog/Templates/timeline.mustache")
+        let result = try cli.run(["build"], in: "blog")
+        #expect(result.code == 2)
+        #expect(result.stderr.hasSuffix("Templates/timeline.mustache:\(line): section \"body\" closed by \"/bod\"\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Mustache") && !result.stderr.contains("ParserError"), "no Swift debug dump")
+        #expect(!cli.exists("blog/_site"), "nothing written")
+    }
+
+    @Test func strictFailsOnAValueNoPageGives() throws {
+        let cli = try CLI()
+        #expect(try cli.run("init", "blog").code == 0)
+        #expect(try cli.run(["build", "--strict"], in: "blog").code == 0, "the built-in templates use only values pages give")
+        let profile = try cli.read("blog/Templates/profile.mustache")
+        let line = try #require(profile.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("{{username}}") }) + 1
+        try cli.write(profile.replacingOccurrences(of: "{{username}}", with: "{{usernmae}}"), to: "blog/Templates/profile.mustache")
+        #expect(try cli.run(["build", "--out", "lenient"], in: "blog").code == 0, "without --strict, a missing value renders as nothing")
+        let strict = try cli.run(["build", "--strict"], in: "blog")
+        #expect(strict.code == 2)
+        #expect(strict.stderr.contains("Templates/profile.mustache:\(line): \"usernmae\" is a value no page gives profile.mustache (--strict)"),
+                "\(strict.stderr)")
+        #expect(strict.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func initRefusesANonEmptyFolderAndWritesNothing() throws {
         let cli = try CLI()
         try cli.write("mine", to: "taken/notes.txt")
