@@ -93,7 +93,7 @@ deps:
 		else sudo apt-get update -qq && sudo apt-get install -y -qq libcmark-dev zlib1g-dev pkg-config; fi; \
 	fi
 
-## templates: regenerate the built-in templates compiled into the binary from Templates/
+## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
 templates:
 	scripts/embed-templates
 

@@ -14,10 +14,13 @@ public enum ExportLoader {
     /// `path` is a Firebase JSON file (plain or gzip, recognized by its content), `-` for standard input, or a
     /// Parse export: a folder or a `.zip` of class files. Throws ``InputError`` for anything unreadable.
     /// `progress`, when given, is called every few megabytes of a JSON export with the bytes read and the total.
+    /// `warn`, when given, is called with each warning about the schema and the export: a relation whose path
+    /// matched nothing (`export.json: [likes] path "postLikes/{post}/{user}" matched nothing; …`).
     public static func load(
-        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+        path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil,
+        warn: ((String) -> Void)? = nil
     ) throws(InputError) -> Dataset {
-        try read(path: path, schema: schema, progress: progress, sink: DatasetSink.init).dataset
+        try read(path: path, schema: schema, progress: progress, warn: warn, sink: DatasetSink.init).dataset
     }
 
     /// Reads the export at `path` as ``load(path:schema:progress:)`` does, handing its facts to the sink that
@@ -28,31 +31,34 @@ public enum ExportLoader {
     /// (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
     package static func read<Sink: FactSink>(
         path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil, streaming: Bool = false,
-        splitTarget: Int?? = nil, bytes given: ExportBytes? = nil, sink makeSink: (Schema) -> Sink
+        splitTarget: Int?? = nil, bytes given: ExportBytes? = nil, warn: ((String) -> Void)? = nil,
+        sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
         if path != "-", isDirectory(path) {
-            return try ParseExport.read(folder: path, schema: try parseSchema(schema, path, what: "a folder"), sink: makeSink)
+            return try ParseExport.read(
+                folder: path, schema: try parseSchema(schema, path, what: "a folder"), warn: warn, sink: makeSink)
         }
         let bytes: ExportBytes
         if let given { bytes = given } else { bytes = try ExportBytes(path: path, spooling: streaming) }
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
             return try ParseExport.read(
-                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, sink: makeSink)
+                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, warn: warn, sink: makeSink)
         }
         let choice: LayoutDetector.Choice
         if let schema { choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:]) } else { choice = try LayoutDetector.detect(bytes) }
         return try walk(
             bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: splitTarget,
-            streaming: streaming, sink: makeSink)
+            streaming: streaming, warn: warn, sink: makeSink)
     }
 
     /// Reads the export at `path` (a file or `-`, not a folder) from its `bytes`, already read: for a caller
     /// that needs them again afterwards, as ``FindingLocator`` does when they came from standard input.
     package static func load(
-        _ bytes: ExportBytes, path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil
+        _ bytes: ExportBytes, path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil,
+        warn: ((String) -> Void)? = nil
     ) throws(InputError) -> Dataset {
-        try read(path: path, schema: schema, progress: progress, bytes: bytes, sink: DatasetSink.init).dataset
+        try read(path: path, schema: schema, progress: progress, bytes: bytes, warn: warn, sink: DatasetSink.init).dataset
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -66,10 +72,10 @@ public enum ExportLoader {
     /// Reads Firebase export `bytes` into a dataset (see ``walk(_:schema:foreignKeys:progress:splitTarget:streaming:sink:)``).
     static func load(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
-        splitTarget: Int?? = nil
+        warn: ((String) -> Void)? = nil, splitTarget: Int?? = nil
     ) throws(InputError) -> Dataset {
         try walk(
-            bytes, schema: schema, foreignKeys: foreignKeys, progress: progress, splitTarget: splitTarget,
+            bytes, schema: schema, foreignKeys: foreignKeys, progress: progress, splitTarget: splitTarget, warn: warn,
             sink: DatasetSink.init
         ).dataset
     }
@@ -79,7 +85,8 @@ public enum ExportLoader {
     /// worth it, nil to read with one walker.
     static func walk<Sink: FactSink>(
         _ bytes: ExportBytes, schema: Schema, foreignKeys: [String: String], progress: ((Int, Int) -> Void)?,
-        splitTarget: Int?? = nil, streaming: Bool = false, sink makeSink: (Schema) -> Sink
+        splitTarget: Int?? = nil, streaming: Bool = false, warn: ((String) -> Void)? = nil,
+        sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
         guard schema.format == .firebase else {
             throw InputError.layout(
@@ -116,15 +123,18 @@ public enum ExportLoader {
                 source: bytes.source,
                 message: "not a Firebase export: its top level is not an object with keys like \(expected(schema))")
         }
+        let found = LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount)
         guard walker.matchedRootKeys > 0 else {
-            let found = LayoutDetector.quoted(walker.rootKeys.prefix(10))
             throw InputError.layout(
                 source: bytes.source,
-                message: "not a \(schema.name) export: its top-level keys are \(found.isEmpty ? "none" : found); expected \(expected(schema))")
+                message: "not \(LayoutDetector.article(schema.name)) \(schema.name) export: \(found); expected \(expected(schema))")
         }
         if !walker.seenWatchedKeys.isEmpty {
             throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
+        try RelationMatches(schema: schema, counts: walker.matches).check(
+            source: bytes.source,
+            found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"), warn: warn)
         return walker.sink
     }
 

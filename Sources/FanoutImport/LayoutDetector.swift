@@ -46,19 +46,21 @@ enum LayoutDetector {
                 for key in preset.own { foreign[key] = preset.schema.name }
             }
             return Choice(schema: presets[index].schema, foreignKeys: foreign)
-        case .undecided(let keys, let candidates):
+        case .undecided(let keys, let total, let shared, let candidates):
             if candidates.count == 1 { return Choice(schema: presets[candidates[0]].schema, foreignKeys: [:]) }
-            let found = keys.isEmpty ? "it has no top-level keys" : "its top-level keys are \(quoted(keys))"
+            // Only keys the export has are quoted: the presets are named, and `fanout schemas` shows their keys.
+            let found = foundKeys(keys, total: total)
+            let names = (candidates.isEmpty ? presets.indices.map { $0 } : candidates).map { presets[$0].schema.name }
             if candidates.isEmpty {
-                let expectations = presets.map { "not \(article($0.schema.name)) \($0.schema.name) export (\(quoted($0.schema.rootKeys)))" }
                 throw InputError.layout(
                     source: bytes.source,
-                    message: "cannot tell the layout: \(found); it is \(expectations.joined(separator: ", ")). \(advice)")
+                    message: "cannot tell the layout: \(found), and none of them is a key of a preset "
+                        + "(\(names.joined(separator: ", "))). \(advice)")
             }
-            let names = candidates.map { presets[$0].schema.name }
             throw InputError.layout(
                 source: bytes.source,
-                message: "ambiguous layout: \(found), which fit \(names.joined(separator: ", ")) alike. \(advice)")
+                message: "ambiguous layout: \(found); of these, \(quoted(shared)) \(shared.count == 1 ? "fits" : "fit") "
+                    + "\(names.joined(separator: ", ")) alike. \(advice)")
         }
     }
 
@@ -78,7 +80,9 @@ enum LayoutDetector {
     private enum Scan {
         case notAnObject
         case decided(Int)
-        case undecided(keys: [String], candidates: [Int])
+        /// No key decided: the first keys (up to 20) and how many there are, the keys some preset has, and the
+        /// presets those fit.
+        case undecided(keys: [String], total: Int, shared: [String], candidates: [Int])
     }
 
     private static func scan(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Scan {
@@ -91,22 +95,38 @@ enum LayoutDetector {
         }
         try reader.beginObject()
         var keys: [String] = []
+        var total = 0
+        var shared: [String] = []
         var candidates: [Int] = []
         while let key = try reader.nextKeyString() {
             if let index = presets.firstIndex(where: { $0.own.contains(key) }) { return .decided(index) }
             if keys.count < 20 { keys.append(key) }
-            for (i, preset) in presets.enumerated() where preset.schema.rootKeys.contains(key) && !candidates.contains(i) {
-                candidates.append(i)
+            total += 1
+            for (i, preset) in presets.enumerated() where preset.schema.rootKeys.contains(key) {
+                if !shared.contains(key) { shared.append(key) }
+                if !candidates.contains(i) { candidates.append(i) }
             }
             try reader.skipValue()
         }
         try reader.finish()
-        return .undecided(keys: keys, candidates: candidates.sorted())
+        return .undecided(keys: keys, total: total, shared: shared, candidates: candidates.sorted())
     }
 
     /// Keys as JSON string literals: a key read from the file may hold quotes or control characters (an escape
     /// sequence would act on the user's terminal), and a literal shows exactly which key it is.
     static func quoted(_ keys: some Sequence<String>) -> String { keys.map(JSONWriter.quoted).joined(separator: ", ") }
 
-    private static func article(_ word: String) -> String { "aeiou".contains(word.first ?? "x") ? "an" : "a" }
+    /// The first `limit` of `keys` quoted, and how many there are in all when that is more: only keys the
+    /// export has, never ones a preset expects.
+    static func keyList(_ keys: [String], total: Int, limit: Int = 10) -> String {
+        let shown = quoted(keys.prefix(limit))
+        return total > min(limit, keys.count) ? "\(shown), … (\(total) in all)" : shown
+    }
+
+    /// `its top-level keys are "a", "b"`, or that it has none; `subject` names the export (`its`, `the export's`).
+    static func foundKeys(_ keys: [String], total: Int, subject: String = "its") -> String {
+        total == 0 ? "\(subject) top level has no keys" : "\(subject) top-level keys are \(keyList(keys, total: total))"
+    }
+
+    static func article(_ word: String) -> String { "aeiou".contains(word.first ?? "x") ? "an" : "a" }
 }

@@ -14,7 +14,9 @@ enum ParseExport {
     static func classes(of schema: Schema) -> [String] { schema.rootKeys }
 
     /// Reads the class files in `folder` into the sink `makeSink` makes.
-    static func read<Sink: FactSink>(folder: String, schema: Schema, sink makeSink: (Schema) -> Sink) throws(InputError) -> Sink {
+    static func read<Sink: FactSink>(
+        folder: String, schema: Schema, warn: ((String) -> Void)? = nil, sink makeSink: (Schema) -> Sink
+    ) throws(InputError) -> Sink {
         var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
         var read = 0
         for className in classes(of: schema) {
@@ -24,17 +26,17 @@ enum ParseExport {
             try walk(&walker, className, bytes, file: read)
             read += 1
         }
-        guard read > 0 else {
-            let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-            throw notParse(folder, schema, found: found)
-        }
+        let found = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        guard read > 0 else { throw notParse(folder, schema, found: found) }
+        try check(walker, schema, folder, found: found, warn: warn)
         return walker.sink
     }
 
     /// Reads the class files in the zip archive `archive` whose bytes are `bytes` (from a file or standard input)
     /// into the sink `makeSink` makes.
     static func read<Sink: FactSink>(
-        archive: Archive, bytes: ExportBytes, schema: Schema, sink makeSink: (Schema) -> Sink
+        archive: Archive, bytes: ExportBytes, schema: Schema, warn: ((String) -> Void)? = nil,
+        sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
         let source = bytes.source
         let wanted = classes(of: schema)
@@ -64,6 +66,7 @@ enum ParseExport {
             }
             try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"), file: file)
         }
+        try check(walker, schema, source, found: names.sorted(), warn: warn)
         return walker.sink
     }
 
@@ -93,6 +96,16 @@ enum ParseExport {
                 source: bytes.source,
                 message: "not a Parse class export: expected {\"results\": [...]} or an array of \(className) objects")
         }
+    }
+
+    /// Reports the relations whose class file is missing or held nothing (see ``RelationMatches``).
+    private static func check<Sink: FactSink>(
+        _ walker: TreeWalker<Sink>, _ schema: Schema, _ source: String, found: [String], warn: ((String) -> Void)?
+    ) throws(InputError) {
+        let files = found.filter { $0.hasSuffix(".json") }
+        let listed = files.isEmpty ? "the export has no class files" : "the export's class files are "
+            + files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", … (\(files.count) in all)" : "")
+        try RelationMatches(schema: schema, counts: walker.matches).check(source: source, found: listed, warn: warn)
     }
 
     private static func notParse(_ source: String, _ schema: Schema, found: [String]) -> InputError {

@@ -17,13 +17,18 @@ public final class AtomicFile {
         let url = URL(fileURLWithPath: path)
         self.path = path
         temporary = TemporaryName.sibling(of: url).path
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw OutputError(path: path, message: "cannot write: \(error.localizedDescription)")
+        let folder = url.deletingLastPathComponent()
+        if let reason = FolderCreation.createAll(folder.path) {
+            throw OutputError(path: path, message: "cannot create the folder it goes in: \(reason)")
         }
+        TemporarySweep.removeStale(in: folder)
+        LiveTemporaries.register(temporary)
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: \(TemporaryName.lastError)") }
+        guard descriptor >= 0 else {
+            let reason = TemporaryName.lastError
+            LiveTemporaries.unregister(temporary)
+            throw OutputError(path: path, message: "cannot write: \(reason)")
+        }
     }
 
     deinit { abandon() }
@@ -55,10 +60,15 @@ public final class AtomicFile {
         guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: the file is already closed") }
         let closed = close(descriptor) == 0
         descriptor = -1
-        guard closed, rename(temporary, path) == 0 else {
-            let reason = TemporaryName.lastError
-            unlink(temporary)
-            throw OutputError(path: path, message: "cannot write: \(reason)")
+        let (temporary, path) = (temporary, path)
+        try LiveTemporaries.whileAlive { (live: inout Set<String>) throws(OutputError) in
+            guard closed, rename(temporary, path) == 0 else {
+                let reason = TemporaryName.lastError
+                unlink(temporary)
+                live.remove(temporary)
+                throw OutputError(path: path, message: "cannot write: \(reason)")
+            }
+            live.remove(temporary)
         }
     }
 
@@ -68,6 +78,7 @@ public final class AtomicFile {
         close(descriptor)
         descriptor = -1
         unlink(temporary)
+        LiveTemporaries.unregister(temporary)
     }
 }
 

@@ -42,7 +42,7 @@ extension StagedFolder {
 
     /// Starts the file `relativePath` of the folder, creating subfolders, to be written piece by piece.
     public func stream(to relativePath: String) throws(OutputError) -> StreamedFile {
-        try StreamedFile(relativePath: relativePath, url: prepare(relativePath))
+        try StreamedFile(relativePath: relativePath, url: URL(fileURLWithPath: prepare(relativePath)))
     }
 
     /// Renames the file `relativePath` of the staging folder to `newPath` (in a folder that exists there).

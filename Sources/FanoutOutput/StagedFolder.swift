@@ -3,10 +3,14 @@ import Foundation
 
 /// A folder written whole: every file goes into a staging sibling (``TemporaryName``), which replaces the target
 /// only when ``commit()`` is called, so an interrupted or failed run leaves the previous folder as it was and
-/// ``abandon()`` leaves nothing behind.
+/// ``abandon()`` leaves nothing behind. A run stopped by a signal deletes its staging folder
+/// (``TerminationCleanup``); one killed outright leaves it to the next run, which deletes it
+/// (``TemporarySweep``).
 ///
 /// Which folder it may replace is its ``Claim``: Fanout's own outputs carry a marker file and a non-empty folder
 /// without it is never replaced, so pointing `--out` at the wrong place never deletes a user's files.
+///
+/// Errors name the folder as the user named it (and the file inside it), never the staging folder.
 ///
 /// Writes may come from several threads at once.
 public final class StagedFolder: Sendable {
@@ -25,12 +29,14 @@ public final class StagedFolder: Sendable {
     public let target: URL
     /// The folder being written.
     package let staging: URL
+    /// The folder as the user named it, for messages.
+    private let shownPath: String
     /// Folders of the staging tree known to exist, so that writing many files asks the file system once per
-    /// folder rather than once per file. Two writers may both create one, which `createDirectory` allows.
+    /// folder rather than once per file. Two writers may both create one, which `mkdir` allows (`EEXIST`).
     private let folders = Locked(Set<String>())
 
     /// Prepares to replace the folder at `path`. Fails, writing nothing, when `path` is a file or a folder that
-    /// `claim` does not allow replacing.
+    /// `claim` does not allow replacing, or when its parent folder cannot be written.
     public init(path: String, claim: Claim = .fanoutOutput) throws(OutputError) {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let fm = FileManager.default
@@ -53,23 +59,36 @@ public final class StagedFolder: Sendable {
             }
         }
         let parent = target.deletingLastPathComponent()
-        do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw OutputError(path: parent.path, message: "cannot create the folder: \(error.localizedDescription)")
+        // The folder the output goes in, as the user wrote it (`.` for a bare name).
+        // (By hand: Foundation's `deletingLastPathComponent` traps on a one-character name such as `t` on Linux.)
+        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        let shownParent = trimmed.lastIndex(of: "/").map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        if let reason = FolderCreation.createAll(parent.path) {
+            throw OutputError(path: path, message: "cannot create the folder it goes in, \(shownParent): \(reason); nothing was written")
         }
-        staging = TemporaryName.sibling(of: target)
-        try? fm.removeItem(at: staging)
-        do {
-            try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-            if claim == .fanoutOutput {
-                try Data("Created by fanout. Fanout replaces this folder on the next build.\n".utf8)
-                    .write(to: staging.appendingPathComponent(Self.markerName))
-            }
-        } catch {
-            throw OutputError(path: staging.path, message: "cannot write: \(error.localizedDescription)")
+        TemporarySweep.removeStale(in: parent)
+        let staging = TemporaryName.sibling(of: target)
+        TemporarySweep.remove(staging.path)
+        LiveTemporaries.register(staging.path)
+        // The output is written next to its final place and moved in whole, so the folder it goes in must take a
+        // new folder: on a read-only volume it cannot.
+        guard mkdir(staging.path, 0o755) == 0 else {
+            let reason = TemporaryName.lastError
+            LiveTemporaries.unregister(staging.path)
+            throw OutputError(path: path, message: "cannot write in \(shownParent): \(reason); nothing was written")
         }
         self.target = target
+        self.staging = staging
+        shownPath = path
+        if claim == .fanoutOutput {
+            do throws(OutputError) {
+                try write("Created by fanout. Fanout replaces this folder on the next build.\n", to: Self.markerName)
+            } catch {
+                // A disk full from the start: nothing may stay behind.
+                abandon()
+                throw OutputError(path: path, message: "\(error.message); nothing was written")
+            }
+        }
     }
 
     /// Writes `text` to `relativePath`, creating subfolders.
@@ -84,57 +103,75 @@ public final class StagedFolder: Sendable {
 
     /// Writes `bytes` to `relativePath`, creating subfolders.
     public func write(_ bytes: UnsafeRawBufferPointer, to relativePath: String) throws(OutputError) {
-        let url = try prepare(relativePath)
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw OutputError(path: url.path, message: "cannot write: \(TemporaryName.lastError)") }
+        let path = try prepare(relativePath)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw failure(relativePath, "cannot write") }
         defer { close(fd) }
-        guard FileDescriptor.writeAll(fd, bytes) else {
-            throw OutputError(path: url.path, message: "cannot write: \(TemporaryName.lastError)")
-        }
+        guard FileDescriptor.writeAll(fd, bytes) else { throw failure(relativePath, "cannot write") }
     }
 
     /// Hard-links the file at `relativePath` of the current target into the new folder, keeping it as it was
     /// (same inode, same modification time); false when there is no such file or it cannot be linked.
     package func keepPrevious(_ relativePath: String) throws(OutputError) -> Bool {
-        let url = try prepare(relativePath)
-        return link(target.appendingPathComponent(relativePath).path, url.path) == 0
+        let path = try prepare(relativePath)
+        return link(target.appendingPathComponent(relativePath).path, path) == 0
     }
 
-    /// The staging URL of `relativePath`, its folder created.
-    func prepare(_ relativePath: String) throws(OutputError) -> URL {
-        let url = staging.appendingPathComponent(relativePath)
-        let folder = url.deletingLastPathComponent()
-        if !folders.withLock({ $0.contains(folder.path) }) {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw OutputError(path: folder.path, message: "cannot create: \(error.localizedDescription)")
+    /// The staging path of `relativePath`, its folder created.
+    func prepare(_ relativePath: String) throws(OutputError) -> String {
+        let path = staging.path + "/" + relativePath
+        guard let slash = relativePath.lastIndex(of: "/") else { return path }
+        let folder = relativePath[..<slash]
+        if !folders.withLock({ $0.contains(String(folder)) }) {
+            if let reason = FolderCreation.createBelow(staging.path, folder) {
+                throw failure(String(folder), "cannot create the folder", reason: reason)
             }
-            folders.withLock { _ = $0.insert(folder.path) }
+            folders.withLock { _ = $0.insert(String(folder)) }
         }
-        return url
+        return path
+    }
+
+    /// The error for `relativePath`, named inside the folder as the user named it. When the process is being
+    /// stopped by a signal, the failure is the cleanup's doing: waits for the end instead.
+    private func failure(_ relativePath: String, _ what: String, reason: String = TemporaryName.lastError) -> OutputError {
+        LiveTemporaries.waitIfTerminating()
+        return OutputError(path: (shownPath as NSString).appendingPathComponent(relativePath), message: "\(what): \(reason)")
     }
 
     /// Moves the finished folder into place, replacing the previous one.
     public func commit() throws(OutputError) {
-        let fm = FileManager.default
-        let old = TemporaryName.sibling(of: target, "old")
-        do {
-            if fm.fileExists(atPath: target.path) {
-                try? fm.removeItem(at: old)
-                try fm.moveItem(at: target, to: old)
-                try fm.moveItem(at: staging, to: target)
-                try? fm.removeItem(at: old)
-            } else {
-                try fm.moveItem(at: staging, to: target)
+        let old = TemporaryName.sibling(of: target, .old)
+        let (target, staging, shownPath) = (target.path, staging.path, shownPath)
+        var replaced = false
+        TemporarySweep.remove(old.path)
+        try LiveTemporaries.whileAlive { (live: inout Set<String>) throws(OutputError) in
+            func fail() -> OutputError {
+                OutputError(path: shownPath, message: "cannot move the new output into place: \(TemporaryName.lastError)")
             }
-        } catch {
-            throw OutputError(path: target.path, message: "cannot move the new output into place: \(error.localizedDescription)")
+            var info = stat()
+            if lstat(target, &info) == 0 {
+                guard rename(target, old.path) == 0 else { throw fail() }
+                live.insert(old.path)
+                guard rename(staging, target) == 0 else {
+                    let error = fail()
+                    if rename(old.path, target) == 0 { live.remove(old.path) }
+                    throw error
+                }
+                replaced = true
+            } else {
+                guard rename(staging, target) == 0 else { throw fail() }
+            }
+            live.remove(staging)
+        }
+        if replaced {
+            TemporarySweep.remove(old.path)
+            LiveTemporaries.unregister(old.path)
         }
     }
 
     /// Deletes the staging folder after a failure; the previous folder is untouched.
     public func abandon() {
-        try? FileManager.default.removeItem(at: staging)
+        TemporarySweep.remove(staging.path)
+        LiveTemporaries.unregister(staging.path)
     }
 }

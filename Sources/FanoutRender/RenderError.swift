@@ -3,6 +3,8 @@
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// A template is missing or does not parse.
     case template(file: String, message: String)
+    /// A template is wrong at a line: a syntax error, or with `--strict` a name no page provides.
+    case templateLine(file: String, line: Int, message: String)
     /// A content page is unreadable.
     case content(file: String, message: String)
 
@@ -10,6 +12,7 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .template(let file, let message): "template \(file): \(message)"
+        case .templateLine(let file, let line, let message): "\(file):\(line): \(message)"
         case .content(let file, let message): "content \(file): \(message)"
         }
     }

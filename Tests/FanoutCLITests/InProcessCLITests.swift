@@ -60,4 +60,9 @@ import Testing
         let scaffold = ProjectScaffold.configFile(export: "export.json")
         #expect(scaffold.contains("a preset (makestagram, instaclone, friendlypix, parse)"))
     }
+
+    @Test func theEmbeddedDemoExportIsContentDemoExport() throws {
+        let file = CLI.repository.appendingPathComponent("Content/demo-export.json")
+        #expect(DemoExport.text == (try String(contentsOf: file, encoding: .utf8)), "run `make templates`")
+    }
 }

@@ -107,7 +107,7 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
         var schema = Presets.makestagram
         schema.posts?.createdAt = TimeField(FieldPath("createdAt"), unit: .iso8601)
         let d = try load("""
-            {"posts": {"u": {"a": {"createdAt": "2017-03-21T18:02:36.786Z"}, "b": {"createdAt": "2017-03-21T20:02:36+02:00"},
+            {"users": {"u": {"username": "u"}}, "posts": {"u": {"a": {"createdAt": "2017-03-21T18:02:36.786Z"}, "b": {"createdAt": "2017-03-21T20:02:36+02:00"},
                              "c": {"createdAt": "2017-13-01T00:00:00Z"}}}}
             """, schema: schema)
         #expect(d.posts[0].createdAt == 1490119356.786)

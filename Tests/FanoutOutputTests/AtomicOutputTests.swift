@@ -71,4 +71,31 @@ import Testing
         try project.commit()
         #expect(try FileManager.default.contentsOfDirectory(atPath: path("project")) == ["fanout.toml"])
     }
+
+    /// The id of a process that has ended.
+    static func deadPID() throws -> pid_t {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func temporariesOfEndedRunsAreSweptAndAPreviousOutputMovedAsideIsPutBack() throws {
+        let dead = try Self.deadPID()
+        #expect(TemporaryName.parse(".my.site.fanout-tmp-42") == .init(name: "my.site", purpose: .tmp, pid: 42))
+        #expect(TemporaryName.parse(".site.fanout-old-7")?.purpose == .old)
+        #expect(TemporaryName.parse("site.fanout-tmp-42") == nil && TemporaryName.parse(".site.fanout-tmp-x") == nil)
+        // A killed build's staging folder and report, and the previous site it had moved aside before dying.
+        for name in [".blog.fanout-tmp-\(dead)", ".blog.fanout-old-\(dead)", ".report.json.fanout-tmp-\(dead)"] {
+            try FileManager.default.createDirectory(atPath: path("\(name)/deep"), withIntermediateDirectories: true)
+        }
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: path(".blog.fanout-old-\(dead)/index.html")))
+        // A live process's temporaries are not touched.
+        let live = ".other.fanout-tmp-\(getppid())"
+        try FileManager.default.createDirectory(atPath: path(live), withIntermediateDirectories: true)
+        try AtomicFile.write("x", to: path("unrelated.txt"))
+        #expect(contents() == [live, "blog", "unrelated.txt"])
+        #expect(try String(contentsOfFile: path("blog/index.html"), encoding: .utf8) == "previous")
+    }
 }

@@ -94,10 +94,33 @@ func templateFolder(_ files: [String: String]) throws -> String {
     @Test func parseErrorsGiveTheFilesOwnLineNumbers() throws {
         let text = "line one\nline two\n{{#open}} never closed\n"
         let folder = try templateFolder(["page.mustache": text])
-        var plainError = ""
-        do { _ = try MustacheTemplate(string: text) } catch { plainError = "\(error)" }
-        #expect(!plainError.isEmpty)
-        #expect(throws: RenderError.template(file: "page.mustache", message: plainError)) { try TemplateSet(overrides: folder) }
+        #expect(throws: RenderError.templateLine(
+            file: folder + "/page.mustache", line: 3, message: "section \"open\" is never closed (no {{/open}})")) {
+            try TemplateSet(overrides: folder)
+        }
+    }
+
+    /// Each kind of syntax error, as the line it is on and what is wrong in the template's terms.
+    @Test func syntaxErrorsAreDescribedNotDumped() throws {
+        let cases: [(String, Int, String)] = [
+            ("{{<layout}}\n{{$body}}\n<p>x</p>\n{{/bod}}\n{{/layout}}\n", 4, "section \"body\" closed by \"/bod\""),
+            ("a {{#outer}}\n  b {{^inner}} c {{/outr}}\n", 2, "section \"inner\" closed by \"/outr\""),
+            ("{{/stray}}\n", 1, "\"/stray\" closes no open section"),
+            ("one\n{{#a}}\n{{#b}}\n{{/b}}\n", 2, "section \"a\" is never closed (no {{/a}})"),
+            ("one\ntwo {{name\n", 2, "tag not closed: \"}}\" missing"),
+            ("{{a b}}\n", 1, "malformed tag: expected a name (letters, digits, _ - . ?) and then \"}}\""),
+            ("{{<layout}}\n{{name}}\n{{/layout}}\n", 2, "only blocks ({{$name}}…{{/name}}) may stand directly inside a parent ({{<name}}…{{/name}})"),
+        ]
+        for (text, line, message) in cases {
+            let folder = try templateFolder(["page.mustache": text])
+            do {
+                _ = try TemplateSet(overrides: folder)
+                Issue.record("no error for \(text.debugDescription)")
+            } catch {
+                #expect(error == .templateLine(file: folder + "/page.mustache", line: line, message: message), "\(text)")
+                #expect(!"\(error)".contains("Mustache.") && !"\(error)".contains("ParserError"))
+            }
+        }
     }
 }
 

@@ -44,6 +44,11 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "The site's title. Default: `title` in fanout.toml, else Fanout.")
     var title: String?
 
+    @ArgumentParser.Flag(help: ArgumentHelp(
+        "Fail when a template looks up a value no page gives it, or includes a template that does not exist "
+            + "(a misspelled name would otherwise render as nothing). The README lists every template's values."))
+    var strict = false
+
     @ArgumentParser.Flag(name: .shortAndLong, help: "List every file written (files whose content did not change are kept).")
     var verbose = false
 
@@ -70,7 +75,7 @@ struct BuildCommand: ParsableCommand {
             throw UsageError(message: "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
         }
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
-        let templateSet = try TemplateSet(overrides: templates ?? input.existingFolder("Templates"))
+        let templateSet = try TemplateSet(overrides: templates ?? input.existingFolder("Templates"), strict: strict)
         let export = try input.input(project)
         let analysis = try Analysis(export, configuration: configuration)
         let builder = SiteBuilder(

@@ -17,12 +17,13 @@ struct Analysis {
         let dataset = try PhaseClock.measure("read") {
             // Progress in megabytes read.
             let progress = { (read: Int, total: Int) in TerminalProgress.shared.update(done: read >> 20, total: total >> 20) }
+            let warn = { (message: String) in printStatus("warning: \(message)") }
             guard input.path == "-", keepsStandardInput else {
-                return try ExportLoader.load(path: input.path, schema: input.schema, progress: progress)
+                return try ExportLoader.load(path: input.path, schema: input.schema, progress: progress, warn: warn)
             }
             let bytes = try ExportBytes(path: "-")
             kept = bytes
-            return try ExportLoader.load(bytes, path: "-", schema: input.schema, progress: progress)
+            return try ExportLoader.load(bytes, path: "-", schema: input.schema, progress: progress, warn: warn)
         }
         let derived = PhaseClock.measure("derive") { DerivedData(dataset) }
         audit = PhaseClock.measure("check") {

@@ -135,6 +135,12 @@ private struct ConfigReader {
         var settings: [String: RuleSetting] = [:]
         for (rule, value) in ordered(table, name: "rules") {
             guard RuleCatalog.descriptor(rule) != nil else {
+                if let setting = Self.topLevelKey(like: rule) {
+                    // TOML puts every key after `[rules]` into that table, so a setting appended at the end of the
+                    // file lands there.
+                    throw fail(rule, in: "rules", "[rules] \(rule): not a rule; \(setting) is a setting of the file's "
+                        + "top level: move it above [rules] (every key after a [table] line belongs to that table)")
+                }
                 throw fail(rule, in: "rules", "[rules] \(rule): \(RuleCatalog.unknownMessage(rule))")
             }
             guard let text = value.string, let setting = RuleSetting(text) else {
@@ -143,6 +149,12 @@ private struct ConfigReader {
             settings[rule] = setting
         }
         return settings
+    }
+
+    /// The top-level key `key` means, spelled with any case, `-` or `_` (`perpage`, `Per-Page`), if it means one.
+    static func topLevelKey(like key: String) -> String? {
+        func folded(_ text: String) -> String { text.lowercased().filter { $0 != "_" && $0 != "-" } }
+        return ProjectConfig.keys.first { $0 != "rules" && folded($0) == folded(key) }
     }
 
     func string(_ key: String, _ value: TOMLValueConvertible) throws(ConfigError) -> String {

@@ -1,14 +1,20 @@
 import FanoutImport
+import Foundation
 
-/// The files `fanout init` writes besides the templates: the project file and a sample page.
+/// The files `fanout init` writes besides the templates: the project file, a sample page and, unless the
+/// project names its own export, the demo export (``DemoExport``).
 enum ProjectScaffold {
+    /// Where a new project keeps the demo export.
+    static let demoExportName = "export.json"
+
     /// A `fanout.toml` naming `export`, with every other setting shown at its default or commented out, so the
     /// file documents what can be set. It parses as a ``ProjectConfig`` (a test checks it).
-    static func configFile(export: String) -> String {
-        """
+    static func configFile(export: String, isDemo: Bool = false) -> String {
+        let demoNote = isDemo ? "\n# export.json is the demo export, so that the project builds at once: replace it with yours.\n" : ""
+        return """
         # Fanout site project. `fanout build` run in this folder reads this file; options on the command line
         # override it. Paths are relative to this file's folder.
-
+        \(demoNote)
         export = \(quoted(export))        # the export to read: Firebase JSON (plain or gzip) or a Parse folder/.zip
         # schema = "makestagram"          # a preset (\(Presets.names.joined(separator: ", "))) or a .toml schema file
         title = "Fanout"
@@ -36,6 +42,18 @@ enum ProjectScaffold {
         the layout; a template deleted there falls back to the built-in one.
 
         """
+
+    /// `path` (absolute, or relative to the current folder) as a path relative to the folder `base`; absolute
+    /// when the two share no folder but the root.
+    static func relativePath(to path: String, from base: String) -> String {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        let from = URL(fileURLWithPath: base).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(target.count, from.count), target[common] == from[common] { common += 1 }
+        guard common > 1 else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        let parts = Array(repeating: "..", count: from.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
 
     /// A TOML basic string holding `text`.
     static func quoted(_ text: String) -> String {

@@ -34,11 +34,11 @@ public struct CheckContext: Sendable {
         self.derived = derived
     }
 
-    /// The username of `key`, or the key itself when the user is unknown or has none, for messages.
+    /// The username (else display name) of `key`, or the key itself when the user is unknown or has neither, for messages.
     package func name(_ key: KeyID) -> String {
         // A post whose owner field is missing or not a string has `noKey` as its owner; it has no key to show.
         guard key != noKey else { return "no one" }
-        if let u = derived.user(key), let name = dataset.users[u].username { return name }
+        if let u = derived.user(key), let name = dataset.users[u].shownName { return name }
         return dataset.key(key)
     }
 }

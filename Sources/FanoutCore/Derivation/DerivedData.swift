@@ -224,9 +224,10 @@ public struct DerivedData: Sendable {
         return order
     }
 
-    /// Each user's rank by username (users without one sort by uid among the rest), then uid.
+    /// Each user's rank by the name pages show (username, else display name; users with neither sort by uid
+    /// among the rest), then uid.
     private static func rankUsers(_ dataset: Dataset) -> [Int32] {
-        let names = dataset.users.map { $0.username ?? dataset.key($0.key) }
+        let names = dataset.users.map { $0.shownName ?? dataset.key($0.key) }
         var order = Array(0..<dataset.users.count)
         order.sort { a, b in
             if names[a] != names[b] { return names[a].utf8.lexicographicallyPrecedes(names[b].utf8) }

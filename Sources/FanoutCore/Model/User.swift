@@ -9,6 +9,10 @@ public struct User: Sendable, Equatable {
     /// The profile image URL, where the app stores one.
     public package(set) var profileImageURL: String?
 
+    /// What pages and messages call the user: the username, else the display name (a schema may name only
+    /// `name`); nil when the export stores neither, and the uid is shown instead.
+    public var shownName: String? { username ?? name }
+
     /// A user with the given fields.
     package init(key: KeyID, username: String? = nil, name: String? = nil, profileImageURL: String? = nil) {
         self.key = key

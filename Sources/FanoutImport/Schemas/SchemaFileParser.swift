@@ -62,6 +62,13 @@ struct SchemaFileParser {
         if let flags = try top.relation("flags", keys: ["path", "key", "user", "post"]) {
             schema.flags = try flags.edgeRelation(ends: ["user", "post"])
         }
+        if RelationKind.allCases.allSatisfy({ $0.pattern(in: schema) == nil }) {
+            let what = root.isEmpty ? "the file is empty" : "the schema places no relation"
+            throw InputError.schema("\(source): \(what), so it would read nothing from an export. A schema file says "
+                + "where each relation is, at least users and posts, e.g. [users] path = \"users/{user}\" and [posts] "
+                + "path = \"posts/{poster}/{post}\"; `fanout schemas show \(Presets.names[0])` prints a complete one to "
+                + "start from, and the README's \"Schema files\" documents every key")
+        }
         try validate(schema)
         return schema
     }

@@ -54,7 +54,13 @@ struct TreeWalker<Sink: FactSink> {
     private(set) var stoppedAtSplit = false
     private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
+    /// The first top-level keys read, for messages (see ``rootKeyCount`` for how many there are).
     private(set) var rootKeys: [String] = []
+    /// How many top-level keys the export has.
+    private(set) var rootKeyCount = 0
+    /// Per relation (``RelationKind/rawValue``), how many nodes its pattern reached, so that a schema whose path
+    /// matches nothing can be told from an export that has nothing of that kind.
+    private(set) var matches = [Int](repeating: 0, count: RelationKind.allCases.count)
     /// Whether the top level was an object.
     private(set) var rootWasObject = false
     /// Top-level keys to report when seen: other layouts' own keys, so detection can tell a mixed export.
@@ -142,6 +148,7 @@ struct TreeWalker<Sink: FactSink> {
         let rootCaptures = trie.nodes[0].captureChild >= 0
         while let key = try reader.nextKey() {
             if rootKeys.count < 50 { rootKeys.append(String(decoding: key, as: UTF8.self)) }
+            rootKeyCount += 1
             if trie.literal(0, key) != nil || (rootCaptures && key.first != UInt8(ascii: ".")) { matchedRootKeys += 1 }
             for watched in watchedBytes where watched.elementsEqual(key) {
                 seenWatchedKeys.append(String(decoding: key, as: UTF8.self))
@@ -154,6 +161,8 @@ struct TreeWalker<Sink: FactSink> {
     /// Takes over what the second walker of a split read found besides its facts, after ``stoppedAtSplit``.
     mutating func append(_ second: consuming TreeWalker) {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
+        rootKeyCount += second.rootKeyCount
+        for i in matches.indices { matches[i] += second.matches[i] }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
         sink.append(second.sink)
@@ -317,6 +326,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         for relation in trie.nodes[node].terminals {
+            matches[relation.rawValue] += 1
             emit(relation, present: present)
         }
     }

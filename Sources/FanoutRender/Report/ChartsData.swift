@@ -66,7 +66,7 @@ public struct ChartsData: Sendable, Equatable {
             let stored = storedByUser[u] ?? []
             let timeline = derived.timelines[u]
             return Coverage(
-                username: dataset.users[u].username ?? dataset.key(dataset.users[u].key),
+                username: dataset.users[u].shownName ?? dataset.key(dataset.users[u].key),
                 stored: timeline.count { stored.contains($0) }, derived: timeline.count)
         }
     }

@@ -28,7 +28,7 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     }
 
     func username(_ user: Int) -> String {
-        dataset.users[user].username ?? dataset.key(dataset.users[user].key)
+        dataset.users[user].shownName ?? dataset.key(dataset.users[user].key)
     }
 
     /// A person in a list: name and, when the user exists, the link to their profile.

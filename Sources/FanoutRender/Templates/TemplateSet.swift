@@ -12,12 +12,19 @@ public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     /// Non-template files (such as `style.css`) by name, copied to the site's root.
     package let assets: [String: String]
+    /// Records the values each template is rendered with, for the test that checks ``TemplateVariables``.
+    var recorder: TemplateRecorder?
 
     /// The built-in templates, overridden by the files in `overrides` when given and present.
-    public init(overrides: String? = nil) throws(RenderError) {
+    ///
+    /// With `strict`, every name a template looks up must be one the code may give it (``TemplateVariables``),
+    /// so that a misspelled variable fails the build instead of rendering as nothing.
+    public init(overrides: String? = nil, strict: Bool = false) throws(RenderError) {
         HTMLContentType.registerOnce()
         MarkdownContentType.registerOnce()
         var files = BuiltinTemplates.files
+        // Where each file comes from, for messages: `Templates/timeline.mustache`, or the built-in one.
+        var shown = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, "\($0) (built in)") })
         if let overrides, FileManager.default.fileExists(atPath: overrides) {
             let names: [String]
             do {
@@ -31,6 +38,7 @@ public struct TemplateSet: Sendable {
                     throw RenderError.template(file: path, message: "not readable as UTF-8 text")
                 }
                 files[name] = text
+                shown[name] = path
             }
         }
         var library = MustacheLibrary()
@@ -45,8 +53,12 @@ public struct TemplateSet: Sendable {
                 _ = try MustacheTemplate(string: text)
                 try library.register(HTMLContentType.pragmaLine + text, named: String(name.dropLast(".mustache".count)))
             } catch {
-                throw RenderError.template(file: name, message: "\(error)")
+                let (line, message) = TemplateSyntax.describe(error, in: text)
+                throw RenderError.templateLine(file: shown[name] ?? name, line: line, message: message)
             }
+        }
+        if strict {
+            try TemplateNames.check(files.filter { $0.key.hasSuffix(".mustache") }, shown: shown)
         }
         self.library = library
         self.assets = assets
@@ -66,6 +78,7 @@ public struct TemplateSet: Sendable {
     }
 
     private func render(_ context: Any, template name: String) throws(RenderError) -> String {
+        recorder?.record(context, template: name)
         guard let output = library.render(context, withTemplate: name) else {
             throw RenderError.template(file: "\(name).mustache", message: "no such template")
         }

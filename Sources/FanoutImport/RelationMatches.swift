@@ -1,0 +1,36 @@
+import FanoutCore
+
+/// What a walk found of each relation of the schema: a relation whose path reached no node is most often a
+/// schema that does not fit the export (`members/{user}` where the app writes `users/{uid}`), rarely an export
+/// that has nothing of that kind; either way the user is told, rather than shown every post's owner as unknown.
+struct RelationMatches {
+    let schema: Schema
+    /// Per relation (``RelationKind/rawValue``), the nodes its pattern reached.
+    let counts: [Int]
+
+    /// The schema's relations whose pattern matched nothing, in the schema's order.
+    var unmatched: [RelationKind] {
+        RelationKind.allCases.filter { $0.pattern(in: schema) != nil && counts[$0.rawValue] == 0 }
+    }
+
+    /// The relation as the schema file writes it: `[users] path "members/{user}"`.
+    func described(_ relation: RelationKind) -> String {
+        let at = SchemaFileParser.location(of: relation)
+        return "[\(at[0])] \(at[1]) \"\(relation.pattern(in: schema).map { "\($0)" } ?? "")\""
+    }
+
+    /// Fails when `users` matched nothing while other relations matched something: every user the export names
+    /// would be unknown, and the report would be one finding per post, like and follow. Reports the other
+    /// relations that matched nothing through `warn`. `found` says what the export has instead (its top-level
+    /// keys); `source` names the export.
+    func check(source: String, found: String, warn: ((String) -> Void)?) throws(InputError) {
+        let unmatched = self.unmatched
+        if unmatched.contains(.users), counts.contains(where: { $0 > 0 }) {
+            throw InputError.layout(
+                source: source,
+                message: "\(described(.users)) matched nothing, so every user the export names would be unknown; "
+                    + "\(found). Check the schema's users path (see `fanout schemas show \(Presets.names[0])`)")
+        }
+        for relation in unmatched { warn?("\(source): \(described(relation)) matched nothing; \(found)") }
+    }
+}

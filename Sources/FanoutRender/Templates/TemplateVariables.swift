@@ -1,0 +1,198 @@
+/// A value a template may look up by name, and what it holds; a list's or an object's own values are its
+/// ``fields``.
+struct TemplateVariable: Sendable, Equatable {
+    let name: String
+    let meaning: String
+    var fields: [TemplateVariable] = []
+
+    init(_ name: String, _ meaning: String, _ fields: [TemplateVariable] = []) {
+        self.name = name
+        self.meaning = meaning
+        self.fields = fields
+    }
+
+    /// This name and those of its fields, at every depth.
+    var allNames: [String] { [name] + fields.flatMap(\.allNames) }
+}
+
+/// Every value the code gives each template, with what it means: the list the README's "Template variables"
+/// shows (generated from here by a test, which also checks that rendering gives exactly these) and that
+/// `fanout build --strict` checks templates against.
+///
+/// A template sees the values of the page it is rendered for: its own, those of every page
+/// (``everyPage``) if it is a page, and, as a partial or a parent (`layout`), those of the templates that
+/// include it.
+enum TemplateVariables {
+    /// What every page of the site gets, besides its own values.
+    static let everyPage: [TemplateVariable] = [
+        .init("siteTitle", "the site's title (`--title`, `title` in fanout.toml)"),
+        .init("title", "the page's title"),
+        .init("root", "the way back to the site's root from the page (`../../`), to prefix links with"),
+        .init("exportName", "the export's file name as given"),
+        .init("schemaName", "the layout the export was read with"),
+        .init("navPages", "the pages of `Content/` other than `index.md`, in `order`", [
+            .init("href", "the page's file"), .init("title", "its title"),
+        ]),
+    ]
+
+    /// The templates that are pages (and so get ``everyPage``).
+    static let pages: Set<String> = ["index", "timeline", "timeline.md", "profile", "post", "page", "report", "report.md"]
+
+    static let person: [TemplateVariable] = [
+        .init("name", "the username (else display name, else uid)"),
+        .init("href", "their profile page; absent for a user who does not exist"),
+    ]
+
+    static let pagination: [TemplateVariable] = [
+        .init("pagination", "present when the list spans several pages", [
+            .init("pageNumber", "this page's number, from 1"),
+            .init("pageCount", "the number of pages"),
+            .init("pages", "every page", [
+                .init("number", "its number"), .init("href", "its file"), .init("current", "true on this page"),
+            ]),
+            .init("prevHref", "the newer page; absent on the first"),
+            .init("nextHref", "the older page; absent on the last"),
+        ]),
+        .init("firstPost", "the position of the page's first post in the whole list, from 1; with pagination"),
+        .init("lastPost", "the position of its last post; with pagination"),
+    ]
+
+    static let postItems: TemplateVariable = .init("posts", "the page's posts, newest first", [
+        .init("key", "the post's key"),
+        .init("card", "the post's card, rendered by `post-card.mustache` (insert unescaped: `{{{card}}}`)"),
+        .init("cardMarkdown", "the card rendered by `post-card.md.mustache`"),
+        .init("liked", "whether the page's user likes the post"),
+        .init("heart", "the heart, rendered by `heart.mustache` for the page's user"),
+    ])
+
+    static let card: [TemplateVariable] = [
+        .init("root", "the way back to the site's root from the page showing the card"),
+        .init("key", "the post's key"),
+        .init("postHref", "the post's page; absent on that page itself"),
+        .init("likesHref", "the likers' list on the post's page; absent on that page itself and without likes"),
+        .init("posterName", "the poster's name"),
+        .init("profileHref", "the poster's profile; absent when the post has no owner"),
+        .init("likeCount", "the number of likes counted"),
+        .init("likeCountText", "`no likes`, `1 like`, `3 likes`"),
+        .init("likersSummary", "`alice, bob and 3 others`; absent without likes"),
+        .init("flagged", "true when users flagged the post as inappropriate"),
+        .init("isoTime", "the post's time, ISO 8601; absent when undated"),
+        .init("displayTime", "the post's time for people, or `undated`"),
+        .init("imageURL", "the image's URL (http or https only); absent otherwise"),
+        .init("imageHeight", "the photo's height at 414 px wide, from `image_height`, to reserve its space; absent when unknown or absurd"),
+        .init("captionHTML", "the caption rendered from Markdown (insert unescaped); absent without caption"),
+        .init("captionText", "the caption as stored"),
+        .init("captionMarkdown", "the caption's Markdown with raw HTML and unsafe links removed, for Markdown twins"),
+        .init("storedCountDiffers", "true when the stored like counter disagrees with the likes counted"),
+        .init("storedLikeCount", "the stored like counter, when it disagrees"),
+    ]
+
+    static let report: [TemplateVariable] = [
+        .init("total", "findings in all"), .init("errors", "findings of severity error"),
+        .init("warnings", "findings of severity warning"), .init("infos", "findings of severity info"),
+        .init("rulesRun", "the number of rules that ran"),
+        .init("totalText", "`1 finding`, `1,234 findings`"), .init("errorsText", "`1 error`, `2 errors`"),
+        .init("warningsText", "`1 warning`, `2 warnings`"), .init("infosText", "`3 info`"),
+        .init("rulesRunText", "`1 rule ran`, `18 rules ran`"),
+        .init("rules", "every rule that ran", [
+            .init("id", "the rule's id"), .init("severity", "its severity in this run"),
+            .init("summary", "what it verifies"), .init("explanation", "why its copies drift and how the fix works"),
+            .init("count", "its findings"), .init("hasFindings", "whether it has any"),
+            .init("mechanical", "whether its fix is mechanical"),
+            .init("omitted", "findings beyond the first 1,000, not listed; absent when none"),
+            .init("findings", "its first 1,000 findings", [
+                .init("severity", "the finding's severity"), .init("message", "what is wrong"),
+                .init("paths", "the database paths involved, the one to change first"),
+                .init("expected", "the expected value, as JSON (`—` when absent)"),
+                .init("actual", "the actual value, as JSON"),
+                .init("hasFix", "whether there is a mechanical fix"),
+                .init("fix", "the fix's multi-path update entries, one a line"),
+                .init("pathsCode", "the paths as Markdown code spans"),
+                .init("expectedCode", "the expected value as a Markdown code span"),
+                .init("actualCode", "the actual value as a Markdown code span"),
+                .init("fixCode", "the fix's entries as Markdown code spans"),
+            ]),
+        ]),
+        .init("hasSkipped", "whether rules were skipped"),
+        .init("skipped", "the rules skipped", [.init("rule", "the rule's id"), .init("reason", "why it did not run")]),
+        .init("exportNameCode", "the export's name as a Markdown code span"),
+        .init("charts", "the SVG charts (insert unescaped)", [
+            .init("findingsPerRule", "findings per rule that ran"),
+            .init("likeDeltas", "the distribution of like-count deltas; absent without like-count mismatches"),
+            .init("coverage", "timeline coverage per user; absent without stored timelines"),
+            .init("coverageSummary", "how many timelines are complete, in words"),
+        ]),
+        .init("baseline", "present with `--baseline`", [
+            .init("hidden", "findings the baseline hid"), .init("fixedCount", "its entries no finding matched"),
+            .init("hiddenText", "`2 known findings`"), .init("fixedText", "`1 of its entries no longer occurs`"),
+            .init("hasFixed", "whether there are such entries"),
+            .init("fixed", "those entries", [
+                .init("rule", "the rule"), .init("path", "the path"), .init("pathCode", "the path as a Markdown code span"),
+            ]),
+        ]),
+    ]
+
+    /// Each template's own values, by template name (its file name without `.mustache`). Templates not listed
+    /// (`layout`, `pagination`, `pagination.md`, `post-list`) are parents and partials: they see the values of
+    /// the templates that include them.
+    static let own: [String: [TemplateVariable]] = [
+        "index": [
+            .init("users", "every user, by username", [
+                .init("username", "the user's name"), .init("timelineHref", "their timeline"),
+                .init("profileHref", "their profile"), .init("postCount", "their posts"),
+                .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
+                .init("followingCount", "the users they follow"),
+            ]),
+            .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
+            .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
+            .init("intro", "`Content/index.md` rendered (insert unescaped); absent without it"),
+            .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
+            .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
+        ],
+        "timeline": timeline, "timeline.md": timeline,
+        "profile": [
+            .init("username", "the user's name"), .init("uid", "the user's uid"),
+            .init("name", "the display name, where the export stores one"),
+            .init("viewerName", "the user's name, for the hearts"),
+            postItems, .init("postCount", "the user's posts in all"),
+            .init("followers", "who follows the user", person), .init("followerCount", "how many"),
+            .init("following", "whom the user follows", person), .init("followingCount", "how many"),
+        ] + pagination,
+        "post": [
+            .init("key", "the post's key"),
+            .init("heading", "the poster and the time, the page's heading"),
+            .init("likersHeading", "`Likes`, or `Liked by 4 users`"),
+            .init("post", "the post, with the values of a card (the links to its own page absent)",
+                  card.filter { $0.name != "postHref" && $0.name != "likesHref" }),
+            .init("likeCountText", "`no likes`, `1 like`, `3 likes`"),
+            .init("likers", "everyone who likes the post, by username", person),
+        ],
+        "page": [.init("contentHTML", "the Markdown page rendered (insert unescaped)")],
+        "report": report + [.init("inlineStyle", "the site's stylesheet, which a standalone report carries inside")],
+        "report.md": report,
+        "post-card": card, "post-card.md": card,
+        "heart": [
+            .init("liked", "whether the page's user likes the post"),
+            .init("viewerName", "the page's user's name"),
+        ],
+    ]
+
+    static let timeline: [TemplateVariable] = [
+        .init("timelineUID", "the uid whose timeline this is (the layout marks the page with it)"),
+        .init("username", "the user's name"), .init("uid", "the user's uid"),
+        .init("viewerName", "the user's name, for the hearts"),
+        postItems, .init("postCount", "the posts on the whole timeline"), .init("postsText", "`1 post`, `12 posts`"),
+        .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
+    ] + pagination
+
+    /// The names template `name` may look up: its own values, every page's if it is a page, and those of the
+    /// templates in `includers` (the ones that include it, at any depth).
+    static func names(for name: String, includers: Set<String>) -> Set<String> {
+        var names = Set<String>()
+        for template in includers.union([name]) {
+            names.formUnion((own[template] ?? []).flatMap(\.allNames))
+            if pages.contains(template) { names.formUnion(everyPage.flatMap(\.allNames)) }
+        }
+        return names
+    }
+}

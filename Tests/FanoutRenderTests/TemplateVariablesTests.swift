@@ -1,0 +1,153 @@
+import FanoutCore
+import FanoutJSON
+import Foundation
+import Testing
+
+@testable import FanoutRender
+
+/// ``TemplateVariables`` is what the README lists and `--strict` checks against; these tests keep it equal to
+/// what the code gives each template, and the README equal to it.
+@Suite struct TemplateVariablesTests {
+    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("README.md")
+    static let begin = "<!-- template variables: generated from Sources/FanoutRender/Templates/TemplateVariables.swift "
+        + "by `FANOUT_UPDATE_README=1 swift test --filter TemplateVariablesTests`; do not edit by hand -->"
+    static let end = "<!-- end of template variables -->"
+
+    /// The README's list, generated from the catalogue.
+    static func markdown() -> String {
+        func rows(_ variables: [TemplateVariable], in parent: String? = nil) -> [String] {
+            variables.flatMap { variable in
+                let place = parent.map { " (in `\($0)`)" } ?? ""
+                return ["| `\(variable.name)`\(place) | \(variable.meaning) |"] + rows(variable.fields, in: variable.name)
+            }
+        }
+        let header = ["| value | meaning |", "|---|---|"]
+        var lines = [begin, "", "Every page (\(TemplateVariables.pages.sorted().map { "`\($0).mustache`" }.joined(separator: ", "))) gets:", ""]
+        lines += header + rows(TemplateVariables.everyPage)
+        // Templates with the same values are listed together.
+        var groups: [(names: [String], variables: [TemplateVariable])] = []
+        for name in TemplateVariables.own.keys.sorted() {
+            let variables = TemplateVariables.own[name]!
+            if let i = groups.firstIndex(where: { $0.variables == variables }) { groups[i].names.append(name) } else {
+                groups.append(([name], variables))
+            }
+        }
+        for group in groups {
+            lines += ["", group.names.map { "`\($0).mustache`" }.joined(separator: ", ") + ":", ""]
+            lines += header + rows(group.variables)
+        }
+        let partials = BuiltinTemplates.files.keys.filter { $0.hasSuffix(".mustache") }
+            .map { String($0.dropLast(".mustache".count)) }.filter { TemplateVariables.own[$0] == nil }.sorted()
+        lines += ["", partials.map { "`\($0).mustache`" }.joined(separator: ", ")
+            + " are a parent and partials: they see the values of the templates that include them.", "", end]
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func theReadmeListsEveryTemplatesValues() throws {
+        var text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let start = try #require(text.range(of: Self.begin)), stop = try #require(text.range(of: Self.end))
+        let current = String(text[start.lowerBound..<stop.upperBound])
+        if ProcessInfo.processInfo.environment["FANOUT_UPDATE_README"] != nil {
+            text.replaceSubrange(start.lowerBound..<stop.upperBound, with: Self.markdown())
+            try text.write(to: Self.readme, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(current == Self.markdown(), "run FANOUT_UPDATE_README=1 swift test --filter TemplateVariablesTests")
+    }
+
+    @Test func theBuiltInTemplatesPassStrictMode() throws {
+        _ = try TemplateSet(strict: true)
+    }
+
+    @Test func strictModeRejectsAValueNoPageGivesAndAMissingPartial() throws {
+        let typo = try templateFolder(["timeline.mustache": "{{<layout}}{{$body}}\n<h1>{{usernmae}}</h1>\n{{/body}}{{/layout}}\n"])
+        #expect(throws: Never.self) { try TemplateSet(overrides: typo) }
+        do {
+            _ = try TemplateSet(overrides: typo, strict: true)
+            Issue.record("no error")
+        } catch {
+            #expect("\(error)".hasPrefix("\(typo)/timeline.mustache:2: \"usernmae\" is a value no page gives timeline.mustache (--strict); it gets "), "\(error)")
+        }
+        // A card's value is fine in a card, not in the profile; a partial sees its includers' values.
+        #expect(throws: RenderError.self) { try TemplateSet(overrides: try templateFolder(["profile.mustache": "{{captionHTML}}"]), strict: true) }
+        _ = try TemplateSet(overrides: try templateFolder(["post-list.mustache": "{{#posts}}{{{card}}} {{username}} {{siteTitle}}{{/posts}}"]), strict: true)
+        // Transforms and dotted names look up their names.
+        #expect(throws: RenderError.self) { try TemplateSet(overrides: try templateFolder(["index.mustache": "{{count(userz)}}"]), strict: true) }
+        _ = try TemplateSet(overrides: try templateFolder(["index.mustache": "{{count(users)}} {{#users}}{{.}}{{/users}} {{users.username}}"]), strict: true)
+        let missing = try templateFolder(["post.mustache": "a\n{{> footer}}\n"])
+        #expect(throws: RenderError.templateLine(file: missing + "/post.mustache", line: 2, message: "there is no template \"footer\" (footer.mustache)")) {
+            try TemplateSet(overrides: missing, strict: true)
+        }
+    }
+
+    /// Renders a site and reports whose data has every optional value, recording what each template gets, and
+    /// compares that with the catalogue both ways.
+    @Test func theCatalogueIsWhatTheCodeGives() throws {
+        let recorder = TemplateRecorder()
+        var templates = try TemplateSet()
+        templates.recorder = recorder
+        let (dataset, derived) = Self.richSite()
+        let content = try templateFolder(["index.md": "Welcome *here*.\n", "about.md": "---\ntitle: About\norder: 1\n---\n# About\n"])
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vars-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let audit = Self.audit()
+        try SiteBuilder(
+            dataset: dataset, derived: derived, audit: audit,
+            options: SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2), templates: templates
+        ).build(into: out)
+        let baseline = ReportInfo(exportName: "rich.json", schemaName: "test",
+                                  baseline: BaselineOutcome(hidden: 2, fixed: [BaselineEntry(rule: "follow-self", path: "following/u9/u9")]))
+        for format in [ReportFormat.html, .markdown] {
+            _ = try ReportWriter.render(audit, info: baseline, format: format, templates: templates)
+        }
+        let recorded = recorder.recorded
+        for (template, variables) in TemplateVariables.own {
+            var declared = Set(variables.flatMap(\.allNames))
+            if TemplateVariables.pages.contains(template) { declared.formUnion(TemplateVariables.everyPage.flatMap(\.allNames)) }
+            let given = recorded[template] ?? []
+            #expect(given.subtracting(declared).isEmpty, "\(template) gets values TemplateVariables does not list: \(given.subtracting(declared).sorted())")
+            #expect(declared.subtracting(given).isEmpty, "\(template): TemplateVariables lists values never given: \(declared.subtracting(given).sorted())")
+        }
+        #expect(Set(recorded.keys) == Set(TemplateVariables.own.keys), "templates the code renders directly")
+    }
+
+    /// Users with and without usernames and names, posts with every optional value, a flag, pagination, a
+    /// follow, stored timelines for the coverage chart, and a stored counter that disagrees.
+    static func richSite() -> (Dataset, DerivedData) {
+        var schema = Schema(name: "test")
+        schema.timeline = TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!)
+        var dataset = Dataset(schema: schema)
+        func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
+        dataset.users = [User(key: id("u1"), username: "alice", name: "Alice A."), User(key: id("u2"), username: "bob"),
+                         User(key: id("u3"), name: "Carol")]
+        for (key, owner, time) in [("-P1", "u2", 100.0), ("-P2", "u1", 200.0), ("-P3", "u3", 300.0), ("-P4", "u1", 400.0),
+                                   ("-P5", "u2", 500.0), ("-P6", "u1", 600.0)] {
+            var post = Post(key: id(key))
+            post.pathOwner = id(owner)
+            post.createdAt = time
+            post.caption = "caption of \(key)"
+            post.imageURL = "https://example.com/\(key).jpg"
+            post.imageHeight = 300
+            dataset.posts.append(post)
+        }
+        dataset.posts[0].storedLikeCount = 5
+        dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
+        dataset.followers = dataset.following
+        dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+        dataset.flags = [Flag(post: id("-P2"), user: id("u2"))]
+        dataset.timeline = [TimelineEntry(user: id("u1"), post: id("-P1"), posterUID: id("u2"))]
+        return (dataset, DerivedData(dataset))
+    }
+
+    /// More findings of one rule than the report lists, with fixes and values, and a rule skipped.
+    static func audit() -> AuditResult {
+        let findings = (0...ReportView.findingsPerRule).map { i in
+            Finding(rule: "like-count-mismatch", severity: .error, message: "stored 5, counted 2",
+                    paths: ["posts/u\(i)/-P/like_count"], expected: 2, actual: 5, fix: [PatchEntry("posts/u\(i)/-P/like_count", 2)])
+        }
+        return AuditResult(
+            findings: findings, rulesRun: [RuleCatalog.descriptor("like-count-mismatch")!],
+            skipped: [SkippedRule(rule: "timeline-missing", reason: "no timelines")])
+    }
+}
