@@ -35,9 +35,8 @@ struct ExportCommand: ParsableCommand {
             printStatus("wrote \(snapshotPath)")
             return
         }
-        let source = try RepairSource(export)
-        defer { source.remove() }
-        let analysis = try source.analysis()
+        // Standard input cannot be read twice: its bytes are kept for the second pass that writes repaired.json.
+        let analysis = try Analysis(export, keepsStandardInput: true)
         guard analysis.dataset.schema.format == .firebase else {
             throw UsageError(message: "--repair writes a Firebase multi-path update, but \(export.path) is a "
                 + "\(analysis.dataset.schema.format.rawValue) export")
@@ -46,7 +45,7 @@ struct ExportCommand: ParsableCommand {
         let repairedPath = folder.appendingPathComponent("repaired.json")
         let patchPath = folder.appendingPathComponent("repair.patch.json")
         // The repaired export streams into a temporary file that replaces repaired.json only once complete.
-        let bytes = try ExportBytes(path: source.path)
+        let bytes = try analysis.exportBytes()
         let repaired = try AtomicFile(path: repairedPath)
         try PatchApplier.apply(patch, to: bytes.buffer) { chunk in try repaired.append(chunk) }
         try AtomicFile.write(Snapshot.render(analysis.dataset, analysis.derived), to: snapshotPath)

@@ -7,11 +7,12 @@ struct Analysis {
     let derived: DerivedData
     let audit: AuditResult
     private let input: ExportInput
-    /// Standard input's bytes, kept for ``locate(_:name:)`` when asked for, since it cannot be read again.
+    /// Standard input's bytes, kept for a second pass (``locate(_:name:)``, ``exportBytes()``) when asked for,
+    /// since it cannot be read again.
     private let standardInput: ExportBytes?
 
     /// Reads `input` (laid out as its schema, or as the preset its top-level keys name) and runs the rules
-    /// `configuration` enables. `keepsStandardInput`: keep the bytes of `-` for ``locate(_:name:)``.
+    /// `configuration` enables. `keepsStandardInput`: keep the bytes of `-` for a second pass.
     init(_ input: ExportInput, configuration: AuditConfiguration = AuditConfiguration(), keepsStandardInput: Bool = false) throws {
         var kept: ExportBytes?
         let dataset = try PhaseClock.measure("read") {
@@ -33,6 +34,13 @@ struct Analysis {
         self.derived = derived
         self.input = input
         standardInput = kept
+    }
+
+    /// The export's bytes again, for a second pass over them (the repaired export): standard input's kept
+    /// bytes, or the file read anew.
+    func exportBytes() throws -> ExportBytes {
+        if let standardInput { return standardInput }
+        return try ExportBytes(path: input.path)
     }
 
     /// `findings` with the line and column of their first paths, found in a second pass over the export (only
