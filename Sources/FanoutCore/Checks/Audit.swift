@@ -53,23 +53,7 @@ public enum Audit {
     /// Rules only read the dataset and its derivation, so they run in parallel, one task per rule; results
     /// are put back in catalog order, so the report is the same whatever the scheduling.
     public static func run(_ context: CheckContext, configuration: AuditConfiguration = AuditConfiguration()) -> AuditResult {
-        var ran: [(rule: any ConsistencyRule, severity: Severity)] = []
-        var skipped: [SkippedRule] = []
-        var severities: [String: Severity] = [:]
-        for rule in RuleCatalog.rules {
-            let id = rule.descriptor.id
-            let setting = configuration.settings[id] ?? .severity(rule.descriptor.defaultSeverity)
-            guard case .severity(let severity) = setting else {
-                skipped.append(SkippedRule(rule: id, reason: "switched off by configuration"))
-                continue
-            }
-            if let missing = rule.missingRequirement(in: context.dataset.schema) {
-                skipped.append(SkippedRule(rule: id, reason: missing))
-                continue
-            }
-            ran.append((rule, severity))
-            if severity != rule.descriptor.defaultSeverity { severities[id] = severity }
-        }
+        let (ran, skipped, severities) = plan(context.dataset.schema, configuration)
         let results = Locked([[Finding]](repeating: [], count: ran.count))
         let tasks = ran
         DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
@@ -81,5 +65,30 @@ public enum Audit {
         return AuditResult(
             findings: results.value.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
             severities: severities)
+    }
+
+    /// The rules `configuration` and `schema` let run, each with its severity, and the others with the reason,
+    /// in catalog order: the one decision `check` and `fanout sql` share.
+    static func plan(_ schema: Schema, _ configuration: AuditConfiguration)
+        -> (ran: [(rule: any ConsistencyRule, severity: Severity)], skipped: [SkippedRule], severities: [String: Severity])
+    {
+        var ran: [(rule: any ConsistencyRule, severity: Severity)] = []
+        var skipped: [SkippedRule] = []
+        var severities: [String: Severity] = [:]
+        for rule in RuleCatalog.rules {
+            let id = rule.descriptor.id
+            let setting = configuration.settings[id] ?? .severity(rule.descriptor.defaultSeverity)
+            guard case .severity(let severity) = setting else {
+                skipped.append(SkippedRule(rule: id, reason: "switched off by configuration"))
+                continue
+            }
+            if let missing = rule.missingRequirement(in: schema) {
+                skipped.append(SkippedRule(rule: id, reason: missing))
+                continue
+            }
+            ran.append((rule, severity))
+            if severity != rule.descriptor.defaultSeverity { severities[id] = severity }
+        }
+        return (ran, skipped, severities)
     }
 }

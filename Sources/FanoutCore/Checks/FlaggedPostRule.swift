@@ -43,4 +43,30 @@ struct FlaggedPostRule: ConsistencyRule {
             )
         }
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let d = q.dialect
+        let flagPath = q.path(q.schema.flags!.pattern, ["post": "f.post", "user": "f.user", "id": "f.id"])
+        return q.with("""
+            flagged AS (
+              SELECT f.post AS post, f.seq AS seq, \(flagPath) AS path, \(q.name("f.user")) AS who FROM \(q.table("flags")) f
+            )
+            """, """
+            flaggers AS (
+              SELECT w.post AS post, \(d.join(d.orderedList("w.who", by: "w.seq"), "', '")) AS names
+              FROM (SELECT f.post AS post, f.who AS who, min(f.seq) AS seq FROM flagged f GROUP BY f.post, f.who) w GROUP BY w.post
+            )
+            """, """
+            groups AS (
+              SELECT f.post AS post, count(*) AS n, min(f.seq) AS seq, \(d.orderedList("f.path", by: "f.seq")) AS paths
+              FROM flagged f GROUP BY f.post
+            )
+            """) + q.finding(
+            paths: [], pathList: "CASE WHEN p.post IS NULL THEN g.paths ELSE \(d.concatenate(q.array(["p.path"]), "g.paths")) END",
+            actual: q.integer("g.n"), fix: q.fix([]),
+            message: ["CASE WHEN p.post IS NULL THEN 'post ' || g.post || ', which does not exist,' "
+                        + "ELSE 'post ' || g.post || ' by ' || \(q.name("p.owner")) END",
+                      "' was flagged as inappropriate by '", "w.names"]
+        ) + "\nFROM groups g JOIN flaggers w ON w.post = g.post LEFT JOIN live_posts p ON p.post = g.post"
+    }
 }

@@ -42,6 +42,27 @@ struct FollowMirrorMissingRule: MirrorRule {
     func orphanMessage(_ follow: Follow, in context: CheckContext) -> String {
         "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them"
     }
+
+    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern)) {
+        (("following", schema.following!.pattern), ("followers", schema.followers!.pattern))
+    }
+
+    var sqlPair: (String, String) { ("user", "target") }
+
+    func sqlCaptures(_ row: String) -> [String: String] { ["user": "\(row).user", "target": "\(row).target", "id": "\(row).id"] }
+
+    func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String {
+        "\(row).user <> \(row).target"
+            + (q.schema.users == nil ? "" : " AND \(q.userExists("\(row).user")) AND \(q.userExists("\(row).target"))")
+    }
+
+    func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String] {
+        [q.name("\(row).user"), "' follows '", q.name("\(row).target"), "' but is missing from their followers'"]
+    }
+
+    func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String] {
+        [q.name("\(row).user"), "' is listed among '", q.name("\(row).target"), "'''s followers but does not follow them'"]
+    }
 }
 
 /// `follow-unknown-user`: both ends of every follow exist.
@@ -78,6 +99,21 @@ struct FollowUnknownUserRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let paths = followPaths(q, "f")
+        return q.with(followEdges(q), """
+            firsts AS (
+              SELECT e.*, \(q.userExists("e.user")) AS user_known, \(q.userExists("e.target")) AS target_known FROM follow_edges e
+              QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
+            )
+            """) + q.finding(
+            paths: paths, expected: "'null'", actual: "'true'", fix: q.fix(paths.map { ($0, "'null'") }),
+            message: [q.name("f.user"), "' follows '", q.name("f.target"), "', but '",
+                      "CASE WHEN NOT f.user_known AND NOT f.target_known THEN f.user || ' and ' || f.target || ' do not exist' "
+                        + "WHEN NOT f.user_known THEN f.user || ' does not exist' ELSE f.target || ' does not exist' END"]
+        ) + "\nFROM firsts f\nWHERE NOT f.user_known OR NOT f.target_known"
+    }
 }
 
 /// `follow-self`: nobody follows themselves.
@@ -106,4 +142,34 @@ struct FollowSelfRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let paths = followPaths(q, "f")
+        return q.with(followEdges(q), """
+            firsts AS (
+              SELECT e.* FROM follow_edges e WHERE e.user = e.target
+              QUALIFY row_number() OVER (PARTITION BY e.user ORDER BY e.side, e.seq) = 1
+            )
+            """) + q.finding(
+            paths: paths, expected: "'null'", actual: "'true'", fix: q.fix(paths.map { ($0, "'null'") }),
+            message: [q.name("f.user"), "' follows themselves'"]
+        ) + "\nFROM firsts f"
+    }
+}
+
+/// `follow_edges AS (user, target, id, side, seq)`: the rows of `following` (side 0), then of `followers`.
+private func followEdges(_ q: SQLContext) -> String {
+    """
+    follow_edges AS (
+      SELECT f.user AS user, f.target AS target, f.id AS id, 0 AS side, f.seq AS seq FROM \(q.table("following")) f
+      UNION ALL
+      SELECT f.user AS user, f.target AS target, f.id AS id, 1 AS side, f.seq AS seq FROM \(q.table("followers")) f
+    )
+    """
+}
+
+/// The paths of the follow `row` under `following` and `followers`, for the relations the schema has.
+private func followPaths(_ q: SQLContext, _ row: String) -> [String] {
+    let captures = ["user": "\(row).user", "target": "\(row).target", "id": "\(row).id"]
+    return [q.schema.following, q.schema.followers].compactMap { $0.map { q.path($0.pattern, captures) } }
 }

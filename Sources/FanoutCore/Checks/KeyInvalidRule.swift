@@ -37,6 +37,21 @@ struct KeyInvalidRule: ConsistencyRule {
     private func depthFindings(_ dataset: Dataset) -> [Finding] {
         FirebaseKey.depthProblems(in: dataset.schema).map { finding($0.message, paths: [$0.path], expected: nil, actual: $0.depth) }
     }
+
+    func sql(_ q: SQLContext) -> String {
+        // The tables decide each key while reading; a key is reported once, at its first path in the order the
+        // rule searches the facts (`relation_rank`, then `seq`).
+        let problems = q.table("key_problems")
+        return q.with("""
+            first_paths AS (
+              SELECT k.* FROM \(problems) k WHERE k.kind = 'key'
+              QUALIFY row_number() OVER (PARTITION BY k.key ORDER BY k.relation_rank, k.seq) = 1
+            )
+            """) + q.finding(paths: ["k.path"], actual: q.json("k.key"), fix: q.fix([]), message: ["k.message"])
+            + "\nFROM first_paths k\nUNION ALL\n"
+            + q.finding(paths: ["k.path"], actual: q.integer("k.depth"), fix: q.fix([]), message: ["k.message"])
+            + "\nFROM \(problems) k\nWHERE k.kind = 'depth'"
+    }
 }
 
 extension FirebaseKey {

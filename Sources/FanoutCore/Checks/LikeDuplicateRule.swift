@@ -88,4 +88,22 @@ struct LikeDuplicateRule: ConsistencyRule {
         // A repeated key in one JSON object: writing the key once leaves one like.
         return finding(message, paths: [paths[0]], expected: 1, actual: likes.count, fix: [PatchEntry(paths[0], dataset.schema.edgeValue.json)])
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let d = q.dialect
+        let path = q.path(q.schema.likes!.pattern, ["post": "l.post", "user": "l.user", "id": "l.id"])
+        let first = d.element("g.paths", 1), extra = d.rest("g.paths")
+        return q.with("""
+            repeated AS (
+              SELECT l.post AS post, l.user AS user, count(*) AS n, \(d.orderedList(path, by: "l.seq")) AS paths,
+                min_by(CASE WHEN l.id IS NULL THEN 0 ELSE 1 END, l.seq) AS has_id
+              FROM \(q.table("likes")) l GROUP BY l.post, l.user HAVING count(*) > 1
+            )
+            """) + q.finding(
+            paths: [], pathList: "CASE WHEN g.has_id = 1 THEN \(d.concatenate(extra, q.array([first]))) ELSE \(q.array([first])) END",
+            expected: "'1'", actual: q.integer("g.n"),
+            fix: "CASE WHEN g.has_id = 1 THEN \(q.deleting(extra)) ELSE \(q.fix([(first, q.edgeValue)])) END",
+            message: [q.name("g.user"), "' likes post '", "g.post", "' '", q.integer("g.n"), "' times'"]
+        ) + "\nFROM repeated g"
+    }
 }

@@ -42,4 +42,25 @@ struct LikeMirrorMissingRule: MirrorRule {
         "\(context.name(like.user))'s mirror lists a like of post \(context.dataset.key(like.post)) that the post's like "
             + "set does not hold"
     }
+
+    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern)) {
+        (("likes", schema.likes!.pattern), ("like_mirror", schema.likeMirror!.pattern))
+    }
+
+    var sqlPair: (String, String) { ("post", "user") }
+
+    func sqlCaptures(_ row: String) -> [String: String] { ["post": "\(row).post", "user": "\(row).user", "id": "\(row).id"] }
+
+    func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String {
+        (q.schema.users == nil ? "TRUE" : q.userExists("\(row).user")) + " AND "
+            + (q.schema.posts == nil ? "TRUE" : q.postExists("\(row).post"))
+    }
+
+    func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String] {
+        [q.name("\(row).user"), "' likes post '", "\(row).post", "' but the like is missing from their mirror'"]
+    }
+
+    func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String] {
+        [q.name("\(row).user"), "'''s mirror lists a like of post '", "\(row).post", "' that the post''s like set does not hold'"]
+    }
 }

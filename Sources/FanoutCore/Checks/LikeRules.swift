@@ -36,6 +36,19 @@ struct LikeCountMismatchRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let field = q.schema.posts!.likeCount!
+        let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)", delta = "(p.like_count - coalesce(c.n, 0))"
+        return q.with(q.likeCounts) + q.finding(
+            paths: [path], expected: q.integer(counted), actual: q.integer("p.like_count"),
+            fix: q.fix([(path, q.integer(counted))]),
+            message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores \(field) "), q.integer("p.like_count"),
+                      "' but '", "CASE WHEN \(counted) = 1 THEN '1 user likes it' ELSE \(q.integer(counted)) || ' users like it' END",
+                      "' ('", "CASE WHEN \(delta) > 0 THEN '+' ELSE '' END", q.integer(delta), "')'"]
+        ) + "\nFROM live_posts p LEFT JOIN like_counts c ON c.post = p.post\n"
+            + "WHERE p.like_count IS NOT NULL AND p.like_count >= 0 AND p.like_count <> \(counted)"
+    }
 }
 
 /// `like-count-negative`: the stored counter is not negative.
@@ -69,6 +82,17 @@ struct LikeCountNegativeRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let field = q.schema.posts!.likeCount!
+        let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)"
+        return q.with(q.likeCounts) + q.finding(
+            paths: [path], expected: q.integer(counted), actual: q.integer("p.like_count"),
+            fix: q.fix([(path, q.integer(counted))]),
+            message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores a negative \(field) ("),
+                      q.integer("p.like_count"), "')'"]
+        ) + "\nFROM live_posts p LEFT JOIN like_counts c ON c.post = p.post\nWHERE p.like_count < 0"
+    }
 }
 
 /// `like-unknown-user`: every liker exists.
@@ -98,6 +122,14 @@ struct LikeUnknownUserRule: ConsistencyRule {
             )
         }
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path(q.schema.likes!.pattern, ["post": "l.post", "user": "l.user", "id": "l.id"])
+        return q.with() + q.finding(
+            paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
+            message: ["'user '", "l.user", "', who does not exist, likes post '", "l.post"]
+        ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.userExists("l.user")) AND \(q.postExists("l.post"))"
+    }
 }
 
 /// `like-unknown-post`: every liked post exists.
@@ -124,5 +156,13 @@ struct LikeUnknownPostRule: ConsistencyRule {
                 paths: [path], expected: JSONValue.null, actual: true, fix: [PatchEntry(path, .null)]
             )
         }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path(q.schema.likes!.pattern, ["post": "l.post", "user": "l.user", "id": "l.id"])
+        return q.with() + q.finding(
+            paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
+            message: [q.name("l.user"), "' likes post '", "l.post", "', which does not exist'"]
+        ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.postExists("l.post"))"
     }
 }

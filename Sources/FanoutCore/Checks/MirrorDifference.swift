@@ -45,6 +45,16 @@ protocol MirrorRule: ConsistencyRule {
     func orphanMessage(_ edge: Edge, in context: CheckContext) -> String
     /// Whether an orphan's finding names the source path first (what is missing) rather than the mirror's.
     var orphanNamesSourceFirst: Bool { get }
+
+    /// The SQL of the two sides: each side's table and pattern, the two columns naming an edge, and an edge
+    /// row's captures (`row` is the row's alias).
+    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern))
+    var sqlPair: (String, String) { get }
+    func sqlCaptures(_ row: String) -> [String: String]
+    /// `reportsMissing`, `missingMessage` and `orphanMessage` in SQL, over the edge row `row`.
+    func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String
+    func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String]
+    func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String]
 }
 
 extension MirrorRule {
@@ -68,5 +78,26 @@ extension MirrorRule {
                 : finding(message, paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
         }
         return findings
+    }
+
+    /// `findings` as one query: the first row of each edge one side has and the other lacks.
+    func sql(_ q: SQLContext) -> String {
+        let (source, mirror) = sqlSides(q.schema), (a, b) = sqlPair
+        let sourcePath = q.path(source.pattern, sqlCaptures("e")), mirrorPath = q.path(mirror.pattern, sqlCaptures("e"))
+        func firsts(_ name: String, _ table: String) -> String {
+            "\(name) AS (\n  SELECT s.* FROM \(q.table(table)) s QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
+        }
+        func absent(from table: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM \(q.table(table)) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
+        }
+        let fix = q.fix([(mirrorPath, "'null'")])
+        let orphan = orphanNamesSourceFirst
+            ? q.finding(paths: [sourcePath, mirrorPath], expected: q.edgeValue, actual: "'null'", fix: fix, message: sqlOrphanMessage("e", q))
+            : q.finding(paths: [mirrorPath, sourcePath], expected: "'null'", actual: "'true'", fix: fix, message: sqlOrphanMessage("e", q))
+        return q.with(firsts("source_edges", source.table), firsts("mirror_edges", mirror.table))
+            + q.finding(paths: [mirrorPath, sourcePath], expected: q.edgeValue, actual: "'null'",
+                        fix: q.fix([(mirrorPath, q.edgeValue)]), message: sqlMissingMessage("e", q))
+            + "\nFROM source_edges e\nWHERE \(absent(from: mirror.table)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
+            + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.table))"
     }
 }

@@ -33,6 +33,18 @@ struct PosterCopyStaleRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let users = q.schema.users!
+        let path = q.path("p.path", field: q.schema.posts!.posterUsername!)
+        let userPath = q.path(users.pattern, ["user": "p.owner"]) + " || " + q.text("/" + (users.username?.description ?? "username"))
+        return q.with() + q.finding(
+            paths: [path, userPath], expected: q.json("u.username"), actual: q.json("p.poster_username"),
+            fix: q.fix([(path, q.json("u.username"))]),
+            message: ["'post '", "p.post", "' shows its poster as \"'", "p.poster_username", "'\" but the user is now \"'", "u.username", "'\"'"]
+        ) + "\nFROM live_posts p JOIN live_users u ON u.user = p.owner\n"
+            + "WHERE p.poster_username IS NOT NULL AND u.username IS NOT NULL AND p.poster_username <> u.username"
+    }
 }
 
 /// `poster-copy-uid`: the uid copied into a post equals the owner named by its path or owner field.
@@ -67,6 +79,14 @@ struct PosterCopyUIDRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path("p.path", field: q.schema.posts!.posterUID!)
+        return q.with() + q.finding(
+            paths: [path], expected: q.json("p.owner"), actual: q.json("p.poster_uid"), fix: q.fix([(path, q.json("p.owner"))]),
+            message: ["'post '", "p.post", "' belongs to '", "p.owner", "' but its poster copy names '", "p.poster_uid"]
+        ) + "\nFROM live_posts p\nWHERE p.poster_uid IS NOT NULL AND p.owner IS NOT NULL AND p.poster_uid <> p.owner"
+    }
 }
 
 /// `post-unknown-poster`: every post's owner exists.
@@ -96,6 +116,13 @@ struct PostUnknownPosterRule: ConsistencyRule {
             )
         }
     }
+
+    func sql(_ q: SQLContext) -> String {
+        q.with() + q.finding(
+            paths: ["p.path"], actual: q.json("coalesce(p.owner, 'no one')"), fix: q.fix([]),
+            message: ["'post '", "p.post", "' belongs to '", "coalesce(p.owner, 'no one')", "', who does not exist'"]
+        ) + "\nFROM live_posts p\nWHERE NOT \(q.userExists("p.owner"))"
+    }
 }
 
 /// `post-field`: required fields are present with the right JSON type.
@@ -122,6 +149,15 @@ struct PostFieldRule: ConsistencyRule {
                 paths: [problem.path], expected: problem.expected, actual: problem.actual
             )
         }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        // Every row's problems, as `Dataset.fieldProblems` holds those of every post read.
+        q.with() + q.finding(
+            paths: ["e.fp.path"], expected: q.json("e.fp.expected"), actual: q.json("e.fp.actual"), fix: q.fix([]),
+            message: ["CASE WHEN e.fp.actual = 'missing' THEN e.fp.path || ' is missing (expected a ' || e.fp.expected || ')' "
+                      + "ELSE e.fp.path || ' is a ' || e.fp.actual || ', expected a ' || e.fp.expected END"]
+        ) + "\nFROM (SELECT \(q.dialect.explode("p.field_problems")) AS fp FROM \(q.table("posts")) p) e"
     }
 }
 
@@ -164,5 +200,19 @@ struct PushIDTimeRule: ConsistencyRule {
                 paths: [dataset.path(of: post, field: field)], expected: pushed.rounded(), actual: stored.rounded()
             )
         }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path("p.path", field: q.schema.posts!.createdAt!.field)
+        let gap = "(p.created_at - p.push_id_time) / 86400"
+        let days = "(\(gap) - \(gap) % 1)"  // toward zero, as a double (Spark's floor is a bigint)
+        let whole = "CAST(\(days) AS BIGINT)"
+        return q.with() + q.finding(
+            paths: [path], expected: q.wholeNumber("round(p.push_id_time)"), actual: q.wholeNumber("round(p.created_at)"), fix: q.fix([]),
+            message: ["'post '", "p.post", "' is timestamped '",
+                      "CASE WHEN abs(\(days)) < 1e12 THEN \(q.integer(whole)) || CASE WHEN abs(\(whole)) = 1 THEN ' day' ELSE ' days' END "
+                        + "ELSE \(q.swiftDescription(days)) || ' days' END",
+                      "' away from its push ID''s time'"]
+        ) + "\nFROM live_posts p\nWHERE p.created_at IS NOT NULL AND p.push_id_time IS NOT NULL AND abs(p.created_at - p.push_id_time) > 86400"
     }
 }

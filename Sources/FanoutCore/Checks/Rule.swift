@@ -51,6 +51,9 @@ package protocol ConsistencyRule: Sendable {
     func missingRequirement(in schema: Schema) -> String?
     /// The rule's findings, at its default severity.
     func findings(in context: CheckContext) -> [Finding]
+    /// The same findings as one query over the tables of `fanout tables`, for an engine where the data is
+    /// (README "Exports bigger than one machine"); run only where `missingRequirement` is nil.
+    func sql(_ q: SQLContext) -> String
 }
 
 extension ConsistencyRule {

@@ -62,6 +62,16 @@ struct TimelineMissingRule: ConsistencyRule {
         }
         return findings
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post"])
+        let value = q.timelineValue("m.owner")
+        return q.with(q.timelineMembers) + q.finding(
+            paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
+            message: [q.name("m.reader"), "'''s timeline is missing '",
+                      "CASE WHEN m.owner = m.reader THEN 'their own post' ELSE \(q.name("m.owner")) || '''s post' END", "' '", "m.post"]
+        ) + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.table("timeline")) t WHERE t.user = m.reader AND t.post = m.post)"
+    }
 }
 
 /// `timeline-stale`: no stored entry from a user the timeline's owner does not follow.
@@ -97,6 +107,18 @@ struct TimelineStaleRule: ConsistencyRule {
             )
         }
     }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path(q.schema.timeline!.pattern, ["user": "t.user", "post": "t.post"])
+        return q.with() + q.finding(
+            paths: [path], expected: "'null'", actual: q.timelineValue("coalesce(t.poster, p.owner)"), fix: q.fix([(path, "'null'")]),
+            message: [q.name("t.user"), "'''s timeline shows '", q.name("p.owner"), "'''s post '", "t.post", "', but '",
+                      "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
+                        + "ELSE t.user || ' does not exist' END"]
+        ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+            + "WHERE p.owner IS DISTINCT FROM t.user AND NOT (\(q.userExists("t.user")) AND EXISTS (SELECT 1 FROM \(q.followSource) f "
+            + "WHERE f.user = t.user AND f.target = p.owner))"
+    }
 }
 
 /// `timeline-unknown-post`: every stored entry points to an existing post.
@@ -127,6 +149,15 @@ struct TimelineUnknownPostRule: ConsistencyRule {
                 fix: [PatchEntry(path, .null)]
             )
         }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let path = q.path(q.schema.timeline!.pattern, ["user": "t.user", "post": "t.post"])
+        return q.with() + q.finding(
+            paths: [path], expected: "'null'",
+            actual: "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster")) END", fix: q.fix([(path, "'null'")]),
+            message: [q.name("t.user"), "'''s timeline points to post '", "t.post", "', which does not exist'"]
+        ) + "\nFROM \(q.table("timeline")) t\nWHERE NOT \(q.postExists("t.post"))"
     }
 }
 
@@ -166,5 +197,17 @@ struct TimelinePosterRule: ConsistencyRule {
                 fix: [PatchEntry(path, .string(dataset.key(owner)))]
             )
         }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let timeline = q.schema.timeline!
+        let path = q.path(q.path(timeline.pattern, ["user": "t.user", "post": "t.post"]), field: timeline.posterUID!)
+        return q.with() + q.finding(
+            paths: [path], expected: q.json("p.owner"), actual: "CASE WHEN t.poster IS NULL THEN 'null' ELSE \(q.json("t.poster")) END",
+            fix: q.fix([(path, q.json("p.owner"))]),
+            message: [q.name("t.user"), "'''s timeline entry for post '", "t.post", "' names '", "coalesce(t.poster, 'no poster')",
+                      "' as its poster, but the post belongs to '", "p.owner"]
+        ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+            + "WHERE p.owner IS NOT NULL AND t.poster IS DISTINCT FROM p.owner"
     }
 }

@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import Foundation
 
 /// The schema as the manifest describes it: which relations the export has, each with its pattern (also as
 /// segments, so that a query can build any path of the relation, a missing timeline entry's included) and
@@ -46,5 +47,83 @@ enum SchemaDescription {
             ("name", .string(schema.name)),
             ("relations", .object(relations)),
         ])
+    }
+}
+
+/// A tables folder's manifest, read back: the export it was made from and its schema, so that `fanout sql` writes
+/// queries for exactly the relations the tables have (README "Exports bigger than one machine").
+public struct TableManifest: Sendable {
+    /// The export's name as `fanout tables` was given it (nil for standard input).
+    public let exportName: String?
+    /// The schema the tables were read with (the relations and fields the queries need).
+    public let schema: Schema
+
+    /// Reads `DIR/_manifest.json`; a message naming the file and the problem when it is missing or not a manifest.
+    public static func read(folder: String) throws(ManifestError) -> TableManifest {
+        let path = folder.hasSuffix("/") ? folder + TableExport.manifestName : folder + "/" + TableExport.manifestName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ManifestError(message: "\(folder): not a tables folder (no \(TableExport.manifestName)); give the folder `fanout tables` wrote")
+        }
+        let root: JSONValue
+        do {
+            root = try data.withUnsafeBytes { (bytes) throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+        } catch {
+            throw ManifestError(message: "\(path): \(error)")
+        }
+        guard root["tool"]?.stringValue == "fanout", let version = root["format_version"]?.numberValue?.int64 else {
+            throw ManifestError(message: "\(path): not a manifest of `fanout tables` (no \"tool\": \"fanout\" and \"format_version\")")
+        }
+        guard version == Int64(TableExport.formatVersion) else {
+            throw ManifestError(message: "\(path): format_version \(version) is not \(TableExport.formatVersion), the one this fanout reads")
+        }
+        guard let described = root["schema"], let schema = SchemaDescription.schema(described) else {
+            throw ManifestError(message: "\(path): its \"schema\" is not a schema description of `fanout tables`")
+        }
+        return TableManifest(exportName: root["export"]?["name"]?.stringValue, schema: schema)
+    }
+}
+
+/// A tables folder whose manifest cannot be read.
+public struct ManifestError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+extension SchemaDescription {
+    /// The schema `json(_:)` describes; nil when a relation's pattern or a field is malformed.
+    static func schema(_ value: JSONValue) -> Schema? {
+        guard let name = value["name"]?.stringValue, let relations = value["relations"] else { return nil }
+        var schema = Schema(name: name, format: value["format"]?.stringValue == "parse" ? .parse : .firebase)
+        schema.edgeValue = value["edge_value"]?.boolValue == true ? .true : .one
+        func pattern(_ relation: String) -> (PathPattern, (String) -> FieldPath?)? {
+            guard let node = relations[relation], let text = node["path"]?.stringValue, let pattern = PathPattern(text) else { return nil }
+            return (pattern, { node["fields"]?[$0]?.stringValue.map(FieldPath.init) })
+        }
+        if let (p, field) = pattern("users") {
+            schema.users = UserRelation(pattern: p, username: field("username"), name: field("name"),
+                                        profileImageURL: field("profile_image_url"), key: field("key"))
+        }
+        if let (p, field) = pattern("posts") {
+            let unit = relations["posts"]?["fields"]?["created_at_unit"]?.stringValue.flatMap(TimeField.Unit.init(rawValue:))
+            let required = relations["posts"]?["fields"]?["required"]?.arrayValue?.compactMap { $0.stringValue.map(FieldPath.init) } ?? []
+            schema.posts = PostRelation(
+                pattern: p, owner: field("owner"), createdAt: field("created_at").map { TimeField($0, unit: unit ?? .seconds) },
+                caption: field("caption"), imageURL: field("image_url"), imageHeight: field("image_height"),
+                likeCount: field("like_count"), posterUID: field("poster_uid"), posterUsername: field("poster_username"),
+                required: required, key: field("key"))
+        }
+        func edge(_ name: String) -> EdgeRelation? {
+            pattern(name).map { p, field in
+                EdgeRelation(pattern: p, user: field("user"), post: field("post"), target: field("target"), key: field("key"))
+            }
+        }
+        schema.postMirror = edge("post_mirror")
+        schema.likes = edge("likes")
+        schema.likeMirror = edge("like_mirror")
+        schema.following = edge("following")
+        schema.followers = edge("followers")
+        schema.flags = edge("flags")
+        if let (p, field) = pattern("timeline") { schema.timeline = TimelineRelation(pattern: p, posterUID: field("poster")) }
+        return schema
     }
 }

@@ -10,6 +10,7 @@ enum RowText {
             w.column(1, &out); integer(position, &out)
             w.column(2, &out); w.keys.appendQuoted(user.key, to: &out)
             w.column(3, &out); string(user.username, &out)
+            w.column(4, &out); string(user.name, &out)
         }
     }
 

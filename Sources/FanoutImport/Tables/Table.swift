@@ -27,7 +27,8 @@ public enum Table: String, CaseIterable, Sendable {
         switch self {
         case .users:
             [Self.path("`users/<uid>`"), Self.seq, Column(name: "user", type: "string", meaning: "the uid"),
-             Column(name: "username", type: "string", meaning: "the username, null when missing or not a string")]
+             Column(name: "username", type: "string", meaning: "the username, null when missing or not a string"),
+             Column(name: "name", type: "string", meaning: "the display name, which messages show when there is no username; null when missing or not a string")]
         case .posts:
             [Self.path("`posts/<uid>/<key>`, Parse `Post/<objectId>`"), Self.seq,
              Column(name: "post", type: "string", meaning: "the post key"),

@@ -1,0 +1,100 @@
+import ArgumentParser
+import FanoutCore
+import FanoutExport
+import FanoutJSON
+import Foundation
+
+/// `fanout sql`: the rule catalogue and the derived data as SQL over the tables of `fanout tables`, for Spark or
+/// DuckDB (README "Exports bigger than one machine").
+struct SQLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sql",
+        abstract: "Print the rules (and with --derived the derived data) as SQL over the tables of `fanout tables`.",
+        discussion: """
+            Give the tables folder: its _manifest.json says which relations the export has, so that the rules \
+            it lacks are skipped with the reasons `check` gives. Without one, --schema (or `schema` in \
+            fanout.toml) names the layout. Each rule's query returns finding rows with the JSON report's fields \
+            (rule, severity, paths, expected, actual, fix, message); expected, actual and each fix entry's value \
+            are JSON text. --format json prints the queries as one JSON document, for a program to run them \
+            (spark/fanout_check.py does).
+            """
+    )
+
+    @OptionGroup var input: ExportOptions
+    @OptionGroup var rules: RuleOptions
+
+    @Option(help: ArgumentHelp("The engine: \(SQLDialect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "DIALECT"))
+    var dialect: SQLDialect = .spark
+
+    @ArgumentParser.Flag(help: "Also print the derived data's queries: timelines, post_stats (like counts) and likers.")
+    var derived = false
+
+    @Option(help: ArgumentHelp("sql (queries separated by blank lines and comments) or json.", valueName: "FORMAT"))
+    var format: SQLOutputFormat = .sql
+
+    func run() throws {
+        let project = try input.project()
+        let (schema, exportName) = try source(project)
+        let configuration = try rules.configuration(base: project.rules)
+        let (queries, skipped) = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect)
+        let derivedQueries = derived ? RuleQueries.derived(schema: schema, dialect: dialect) : []
+        switch format {
+        case .sql:
+            var out = "-- fanout sql --dialect \(dialect.rawValue): \(queries.count) rules over the tables of `fanout tables` "
+                + "(\(schema.name) layout)\n"
+            for query in queries {
+                let summary = RuleCatalog.descriptor(query.rule)?.summary ?? ""
+                out += "\n-- \(query.rule) (\(query.severity.rawValue)): \(summary)\n\(query.sql);\n"
+            }
+            for rule in skipped { out += "\n-- skipped \(rule.rule): \(rule.reason)\n" }
+            for query in derivedQueries { out += "\n-- derived \(query.name): \(query.summary)\n\(query.sql);\n" }
+            print(out, terminator: "")
+        case .json:
+            var members: [(key: String, value: JSONValue)] = [
+                ("dialect", .string(dialect.rawValue)),
+                ("export", exportName.map(JSONValue.string) ?? .null),
+                ("queries", .array(queries.map { .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("sql", .string($0.sql))]) })),
+                ("schema", .string(schema.name)),
+                ("skipped", .array(skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) })),
+                ("tool", .string("fanout")),
+                ("version", .number(JSONNumber(1))),
+            ]
+            if derived {
+                members.insert(("derived", .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })), at: 0)
+            }
+            print(JSONWriter(pretty: true).write(.object(members)))
+        }
+    }
+
+    /// The schema the queries are for and the export's name: a tables folder's manifest, else `--schema` (or the
+    /// project's), with the argument as the export's name.
+    private func source(_ project: ProjectConfig) throws -> (Schema, String?) {
+        if let folder = input.export {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(TableExport.manifestName)) {
+                do {
+                    let manifest = try TableManifest.read(folder: folder)
+                    return (manifest.schema, manifest.exportName)
+                } catch {
+                    throw UsageError(message: error.description)
+                }
+            }
+        }
+        if let name = input.schema ?? project.schema.map({ SchemaChoice.isFile($0) ? input.resolve($0) : $0 }) {
+            return (try SchemaChoice.resolve(name), input.export)
+        }
+        guard let folder = input.export else {
+            throw UsageError(message: "missing the tables: give the folder `fanout tables` wrote, or --schema NAME|FILE")
+        }
+        throw UsageError(message: "\(folder): not a tables folder (no \(TableExport.manifestName)); give the folder "
+            + "`fanout tables` wrote, or --schema NAME|FILE")
+    }
+}
+
+/// What `fanout sql` prints.
+enum SQLOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case sql, json
+}
+
+extension SQLDialect: ExpressibleByArgument {}

@@ -1,0 +1,74 @@
+/// One rule's query, as `fanout sql` prints it.
+public struct RuleQuery: Sendable, Equatable {
+    /// The rule's id.
+    public let rule: String
+    /// The severity its rows carry.
+    public let severity: Severity
+    /// The query, returning finding rows (``SQLContext``).
+    public let sql: String
+}
+
+/// A query of the derived data (README "Derived data"), as `fanout sql --derived` prints it.
+public struct DerivedQuery: Sendable, Equatable {
+    /// The output table's name: `timelines`, `post_stats` or `likers`.
+    public let name: String
+    /// What each row is, for the printed query's comment.
+    public let summary: String
+    /// The query.
+    public let sql: String
+}
+
+/// The rule catalogue and the derivation as SQL over the tables of `fanout tables` (README "Exports bigger than
+/// one machine"). Each rule's query is beside its Swift rule (`ConsistencyRule.sql`).
+public enum RuleQueries {
+    /// The queries of the rules `configuration` runs on `schema`, in catalog order, and the rules skipped with
+    /// the reasons `check` gives.
+    public static func queries(
+        schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect
+    ) -> (queries: [RuleQuery], skipped: [SkippedRule]) {
+        let (ran, skipped, _) = Audit.plan(schema, configuration)
+        let queries = ran.map { rule, severity in
+            let id = rule.descriptor.id
+            return RuleQuery(rule: id, severity: severity, sql: rule.sql(SQLContext(schema: schema, dialect: dialect, rule: id, severity: severity)))
+        }
+        return (queries, skipped)
+    }
+
+    /// The derived data: every existing user's timeline (`reader`, `post`, `rank` from 1, newest first, equal
+    /// times by post key), each existing post's owner, time and like count, and its likers in the order pages
+    /// list them (by username, else display name, else uid; then uid).
+    public static func derived(schema: Schema, dialect: SQLDialect) -> [DerivedQuery] {
+        let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info)
+        let time = "coalesce(p.created_at, p.push_id_time)"
+        return [
+            DerivedQuery(
+                name: "timelines", summary: "reader, post, rank: each user's timeline, newest first",
+                sql: q.with(q.timelineMembers) + """
+                    SELECT m.reader AS reader, m.post AS post,
+                      row_number() OVER (PARTITION BY m.reader ORDER BY \(time) DESC NULLS LAST, m.post ASC) AS rank
+                    FROM members m JOIN live_posts p ON p.post = m.post
+                    ORDER BY reader, rank
+                    """),
+            DerivedQuery(
+                name: "post_stats", summary: "post, owner, time, like_count: each post's time and like count",
+                sql: q.with(q.likeCounts) + """
+                    SELECT p.post AS post, p.owner AS owner, \(time) AS time, coalesce(c.n, 0) AS like_count
+                    FROM live_posts p LEFT JOIN like_counts c ON c.post = p.post
+                    ORDER BY post
+                    """),
+            DerivedQuery(
+                name: "likers", summary: "post, user, rank: each post's likers in the order pages list them",
+                sql: q.with("""
+                    liked AS (
+                      SELECT DISTINCT l.post AS post, l.user AS user FROM \(q.table("likes")) l
+                      WHERE \(q.userExists("l.user")) AND \(q.postExists("l.post"))
+                    )
+                    """) + """
+                    SELECT k.post AS post, k.user AS user,
+                      row_number() OVER (PARTITION BY k.post ORDER BY coalesce(u.username, u.name, u.user), k.user) AS rank
+                    FROM liked k JOIN live_users u ON u.user = k.user
+                    ORDER BY post, rank
+                    """),
+        ]
+    }
+}

@@ -1,0 +1,187 @@
+import FanoutJSON
+
+/// What a rule's query is written with: the schema (where each relation's paths are, which relations exist), the
+/// dialect, and the rule's id and severity, which every finding row carries (README "Exports bigger than one
+/// machine").
+///
+/// A query reads the tables of `fanout tables` under their own names and returns finding rows with the JSON
+/// report's fields: `rule`, `severity`, `paths` (a list of strings), `expected` and `actual` (JSON text, or
+/// null where the report has null), `fix` (a list of `path`, `value` with `value` as JSON text) and `message`,
+/// equal to the Swift rule's. The tables keep every row, so queries take the last of a key stored twice
+/// (`live_users`, `live_posts`, by `seq`), as `check` does.
+package struct SQLContext: Sendable {
+    /// Where the export's relations are.
+    package let schema: Schema
+    /// The engine.
+    package let dialect: SQLDialect
+    /// The rule's id.
+    package let rule: String
+    /// The rule's severity in this run.
+    package let severity: Severity
+
+    package init(schema: Schema, dialect: SQLDialect, rule: String, severity: Severity) {
+        self.schema = schema
+        self.dialect = dialect
+        self.rule = rule
+        self.severity = severity
+    }
+
+    // MARK: tables
+
+    /// A table of `fanout tables`, quoted.
+    package func table(_ name: String) -> String { dialect.table(name) }
+
+    /// The common tables every query may use: the live users (the last row of each uid) with the name messages
+    /// show, the live posts, and `extra` (`name AS (…)` clauses).
+    package func with(_ extra: String...) -> String {
+        let users = table("users"), posts = table("posts")
+        return "WITH live_users AS (\n  SELECT u.* FROM \(users) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1\n),\n"
+            + "live_posts AS (\n  SELECT p.* FROM \(posts) p QUALIFY row_number() OVER (PARTITION BY p.post ORDER BY p.seq DESC) = 1\n)"
+            + extra.map { ",\n" + $0 }.joined() + "\n"
+    }
+
+    /// The follows the timelines are made from: `following`, the source of truth, else `followers`
+    /// (README "Derived data").
+    package var followSource: String { table(schema.following != nil ? "following" : "followers") }
+
+    /// `members AS (reader, post, owner)`: the posts each existing user's timeline holds (their own posts and
+    /// those of the users they follow), each once.
+    package var timelineMembers: String {
+        """
+        members AS (
+          SELECT u.user AS reader, p.post AS post, p.owner AS owner FROM live_users u JOIN live_posts p ON p.owner = u.user
+          UNION
+          SELECT f.user AS reader, p.post AS post, p.owner AS owner
+          FROM \(followSource) f JOIN live_users u ON u.user = f.user JOIN live_posts p ON p.owner = f.target
+          WHERE f.target <> f.user
+        )
+        """
+    }
+
+    /// `like_counts AS (post, n)`: the number of distinct existing users in each like set.
+    package var likeCounts: String {
+        """
+        like_counts AS (
+          SELECT l.post AS post, count(DISTINCT l.user) AS n FROM \(table("likes")) l
+          WHERE EXISTS (SELECT 1 FROM live_users u WHERE u.user = l.user) GROUP BY l.post
+        )
+        """
+    }
+
+    // MARK: values
+
+    /// A string literal; backslashes are written as `chr(92)`, since Spark reads them as escapes by default.
+    package func text(_ value: String) -> String {
+        let pieces = value.split(separator: "\\", omittingEmptySubsequences: false)
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+        return pieces.count == 1 ? pieces[0] : "(" + pieces.joined(separator: " || chr(92) || ") + ")"
+    }
+
+    /// SQL null as a string.
+    package var null: String { "CAST(NULL AS \(dialect.text))" }
+
+    /// The JSON text of the string `expression`.
+    package func json(_ expression: String) -> String {
+        "CAST(to_json(CAST(\(expression) AS VARIANT)) AS \(dialect.text))"
+    }
+
+    /// The decimal text of an integer `expression`.
+    package func integer(_ expression: String) -> String { "CAST(\(expression) AS \(dialect.text))" }
+
+    /// The JSON text of the whole-number double `expression` as the report writes it: an integer when it fits
+    /// 64 bits, else the engine's spelling of the same number.
+    package func wholeNumber(_ expression: String) -> String {
+        "CASE WHEN abs(\(expression)) < 9.2e18 THEN CAST(CAST(\(expression) AS BIGINT) AS \(dialect.text)) "
+            + "ELSE CAST(\(expression) AS \(dialect.text)) END"
+    }
+
+    /// Swift's `description` of the whole-number double `expression` (`1000000000000.0`, `1.7e+114`), as
+    /// messages print numbers too large for an `Int`.
+    package func swiftDescription(_ expression: String) -> String {
+        let part = { (group: Int) in dialect.exponentPart(expression, group) }
+        return "CASE WHEN abs(\(expression)) < 1e16 THEN CAST(CAST(\(expression) AS BIGINT) AS \(dialect.text)) || '.0' "
+            + "ELSE \(part(1)) || \(part(2)) || CASE WHEN \(part(3)) IN ('', '0') THEN '' ELSE '.' || \(part(3)) END "
+            + "|| 'e' || CASE WHEN \(part(4)) LIKE '-%' THEN '' ELSE '+' END || \(part(4)) END"
+    }
+
+    /// The JSON text of the schema's edge value (`true` or `1`).
+    package var edgeValue: String { text(schema.edgeValue == .true ? "true" : "1") }
+
+    /// The JSON text of a timeline entry for a post by the uid `owner`: the poster field holding it, else the
+    /// edge value (the Swift rules' `timelineEntryValue`).
+    package func timelineValue(_ owner: String) -> String {
+        guard let field = schema.timeline?.posterUID else { return edgeValue }
+        let open = field.keys.map { JSONWriter.quoted($0) + ":" }.joined(separator: "{")
+        return text("{" + open) + " || " + json(owner) + " || " + text(String(repeating: "}", count: field.keys.count))
+    }
+
+    /// A list of path expressions.
+    package func array(_ items: [String]) -> String { dialect.array(items) }
+
+    /// The fix setting each path to its JSON text.
+    package func fix(_ entries: [(path: String, value: String)]) -> String {
+        entries.isEmpty ? "CAST(\(dialect.array([])) AS \(dialect.fixType))"
+            : dialect.array(entries.map { dialect.structure([("path", $0.path), ("value", $0.value)]) })
+    }
+
+    /// The fix deleting each path of the list `paths`.
+    package func deleting(_ paths: String) -> String {
+        dialect.transform(paths, dialect.structure([("path", "x"), ("value", "'null'")]))
+    }
+
+    // MARK: users
+
+    /// What messages call the user with uid `key`: their username, else display name, else the uid;
+    /// `no one` for a missing owner (`CheckContext.name`).
+    package func name(_ key: String) -> String {
+        "CASE WHEN \(key) IS NULL THEN 'no one' ELSE coalesce((SELECT max(coalesce(n.username, n.name)) FROM live_users n "
+            + "WHERE n.user = \(key)), \(key)) END"
+    }
+
+    /// Whether a user with uid `key` exists.
+    package func userExists(_ key: String) -> String { "EXISTS (SELECT 1 FROM live_users x WHERE x.user = \(key))" }
+
+    /// Whether a post with key `key` exists.
+    package func postExists(_ key: String) -> String { "EXISTS (SELECT 1 FROM live_posts x WHERE x.post = \(key))" }
+
+    // MARK: paths
+
+    /// The path `pattern` gives for the captures' expressions (`{name}` where a capture is null or not given),
+    /// as `Dataset`'s paths render it.
+    package func path(_ pattern: PathPattern, _ captures: [String: String]) -> String {
+        var parts: [String] = []
+        var literal = ""
+        for (index, segment) in pattern.segments.enumerated() {
+            if index > 0 { literal += "/" }
+            switch segment {
+            case .literal(let text): literal += text
+            case .capture(let name):
+                guard let expression = captures[name] else {
+                    literal += "{\(name)}"
+                    continue
+                }
+                if !literal.isEmpty { parts.append(text(literal)) }
+                literal = ""
+                parts.append("coalesce(\(expression), \(text("{\(name)}")))")
+            }
+        }
+        if !literal.isEmpty { parts.append(text(literal)) }
+        return parts.joined(separator: " || ")
+    }
+
+    /// `path` followed by `/field`.
+    package func path(_ path: String, field: FieldPath) -> String { "\(path) || \(text("/" + field.description))" }
+
+    // MARK: rows
+
+    /// The select list of a finding row.
+    package func finding(
+        paths: [String], pathList: String? = nil, expected: String? = nil, actual: String? = nil, fix: String, message: [String]
+    ) -> String {
+        """
+        SELECT \(text(rule)) AS rule, \(text(severity.rawValue)) AS severity, \(pathList ?? array(paths)) AS paths,
+          \(expected ?? null) AS expected, \(actual ?? null) AS actual, \(fix) AS fix,
+          \(message.joined(separator: " || ")) AS message
+        """
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Runs Fanout's rules (`fanout sql --dialect duckdb`) on a tables folder with DuckDB, on one machine; the same
+arguments and output as fanout_check.py, the Spark job. README "Exports bigger than one machine".
+
+    python3 spark/fanout_duckdb.py TABLES_DIR --out OUT_DIR [--derived] [--rule RULE=SETTING]…
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fanout_job  # noqa: E402
+
+
+def load(con, folder, manifest):
+    """Each table as a view of its parts, typed by the manifest; a table without parts is empty (DuckDB's
+    read_json needs at least one file)."""
+    for table, spec in manifest["tables"].items():
+        columns = spec["columns"]
+        files = fanout_job.table_files(folder, manifest, table)
+        typed = ", ".join(f"'{c['name']}': '{fanout_job.duckdb_type(c['type'])}'" for c in columns)
+        if files:
+            listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+            source = f"read_json([{listed}], format = 'newline_delimited', columns = {{{typed}}})"
+        else:
+            nulls = ", ".join(f"CAST(NULL AS {fanout_job.duckdb_type(c['type'])}) AS \"{c['name']}\"" for c in columns)
+            source = f"(SELECT {nulls} WHERE false)"
+        con.execute(f'CREATE OR REPLACE VIEW "{table}" AS SELECT * FROM {source}')
+
+
+def rows(con, sql):
+    relation = con.sql(sql)
+    names = [d[0] for d in relation.description]
+    return [dict(zip(names, values)) for values in relation.fetchall()]
+
+
+def engine_run(con, folder):
+    def run(manifest, sql):
+        import duckdb
+        try:
+            load(con, folder, manifest)
+            findings = {q["rule"]: [fanout_job.finding(r) for r in rows(con, q["sql"])] for q in sql["queries"]}
+            derived = {q["name"]: rows(con, q["sql"]) for q in sql.get("derived", [])}
+        except duckdb.InvalidInputException as e:
+            raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
+        except duckdb.Error as e:
+            raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
+        return findings, derived
+    return run
+
+
+def main(argv=None):
+    args = fanout_job.arguments(__doc__.splitlines()[0], "duckdb").parse_args(argv)
+    args.dialect = "duckdb"
+    try:
+        import duckdb
+    except ImportError:
+        print("Error: the duckdb module is missing; pip install duckdb", file=sys.stderr)
+        return fanout_job.EXIT_ENGINE
+    return fanout_job.run(args, engine_run(duckdb.connect(), args.tables))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,248 @@
+"""What the Spark job (fanout_check.py) and the DuckDB runner (fanout_duckdb.py) share: reading a tables folder
+of `fanout tables`, getting the rules' SQL from `fanout sql --format json`, turning finding rows into the JSON
+report (format version 1, the shape `fanout check --format json` writes) and writing the output folder atomically.
+README "Exports bigger than one machine".
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# Exit codes (README "Exports bigger than one machine").
+EXIT_OK = 0
+EXIT_USAGE = 2      # bad arguments, a folder that is not a tables folder, rows that do not fit the manifest
+EXIT_SQL = 3        # `fanout sql` missing or failing
+EXIT_ENGINE = 4     # the engine failed (no Java, a failed Spark job)
+EXIT_OUTPUT = 5     # the output folder cannot be written
+
+MARK = ".fanout-output"
+DERIVED = ("timelines", "post_stats", "likers")
+
+
+class JobError(Exception):
+    """One clear message and the exit code that goes with it."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def arguments(description, engine):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("tables", metavar="TABLES_DIR", help="the folder `fanout tables` wrote")
+    parser.add_argument("--out", required=True, metavar="OUT_DIR",
+                        help="the folder to write report.json (and with --derived the derived tables) into")
+    parser.add_argument("--derived", action="store_true",
+                        help="also write timelines, post_stats and likers as NDJSON tables")
+    parser.add_argument("--rule", action="append", default=[], metavar="RULE=SETTING",
+                        help="switch a rule off or re-grade it, as `fanout check --rule` (repeatable)")
+    parser.add_argument("--fanout", default=os.environ.get("FANOUT", "fanout"), metavar="PATH",
+                        help="the fanout binary that prints the SQL (default: $FANOUT, else fanout on PATH)")
+    if engine == "spark":
+        parser.add_argument("--master", default="local[2]", help="Spark master URL (default: local[2])")
+    return parser
+
+
+# MARK: tables
+
+def read_manifest(folder):
+    path = os.path.join(folder, "_manifest.json")
+    if not os.path.isdir(folder):
+        raise JobError(f"{folder}: no such folder; give the folder `fanout tables` wrote", EXIT_USAGE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except FileNotFoundError:
+        raise JobError(f"{folder}: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote", EXIT_USAGE)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise JobError(f"{path}: not valid JSON: {e}", EXIT_USAGE)
+    if not isinstance(manifest, dict) or manifest.get("tool") != "fanout" or manifest.get("format_version") != 1:
+        raise JobError(f"{path}: not a manifest of `fanout tables` (format_version 1)", EXIT_USAGE)
+    return manifest
+
+
+def table_files(folder, manifest, table):
+    """The table's part files the manifest lists (missing ones are an error: the folder is incomplete)."""
+    spec = manifest["tables"][table]
+    files = [os.path.join(folder, f) for f in spec.get("files", [])]
+    for f in files:
+        if not os.path.isfile(f):
+            raise JobError(f"{f}: missing, though {folder}/_manifest.json lists it", EXIT_USAGE)
+    return files
+
+
+def duckdb_type(spark_type):
+    """A manifest column type (Spark DDL) in DuckDB's spelling."""
+    t = spark_type.strip()
+    scalar = {"string": "VARCHAR", "bigint": "BIGINT", "double": "DOUBLE", "boolean": "BOOLEAN"}
+    if t in scalar:
+        return scalar[t]
+    m = re.fullmatch(r"array<(.*)>", t)
+    if m:
+        return duckdb_type(m.group(1)) + "[]"
+    m = re.fullmatch(r"struct<(.*)>", t)
+    if m:
+        fields, depth, start = [], 0, 0
+        body = m.group(1)
+        for i, c in enumerate(body + ","):
+            if c in "<(":
+                depth += 1
+            elif c in ">)":
+                depth -= 1
+            elif c == "," and depth == 0:
+                name, _, kind = body[start:i].partition(":")
+                fields.append(f'"{name}" {duckdb_type(kind)}')
+                start = i + 1
+        return "STRUCT(" + ", ".join(fields) + ")"
+    raise JobError(f"unknown column type {spark_type!r} in the manifest", EXIT_USAGE)
+
+
+# MARK: SQL
+
+def fanout_sql(fanout, folder, dialect, rules, derived):
+    command = [fanout, "sql", folder, "--dialect", dialect, "--format", "json"]
+    for rule in rules:
+        command += ["--rule", rule]
+    if derived:
+        command.append("--derived")
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        raise JobError(f"cannot run {fanout}: {e.strerror}; give --fanout PATH or set FANOUT", EXIT_SQL)
+    if result.returncode != 0:
+        message = result.stderr.strip() or f"exit status {result.returncode}"
+        raise JobError(f"{' '.join(command[:3])} failed: {message}", EXIT_USAGE if result.returncode == 2 else EXIT_SQL)
+    return json.loads(result.stdout)
+
+
+# MARK: findings
+
+def json_value(text):
+    """A finding's expected/actual/fix value: JSON text from the query, or SQL null (the report's null)."""
+    if text is None:
+        return None
+    value = json.loads(text)
+    # Swift writes whole-number doubles that fit 64 bits as integers (JSONValueConvertible).
+    if isinstance(value, float) and value.is_integer() and -2**63 <= value < 2**63:
+        return int(value)
+    return value
+
+
+def finding(row):
+    """A finding row (a dict of the query's columns) in the JSON report's shape."""
+    fix = {}
+    for entry in row["fix"] or []:
+        fix[entry["path"]] = json_value(entry["value"])
+    return {
+        "actual": json_value(row["actual"]),
+        "expected": json_value(row["expected"]),
+        "fix": fix,
+        "message": row["message"],
+        "paths": list(row["paths"] or []),
+        "rule": row["rule"],
+        "severity": row["severity"],
+    }
+
+
+def report(sql, export_name, findings_by_rule):
+    """The JSON report (version 1): findings ordered as `check` orders them (catalog order, then first path,
+    then message)."""
+    findings = []
+    for query in sql["queries"]:
+        rows = findings_by_rule.get(query["rule"], [])
+        findings += sorted(rows, key=lambda f: ((f["paths"] or [""])[0], f["message"]))
+    count = lambda s: sum(1 for f in findings if f["severity"] == s)
+    return {
+        "export": export_name,
+        "findings": findings,
+        "schema": sql["schema"],
+        "summary": {
+            "errors": count("error"), "info": count("info"), "warnings": count("warning"), "total": len(findings),
+            "rules_run": [q["rule"] for q in sql["queries"]],
+            "rules_skipped": [{"reason": s["reason"], "rule": s["rule"]} for s in sql["skipped"]],
+        },
+        "tool": "fanout",
+        "version": 1,
+    }
+
+
+def dumps(value, indent=None):
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent, allow_nan=False)
+
+
+# MARK: output
+
+class StagedFolder:
+    """OUT_DIR written beside itself (`.NAME.fanout-tmp-PID`) and moved into place when complete; a folder Fanout
+    did not write (no .fanout-output mark) is never replaced."""
+
+    def __init__(self, out):
+        self.out = os.path.abspath(out)
+        parent, name = os.path.split(self.out)
+        if os.path.exists(self.out):
+            if not os.path.isdir(self.out):
+                raise JobError(f"{out}: exists and is not a folder; nothing was written", EXIT_OUTPUT)
+            if os.listdir(self.out) and not os.path.exists(os.path.join(self.out, MARK)):
+                raise JobError(f"{out}: not empty and not written by fanout (no {MARK}); nothing was written", EXIT_OUTPUT)
+        self.stage = os.path.join(parent, f".{name}.fanout-tmp-{os.getpid()}")
+        try:
+            os.makedirs(parent, exist_ok=True)
+            shutil.rmtree(self.stage, ignore_errors=True)
+            os.mkdir(self.stage)
+            open(os.path.join(self.stage, MARK), "w").close()
+        except OSError as e:
+            raise JobError(f"{out}: cannot write in {parent}: {e.strerror}; nothing was written", EXIT_OUTPUT)
+
+    def path(self, *parts):
+        return os.path.join(self.stage, *parts)
+
+    def commit(self):
+        old = None
+        if os.path.exists(self.out):
+            old = self.stage + "-old"
+            os.rename(self.out, old)
+        os.rename(self.stage, self.out)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def discard(self):
+        shutil.rmtree(self.stage, ignore_errors=True)
+
+
+def write_rows(path, rows):
+    """NDJSON, one row a line, keys in the query's column order."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
+
+
+def run(args, engine_run):
+    """Parses nothing: checks the input, gets the SQL, calls `engine_run(manifest, sql)` (which returns the
+    findings by rule and, with --derived, the derived rows by table) and writes OUT_DIR. Returns the exit code."""
+    staged = None
+    try:
+        manifest = read_manifest(args.tables)
+        for table in manifest["tables"]:
+            table_files(args.tables, manifest, table)
+        sql = fanout_sql(args.fanout, args.tables, args.dialect, args.rule, args.derived)
+        staged = StagedFolder(args.out)
+        findings, derived = engine_run(manifest, sql)
+        with open(staged.path("report.json"), "w", encoding="utf-8") as f:
+            f.write(dumps(report(sql, manifest.get("export", {}).get("name"), findings), indent=2) + "\n")
+        for name, rows in derived.items():
+            write_rows(staged.path(name, "part-00000.ndjson"), rows)
+        staged.commit()
+        return EXIT_OK
+    except JobError as e:
+        if staged:
+            staged.discard()
+        print(f"Error: {e}", file=sys.stderr)
+        return e.code
+    except BaseException:
+        if staged:
+            staged.discard()
+        raise
