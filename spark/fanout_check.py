@@ -38,6 +38,8 @@ def session(master="local[2]"):
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "fanout-spark-warehouse"))
                .config("spark.sql.caseSensitive", "true")
+               # Re-planning between stages costs more than it saves on the many small queries of a run.
+               .config("spark.sql.adaptive.enabled", "false")
                .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
     if master.startswith("local"):
         builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
@@ -52,7 +54,8 @@ def load(spark, folder, manifest):
         files = fanout_job.table_files(folder, manifest, table)
         frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
                  else spark.createDataFrame([], ddl))
-        frame.createOrReplaceTempView(table)
+        # Every rule's query reads the tables again: read each once.
+        frame.cache().createOrReplaceTempView(table)
 
 
 def cause(error):

@@ -104,15 +104,19 @@ struct FollowUnknownUserRule: ConsistencyRule {
         let paths = followPaths(q, "f")
         return q.with(followEdges(q), """
             firsts AS (
-              SELECT e.*, \(q.userExists("e.user")) AS user_known, \(q.userExists("e.target")) AS target_known FROM follow_edges e
-              QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
+              SELECT e.* FROM follow_edges e QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
+            )
+            """, """
+            known AS (
+              SELECT e.*, ku.user IS NOT NULL AS user_known, kt.user IS NOT NULL AS target_known
+              FROM firsts e LEFT JOIN live_users ku ON ku.user = e.user LEFT JOIN live_users kt ON kt.user = e.target
             )
             """) + q.finding(
             paths: paths, expected: "'null'", actual: "'true'", fix: q.fix(paths.map { ($0, "'null'") }),
             message: [q.name("f.user"), "' follows '", q.name("f.target"), "', but '",
                       "CASE WHEN NOT f.user_known AND NOT f.target_known THEN f.user || ' and ' || f.target || ' do not exist' "
                         + "WHEN NOT f.user_known THEN f.user || ' does not exist' ELSE f.target || ' does not exist' END"]
-        ) + "\nFROM firsts f\nWHERE NOT f.user_known OR NOT f.target_known"
+        ) + "\nFROM known f\nWHERE NOT f.user_known OR NOT f.target_known"
     }
 }
 

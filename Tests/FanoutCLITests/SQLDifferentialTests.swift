@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// `fanout sql`, the DuckDB runner and the Spark job against `fanout check` and `fanout export` (README "Exports
+/// bigger than one machine"). They need pyspark, duckdb and Java: `make test` installs them (`make sql-deps`,
+/// a virtual environment in .build/sql-venv); `FANOUT_SQL_PYTHON` names another Python that has them.
+@Suite(.serialized) struct SQLDifferentialTests {
+    static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+    static let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures")
+
+    /// The Python with pyspark and duckdb.
+    static func python() throws -> String {
+        let path = ProcessInfo.processInfo.environment["FANOUT_SQL_PYTHON"]
+            ?? CLI.repository.appendingPathComponent(".build/sql-venv/bin/python").path
+        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `make sql-deps` (or set FANOUT_SQL_PYTHON)")
+        return path
+    }
+
+    /// Runs `executable arguments…` in `cli`'s folder, with `FANOUT` naming the binary under test.
+    static func run(_ cli: CLI, _ executable: String, _ arguments: [String]) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = cli.folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["FANOUT"] = CLI.binary.path
+        process.environment = environment
+        let out = cli.url(".out-\(UUID().uuidString)"), err = cli.url(".err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
+        return CLI.Result(code: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
+                          stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    /// A case folder for scripts/sql-differential: the tables, check's JSON report and the snapshot of `export`.
+    static func prepare(_ cli: CLI, _ name: String, export: String) throws {
+        var result = try cli.run("tables", export, "--out", "\(name)/tables")
+        try #require(result.code == 0, "\(name): \(result.stderr)")
+        result = try cli.run("check", export, "--format", "json", "--output", "\(name)/check.json", "--fail-on", "never")
+        try #require(result.code == 0, "\(name): \(result.stderr)")
+        result = try cli.run("export", export, "--out", "\(name)/export")
+        try #require(result.code == 0, "\(name): \(result.stderr)")
+        try FileManager.default.moveItem(at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
+    }
+
+    /// The findings of a JSON report as a multiset of their report fields.
+    static func findings(_ cli: CLI, _ file: String) throws -> [String] {
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url(file))) as! [String: Any]
+        return (report["findings"] as! [[String: Any]]).map { finding in
+            let fields = finding.filter { ["rule", "severity", "paths", "expected", "actual", "fix", "message"].contains($0.key) }
+            let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .fragmentsAllowed])
+            return String(decoding: data, as: UTF8.self)
+        }.sorted()
+    }
+
+    /// Every fixture through check, DuckDB and Spark (one session for all): the same findings, messages
+    /// included, and the snapshot's timelines, like counts and likers.
+    @Test func duckDBAndSparkGiveCheckFindingsAndTheSnapshotsDerivedData() throws {
+        let python = try Self.python()
+        let cli = try CLI()
+        try Self.prepare(cli, "demo", export: Self.demo)
+        // Generated exports: every kind of drift the generator injects, on two seeds and sizes.
+        for (seed, users, defects) in [(3, 60, 40), (9, 150, 200)] {
+            #expect(try cli.run("generate", "--users", "\(users)", "--seed", "\(seed)", "--defects", "\(defects)",
+                                "--out", "generated-\(seed).json").code == 0)
+            try Self.prepare(cli, "generated-\(seed)", export: "generated-\(seed).json")
+        }
+        try Self.prepare(cli, "friendlypix", export: LayoutTests.friendlyPix.path)
+        // Instaclone: a like mirror, edge values 1, no poster field on timeline entries.
+        try cli.write(Feed.sample.instaclone, to: "instaclone.json")
+        try Self.prepare(cli, "instaclone", export: "instaclone.json")
+        // Parse: rows with their own ids, a double tap (like-duplicate), flags.
+        for (name, text) in Feed.sample.parseFiles { try cli.write(text, to: "parse-export/\(name)") }
+        try Self.prepare(cli, "parse", export: "parse-export")
+        // Hand-made and hostile exports: unknown users and posters, self-follows, repeated keys, invalid keys,
+        // control characters, timestamps 10^15 to 10^295 days from their push IDs.
+        for name in ["sql-edge-export", "hostile-export", "reports-hostile-export"] {
+            try Self.prepare(cli, name, export: Self.fixtures.appendingPathComponent("\(name).json").path)
+        }
+        let cases = ["demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
+                     "hostile-export", "reports-hostile-export"]
+        // Every rule is exercised somewhere: a rule whose query were wrong could not hide behind no findings.
+        var rules = Set<String>()
+        for name in cases {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]
+            for finding in report["findings"] as! [[String: Any]] { rules.insert(finding["rule"] as! String) }
+        }
+        let all = try JSONSerialization.jsonObject(with: Data(cli.run("sql", "--schema", "parse", "--format", "json").stdout.utf8)) as! [String: Any]
+        let catalog = Set(((all["queries"] as! [[String: Any]]).map { $0["rule"] as! String })
+            + (all["skipped"] as! [[String: Any]]).map { $0["rule"] as! String })
+        #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
+
+        let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
+        // Spark runs the cases that together give every rule findings (a query takes seconds there); DuckDB all.
+        let spark = ["demo", "generated-9", "instaclone", "parse", "sql-edge-export"]
+        let result = try Self.run(cli, python, [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
+            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] })
+        #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
+    }
+
+    /// The Spark job as a user runs it, under spark-submit: report.json and the derived tables, atomically.
+    @Test func sparkJobUnderSparkSubmitWritesTheReport() throws {
+        let python = try Self.python()
+        let cli = try CLI()
+        try Self.prepare(cli, "demo", export: Self.demo)
+        let submit = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("spark-submit").path
+        let job = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let result = try Self.run(cli, submit, ["--master", "local[2]", job, "demo/tables", "--out", "spark-out", "--derived",
+                                                "--rule", "timeline-poster=warning"])
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning").code == 1)
+        #expect(try Self.findings(cli, "spark-out/report.json") == Self.findings(cli, "check.json"))
+        #expect(cli.files(under: "spark-out") == [".fanout-output", "likers/part-00000.ndjson", "post_stats/part-00000.ndjson",
+                                                 "report.json", "timelines/part-00000.ndjson"])
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains { $0.contains("fanout-tmp") })
+    }
+
+    /// Severity overrides and switched-off rules, as in check; bad input: one message, its exit code, nothing
+    /// written.
+    @Test func duckDBRunnerFollowsRuleSettingsAndRejectsBadInput() throws {
+        let python = try Self.python()
+        let cli = try CLI()
+        try Self.prepare(cli, "demo", export: Self.demo)
+        let runner = CLI.repository.appendingPathComponent("spark/fanout_duckdb.py").path
+        let settings = ["--rule", "like-count-mismatch=warning", "--rule", "timeline-missing=off"]
+        var result = try Self.run(cli, python, [runner, "demo/tables", "--out", "duck"] + settings)
+        #expect(result.code == 0, "\(result.stderr)")
+        _ = try cli.run(["check", Self.demo, "--format", "json", "--output", "check.json"] + settings)
+        #expect(try Self.findings(cli, "duck/report.json") == Self.findings(cli, "check.json"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("duck/report.json"))) as! [String: Any]
+        let skipped = (report["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
+        #expect(skipped.contains(["rule": "timeline-missing", "reason": "switched off by configuration"]))
+
+        // An unknown rule: fanout sql's message, exit 2.
+        result = try Self.run(cli, python, [runner, "demo/tables", "--out", "bad1", "--rule", "like-count-mismatc=off"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("unknown rule \"like-count-mismatc\" (did you mean \"like-count-mismatch\"?)"), "\(result.stderr)")
+        // Not a tables folder.
+        result = try Self.run(cli, python, [runner, "demo", "--out", "bad2"])
+        #expect(result.code == 2)
+        #expect(result.stderr == "Error: demo: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n")
+        // A row that does not fit the manifest's types.
+        let part = cli.url("demo/tables/posts/part-00000.ndjson")
+        var text = try String(contentsOf: part, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"like_count\":3", with: "\"like_count\":\"three\"")
+        try Data(text.utf8).write(to: part)
+        result = try Self.run(cli, python, [runner, "demo/tables", "--out", "bad3"])
+        #expect(result.code == 2, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: demo/tables: rows that do not fit the manifest"), "\(result.stderr)")
+        for name in ["bad1", "bad2", "bad3"] { #expect(!cli.exists(name)) }
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains { $0.contains("fanout-tmp") })
+        // A folder fanout did not write is not replaced.
+        try cli.write("mine", to: "notes/keep.txt")
+        result = try Self.run(cli, python, [runner, "demo/tables", "--out", "notes"])
+        #expect(result.code == 5)
+        #expect(try cli.read("notes/keep.txt") == "mine")
+    }
+
+    /// `fanout sql`: which rules run comes from the tables' manifest, with check's reasons; queries for both
+    /// dialects; usage errors.
+    @Test func sqlCommandSkipsRulesAsCheckDoes() throws {
+        let cli = try CLI()
+        #expect(try cli.run("tables", Self.demo, "--out", "t").code == 0)
+        let sql = try cli.run("sql", "t", "--dialect", "duckdb", "--derived")
+        #expect(sql.code == 0, "\(sql.stderr)")
+        #expect(sql.stdout.contains("\n-- skipped like-mirror-missing: the schema has no like mirror relation, such as user-likes ([likes] mirror)\n"))
+        #expect(sql.stdout.contains("\n-- like-count-mismatch (error): "))
+        #expect(sql.stdout.contains("\n-- derived timelines: "))
+        let json = try cli.run("sql", "t", "--format", "json", "--rule", "push-id-time=error", "--rule", "key-invalid=off")
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let queries = document["queries"] as! [[String: String]]
+        #expect(queries.first { $0["rule"] == "push-id-time" }?["severity"] == "error")
+        #expect(queries.first { $0["rule"] == "push-id-time" }?["sql"]?.contains("'error' AS severity") == true)
+        #expect(!queries.contains { $0["rule"] == "key-invalid" })
+        #expect(document["export"] as? String == Self.demo)
+        // The same skips as check's on the same export.
+        _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
+        let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]
+        let skipped = (document["skipped"] as! [[String: String]]).map { [$0["rule"]!, $0["reason"]!] }
+        #expect(skipped == ((check["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]).map { [$0["rule"]!, $0["reason"]!] })
+
+        var bad = try cli.run("sql", "nowhere")
+        #expect(bad.code == 2)
+        #expect(bad.stderr == "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote, or --schema NAME|FILE\n")
+        bad = try cli.run("sql", "t", "--rule", "timeline-mising=off")
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("unknown rule \"timeline-mising\" (did you mean \"timeline-missing\"?)"))
+        try cli.write("{\"tool\": \"fanout\"}", to: "broken/_manifest.json")
+        bad = try cli.run("sql", "broken")
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("broken/_manifest.json: not a manifest of `fanout tables`"), "\(bad.stderr)")
+    }
+}
