@@ -73,18 +73,12 @@ def engine_run(spark, folder):
         from pyspark.errors import PySparkException
         try:
             load(spark, folder, manifest)
-            findings = {}
-            for query in sql["queries"]:
-                findings[query["rule"]] = [fanout_job.finding(row.asDict(recursive=True)) for row in spark.sql(query["sql"]).collect()]
-            derived = {}
-            for query in sql.get("derived", []):
-                derived[query["name"]] = [row.asDict(recursive=True) for row in spark.sql(query["sql"]).toLocalIterator()]
+            return fanout_job.run_queries(sql, lambda query: (row.asDict(recursive=True) for row in spark.sql(query).toLocalIterator()))
         except (Py4JJavaError, PySparkException) as e:
             text = cause(e)
             if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
                 raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {text}", fanout_job.EXIT_USAGE)
             raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
-        return findings, derived
     return run
 
 

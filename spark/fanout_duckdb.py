@@ -38,13 +38,11 @@ def engine_run(con, folder):
         import duckdb
         try:
             load(con, folder, manifest)
-            findings = {q["rule"]: [fanout_job.finding(r) for r in rows(con, q["sql"])] for q in sql["queries"]}
-            derived = {q["name"]: rows(con, q["sql"]) for q in sql.get("derived", [])}
+            return fanout_job.run_queries(sql, lambda query: rows(con, query))
         except duckdb.InvalidInputException as e:
             raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
         except duckdb.Error as e:
             raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
-        return findings, derived
     return run
 
 

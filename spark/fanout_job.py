@@ -147,6 +147,13 @@ def finding(row):
     }
 
 
+def run_queries(sql, rows):
+    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts."""
+    findings = {q["rule"]: [finding(r) for r in rows(q["sql"])] for q in sql["queries"]}
+    derived = {q["name"]: list(rows(q["sql"])) for q in sql.get("derived", [])}
+    return findings, derived
+
+
 def report(sql, export_name, findings_by_rule):
     """The JSON report (version 1): findings ordered as `check` orders them (catalog order, then first path,
     then message)."""
