@@ -24,6 +24,9 @@ import Testing
         process.currentDirectoryURL = cli.folder
         var environment = ProcessInfo.processInfo.environment
         environment["FANOUT"] = CLI.binary.path
+        // spark-submit, beside the venv's python, runs that python's helpers by name.
+        let bin = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
         let out = cli.url(".out-\(UUID().uuidString)"), err = cli.url(".err-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
@@ -72,7 +75,15 @@ import Testing
         }
         try Self.prepare(cli, "friendlypix", export: LayoutTests.friendlyPix.path)
         // Instaclone: a like mirror, edge values 1, no poster field on timeline entries.
-        try cli.write(Feed.sample.instaclone, to: "instaclone.json")
+        // One like missing from its mirror and one mirror entry without its like (like-mirror-missing).
+        var insta = try JSONSerialization.jsonObject(with: Data(Feed.sample.instaclone.utf8)) as! [String: Any]
+        var mirror = insta["user-likes"] as! [String: [String: Any]]
+        let liker = mirror.keys.sorted()[0]
+        mirror[liker]!.removeValue(forKey: mirror[liker]!.keys.sorted()[0])
+        mirror[liker]!["-KnoSuchLike000000000"] = 1
+        insta["user-likes"] = mirror
+        try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: insta, options: [.sortedKeys]), as: UTF8.self),
+                      to: "instaclone.json")
         try Self.prepare(cli, "instaclone", export: "instaclone.json")
         // Parse: rows with their own ids, a double tap (like-duplicate), flags.
         for (name, text) in Feed.sample.parseFiles { try cli.write(text, to: "parse-export/\(name)") }
