@@ -125,8 +125,12 @@ struct TreeWalker<Sink: FactSink> {
         rootWasObject = true
         try reader.beginObject()
         try readRootMembers()
-        if stoppedAtSplit { return }
+        if stoppedAtSplit {
+            sink.completeFacts()
+            return
+        }
         try reader.finish()
+        sink.completeFacts()
     }
 
     /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
@@ -141,6 +145,7 @@ struct TreeWalker<Sink: FactSink> {
         while let key = try reader.nextKey() { try dispatch(split.node, key) }
         try readRootMembers()
         try reader.finish()
+        sink.completeFacts()
     }
 
     /// Reads top-level members up to the end of the root object (or up to the split point).
@@ -253,6 +258,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         try reader.finish()
+        sink.completeFacts()
         if recognized, node != nil { matchedRootKeys += 1 }
         return recognized
     }
