@@ -156,11 +156,18 @@ package struct KeyTable: Sendable {
             i += 8
         }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
+        if i < bytes.count {
+            if bytes.count >= 8 {
+                // The last eight bytes, overlapping the words already mixed: one load instead of a byte loop.
+                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else {
+                var shift: UInt64 = 0
+                while i < bytes.count {
+                    tail |= UInt64(bytes[i]) << shift
+                    shift += 8
+                    i += 1
+                }
+            }
         }
         h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
         h ^= h >> 29

@@ -173,10 +173,16 @@ struct TreeWalker<Sink: FactSink> {
         sink.append(second.sink)
     }
 
-    /// Skims the export from the start (validating, building nothing) for a place near `target` where a second
-    /// walker can take over: just after a member of a top-level section the schema names literally, whose
-    /// members are entities walked one by one. Returns nil when there is none or the JSON is malformed
-    /// before it (the first walker then reads the whole export and reports the error).
+    /// Skims the export from the start (building nothing) for a place near `target` where a second walker can
+    /// take over: just after a member of a top-level section the schema names literally, whose members are
+    /// entities walked one by one. Returns nil when there is none or the skim fails (the first walker then reads
+    /// the whole export and reports any error).
+    ///
+    /// Values are skimmed without validation (``JSONReader/skipValueUnchecked()``, several times faster), so on
+    /// malformed JSON the place found may be no boundary at all. That is safe: the first walker, which validates
+    /// everything before it, stops there only if it ends a member of the same section at exactly that offset,
+    /// where the second walker's reader state (inside the root and the section, after a value) is then the true
+    /// one; else it reads on alone (``reachedStopCheck(_:)``).
     func findSplit(in buffer: UnsafeRawBufferPointer, near target: Int) -> SplitPoint? {
         var skimmer = JSONReader(buffer)
         var released = 0
@@ -187,12 +193,12 @@ struct TreeWalker<Sink: FactSink> {
                 guard let node = trie.literal(0, key), trie.nodes[node].terminals.isEmpty,
                     try skimmer.peekKind() == .object
                 else {
-                    try skimmer.skipValue()
+                    try skimmer.skipValueUnchecked()
                     continue
                 }
                 try skimmer.beginObject()
                 while try skimmer.nextKey() != nil {
-                    try skimmer.skipValue()
+                    try skimmer.skipValueUnchecked()
                     if skimmer.offset >= target { return SplitPoint(position: skimmer.position, node: node) }
                     if releasesSkimmedPages, skimmer.offset - released >= Self.checkpointInterval {
                         released = Self.release(buffer, from: released, before: skimmer.offset)
