@@ -9,6 +9,8 @@
 ///
 /// The reader's key bytes are valid only until its next call, so the queue copies each key (up to
 /// ``inlineBytes``); a longer key is rare, and is interned at once after the keys queued before it.
+///
+/// One queue serves one table: copies of a queue share its waiting entries, so only one of them may be used.
 package struct KeyQueue {
     /// How many keys wait in the queue: enough that the first key's slot has arrived from memory when the
     /// queue is full (reading a key takes a few dozen nanoseconds, a miss to memory about a hundred).
