@@ -23,7 +23,9 @@ let package = Package(
     ],
     targets: [
         // Domain core: model, derivation, checks. No I/O.
-        .target(name: "FanoutCore", dependencies: ["FanoutJSON"]),
+        .target(name: "FanoutCore", dependencies: ["FanoutJSON", "CPrefetch"]),
+        // A CPU prefetch hint, which Swift cannot express, for the key table's batched interning.
+        .target(name: "CPrefetch"),
         // Streaming byte-level JSON reader and canonical writer.
         .target(name: "FanoutJSON"),
         // Schemas and the adapters that fill the core from an export.

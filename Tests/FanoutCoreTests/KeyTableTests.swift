@@ -15,9 +15,9 @@ import Testing
         #expect(table.lookup("missing") == nil)
     }
 
-    @Test func recentKeyCacheNeverConfusesKeys() {
-        // More keys than cache lines, long keys that differ only after the inline bytes, interned in a
-        // scrambled order several times: every key keeps its one id.
+    @Test func longAndScrambledKeysKeepTheirIds() {
+        // Many keys, long keys that differ only after the slot's inline bytes, interned in a scrambled order
+        // several times: every key keeps its one id.
         var table = KeyTable()
         let long = String(repeating: "x", count: 60)
         let keys = (0..<20_000).map { "k\($0)" } + (0..<100).map { "\(long)\($0)" } + ["", "-"]
@@ -52,5 +52,44 @@ import Testing
         #expect(PathPattern("") == nil)
         #expect(PathPattern("a//b") == nil)
         #expect(PathPattern("a/{b") == nil)
+    }
+}
+
+/// Batched interning (`KeyQueue`) must give every key the id that interning it at once gives.
+@Suite struct KeyQueueTests {
+    @Test func ticketsResolveToTheIdsOfDirectInterning() {
+        // Repeats closer together than the queue's depth and farther apart, keys longer than the queue copies
+        // (interned at once, between queued ones) and than the table's slots hold, and the empty key.
+        let long = String(repeating: "y", count: 70)
+        let pool = (0..<300).map { "u\($0)" } + (0..<5).map { "\(long)\($0)" }
+            + [String(repeating: "z", count: 52), "", "-K"]
+        var sequence: [String] = []
+        var state: UInt64 = 42
+        for i in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let pick = Int(state >> 33) % pool.count
+            // Every fifth key repeats one of the last few, inside the queue's window.
+            sequence.append(i % 5 == 0 && i > 3 ? sequence[i - 1 - Int(state >> 60) % 3] : pool[pick])
+        }
+        var direct = KeyTable(), batched = KeyTable()
+        var queue = KeyQueue()
+        var tickets: [KeyID] = []
+        let expected = sequence.map { direct.intern($0) }
+        for key in sequence {
+            var key = key
+            tickets.append(key.withUTF8 { queue.ticket(UnsafeRawBufferPointer($0), table: &batched) })
+        }
+        #expect(tickets == (0..<sequence.count).map { KeyID($0) })
+        #expect(queue.ids.count < sequence.count)  // keys were still waiting: the test exercises the queue
+        queue.flush(into: &batched)
+        #expect(queue.ids == expected)
+        #expect(batched.count == direct.count)
+        for id in 0..<direct.count { #expect(batched.string(KeyID(id)) == direct.string(KeyID(id))) }
+        // After a reset, tickets count from 0 again and the table keeps its ids.
+        queue.reset(into: &batched)
+        var again = "u7"
+        #expect(again.withUTF8 { queue.ticket(UnsafeRawBufferPointer($0), table: &batched) } == 0)
+        queue.flush(into: &batched)
+        #expect(queue.ids == [direct.intern("u7")])
     }
 }

@@ -26,6 +26,28 @@ struct SplitReadTests {
         #expect(splits >= 12)
     }
 
+    /// The walkers hand out tickets for keys and resolve them in batches (`KeyQueue`); read with one walker or
+    /// two, every fact must name the keys the file has there, as an independent parser finds them.
+    @Test func factsNameTheKeysAnotherParserFinds() throws {
+        let bytes = ExportBytes(bytes: Self.export, source: "split.json")
+        let json = try JSONSerialization.jsonObject(with: Data(Self.export)) as! [String: Any]
+        func pairs(_ section: String) -> [String] {
+            (json[section] as? [String: Any] ?? [:]).flatMap { outer, inner in
+                (inner as? [String: Any] ?? [:]).compactMap { key, value in
+                    (value is NSNull || (value as? Bool) == false) ? nil : "\(outer) \(key)"
+                }
+            }.sorted()
+        }
+        let likes = pairs("postLikes"), timeline = pairs("timeline"), followers = pairs("followers")
+        #expect(likes.count > 100 && timeline.count > 100 && followers.count > 100)
+        for target in [Int?.none, Self.export.count / 2, Self.export.count * 3 / 4] {
+            let read = try ExportLoader.load(bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: .some(target))
+            #expect(read.likes.map { "\(read.key($0.post)) \(read.key($0.user))" }.sorted() == likes)
+            #expect(read.timeline.map { "\(read.key($0.user)) \(read.key($0.post))" }.sorted() == timeline)
+            #expect(read.followers.map { "\(read.key($0.target)) \(read.key($0.user))" }.sorted() == followers)
+        }
+    }
+
     @Test func theFriendlyPixExportReadsTheSameWhenSplit() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Fixtures/friendlypix-initial_db.json").standardized

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The hash table behind ``KeyTable``: one 64-byte cache line per slot, holding the key's id, length, hash
 /// tag and its first 56 bytes.
 ///
@@ -12,14 +16,45 @@ final class KeySlots: @unchecked Sendable {
     let capacity: Int
     var mask: Int { capacity - 1 }
 
+    /// Whether `base` was mapped (large tables) rather than allocated.
+    private let mapped: Bool
+
+    /// Tables from this size on are mapped in huge pages where the system offers them.
+    static let hugePageBytes = 2 << 20
+
     /// `capacity` empty slots; `capacity` is a power of two.
+    ///
+    /// A large table is mapped, so that its pages arrive zeroed from the kernel (no second pass to clear them),
+    /// and in 2 MB pages where the system allows it (`madvise`): lookups of random keys would otherwise miss the
+    /// TLB as well as the caches, and the prefetches of batched interning (``KeyQueue``) wait for those page walks.
     init(capacity: Int) {
         self.capacity = capacity
-        base = UnsafeMutableRawPointer.allocate(byteCount: capacity * Self.slotSize, alignment: Self.slotSize)
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * Self.slotSize)
+        let bytes = capacity * Self.slotSize
+        #if canImport(Glibc)
+        if bytes >= Self.hugePageBytes,
+            let region = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            region != MAP_FAILED
+        {
+            _ = madvise(region, bytes, MADV_HUGEPAGE)
+            base = region
+            mapped = true
+            return
+        }
+        #endif
+        mapped = false
+        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.slotSize)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        #if canImport(Glibc)
+        if mapped {
+            munmap(base, capacity * Self.slotSize)
+            return
+        }
+        #endif
+        base.deallocate()
+    }
 
     /// A copy, for copy-on-write.
     func copy() -> KeySlots {

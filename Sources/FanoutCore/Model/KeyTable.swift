@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPrefetch
 
 /// The interned id of a database key (a uid or a post key): an index into a ``KeyTable``.
 public typealias KeyID = Int32
@@ -20,11 +21,6 @@ package struct KeyTable: Sendable {
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
     private var slots = KeySlots(capacity: 1024)
-    /// A small direct-mapped cache of recently used keys (256 KiB, fits the L2 cache). Exports name the same
-    /// popular users and posts over and over (likers, followees, fanned-out posts), so most lookups are
-    /// answered here without the cache miss into the large table.
-    private var recent = KeySlots(capacity: 4096)
-
     /// An empty table.
     package init() {}
 
@@ -42,23 +38,14 @@ package struct KeyTable: Sendable {
 
     /// Returns the id of `bytes`, adding it when new.
     package mutating func intern(_ bytes: UnsafeRawBufferPointer) -> KeyID {
-        let hash = Self.hash(bytes)
-        let signature = KeySlots.signature(length: bytes.count, hash: hash)
-        let cacheable = bytes.count <= KeySlots.inlineBytes
-        let line = (hash >> 24) & recent.mask
-        if cacheable {
-            let header = recent.header(line)
-            if header != 0, header >> 32 == signature,
-                bytes.count == 0 || memcmp(recent.inline(line), bytes.baseAddress!, bytes.count) == 0
-            {
-                return KeyID(Int(header & 0xFFFF_FFFF) - 1)
-            }
-        }
+        intern(bytes, hash: Self.hash(bytes))
+    }
+
+    /// Returns the id of `bytes`, whose ``hash(_:)`` is `hash`, adding it when new. A ``KeyQueue`` hashes a key
+    /// when it queues it, to prefetch its slot, and interns it here a few keys later.
+    package mutating func intern(_ bytes: UnsafeRawBufferPointer, hash: Int) -> KeyID {
         let (found, slot) = find(bytes, hash: hash)
-        if let found {
-            if cacheable { remember(found, line: line, signature: signature, bytes: bytes) }
-            return found
-        }
+        if let found { return found }
         if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
         let id = KeyID(count)
         arena.append(contentsOf: bytes)
@@ -66,13 +53,13 @@ package struct KeyTable: Sendable {
         slots.store(slot, id: id, signature: KeySlots.signature(length: bytes.count, hash: hash), bytes: bytes)
         // Linear probing stays short below 60 % load.
         if count * 5 > slots.capacity * 3 { grow() }
-        if cacheable { remember(id, line: line, signature: signature, bytes: bytes) }
         return id
     }
 
-    private mutating func remember(_ id: KeyID, line: Int, signature: UInt64, bytes: UnsafeRawBufferPointer) {
-        if !isKnownUniquelyReferenced(&recent) { recent = recent.copy() }
-        recent.store(line, id: id, signature: signature, bytes: bytes)
+    /// Asks the CPU to load the slot where a key of hash `hash` is looked up first, so that ``intern(_:hash:)``
+    /// finds it in the cache (see ``KeyQueue``).
+    @inline(__always) package func prefetch(hash: Int) {
+        fanout_prefetch(slots.base + (hash & slots.mask) * KeySlots.slotSize)
     }
 
     /// Returns the id of `key`, adding it when new.
@@ -169,11 +156,18 @@ package struct KeyTable: Sendable {
             i += 8
         }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
+        if i < bytes.count {
+            if bytes.count >= 8 {
+                // The last eight bytes, overlapping the words already mixed: one load instead of a byte loop.
+                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else {
+                var shift: UInt64 = 0
+                while i < bytes.count {
+                    tail |= UInt64(bytes[i]) << shift
+                    shift += 8
+                    i += 1
+                }
+            }
         }
         h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
         h ^= h >> 29

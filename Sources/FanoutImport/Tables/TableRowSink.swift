@@ -91,6 +91,8 @@ package struct TableRowSink: FactSink {
     package mutating func releaseKeys(to mark: Int) { keys.pop(to: mark) }
 
     package mutating func prepare(forBytes bytes: Int) {}
+    // Rows are written as facts arrive: nothing is held back.
+    package mutating func completeFacts() {}
 
     // MARK: facts
 

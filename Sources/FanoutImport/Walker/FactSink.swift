@@ -22,6 +22,9 @@ package protocol FactSink {
     mutating func releaseKeys(to mark: Int)
     /// Called once before reading an export of `bytes` bytes.
     mutating func prepare(forBytes bytes: Int)
+    /// Called when the walker has read its part of the export (the whole tree, its half of a split read, a Parse
+    /// class file): the facts handed over so far must be final, as ``append(_:)`` and the sink's owner see them.
+    mutating func completeFacts()
 
     /// A user.
     mutating func user(_ user: User, position: Int)
@@ -51,13 +54,24 @@ package protocol FactSink {
 }
 
 /// The sink that fills the domain core.
+///
+/// Keys are interned in batches (``KeyQueue``): ``key(_:)-(UnsafeRawBufferPointer)`` hands out a ticket, which
+/// facts carry until ``completeFacts()`` renumbers them to the keys' ids (README "Performance").
 package struct DatasetSink: FactSink {
-    package var dataset: Dataset
+    package private(set) var dataset: Dataset
+    private var queue = KeyQueue()
+    /// Where the facts that still name tickets begin.
+    private var ticketed = Dataset.FactCounts()
 
     package init(schema: Schema) { dataset = Dataset(schema: schema) }
 
-    @inline(__always) package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID { dataset.keys.intern(bytes) }
-    @inline(__always) package mutating func key(_ text: String) -> KeyID { dataset.keys.intern(text) }
+    @inline(__always) package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID {
+        queue.ticket(bytes, table: &dataset.keys)
+    }
+    package mutating func key(_ text: String) -> KeyID {
+        var text = text
+        return text.withUTF8 { key(UnsafeRawBufferPointer($0)) }
+    }
     // Interned keys live as long as the dataset: nothing to release.
     @inline(__always) package var keyMark: Int { 0 }
     @inline(__always) package mutating func releaseKeys(to mark: Int) {}
@@ -72,7 +86,19 @@ package struct DatasetSink: FactSink {
 
     @inline(__always) package mutating func user(_ user: User, position: Int) { dataset.users.append(user) }
     package mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String) {
+        // The path names the post's keys, so their tickets are resolved now (field problems are rare).
+        queue.flush(into: &dataset.keys)
+        var post = post
+        queue.ids.withUnsafeBufferPointer { post.renumberKeys(through: $0) }
         dataset.fieldProblems.append(FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
+    }
+
+    /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
+    package mutating func completeFacts() {
+        queue.flush(into: &dataset.keys)
+        dataset.renumberKeys(since: ticketed, through: queue.ids)
+        queue.reset(into: &dataset.keys)
+        ticketed = dataset.factCounts
     }
     @inline(__always) package mutating func post(_ post: Post, position: Int) { dataset.posts.append(post) }
     @inline(__always) package mutating func like(_ like: Like, position: Int) { dataset.likes.append(like) }

@@ -29,13 +29,4 @@ struct FieldTrie {
         allSlots.append(slot)
     }
 
-    /// The child reached through `key`, if any.
-    func child(_ node: Int, _ key: UnsafeRawBufferPointer) -> Int? {
-        for entry in nodes[node].children where entry.key.count == key.count {
-            if entry.key.withUnsafeBytes({ $0.elementsEqual(key) }) { return entry.child }
-        }
-        return nil
-    }
-
-    var isEmpty: Bool { nodes.count == 1 }
 }

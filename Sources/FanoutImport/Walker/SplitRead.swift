@@ -14,8 +14,9 @@ struct SplitPoint: Sendable {
 /// skims ahead to a split point near the middle and reads from there to the end; the second's facts are then
 /// appended to the first's (``FactSink/append(_:)``).
 ///
-/// The result is exactly what one walker would have built: the split point is a real boundary (the skimmer
-/// validated everything before it, and the first walker checks it arrives there), keys are renumbered into
+/// The result is exactly what one walker would have built: the split point is a real boundary (the first walker,
+/// validating everything before it, checks it ends a member there; the skimmer only guesses it, see
+/// ``TreeWalker/findSplit(in:near:)``), keys are renumbered into
 /// first-seen order, and facts keep file order. Errors are the ones a single walker would report: the first
 /// walker's if it fails, else the second's, whose reader resumes in the same state at the same offset.
 enum SplitRead {

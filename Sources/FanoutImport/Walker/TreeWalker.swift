@@ -21,15 +21,15 @@ struct TreeWalker<Sink: FactSink> {
     /// Added to reader offsets to give facts their position (a Parse class file's place among the files).
     private var positionBase = 0
     private let trie: PatternTrie
-    /// Per trie node, the fields of the entities that end there (empty for nodes where nothing ends).
-    private let fieldTries: [FieldTrie]
+    /// `trie` and the fields of the entities that end at its nodes, frozen for lookups that retain nothing
+    /// (see ``FlatTrie`` for what their lists hold).
+    private let patterns: FlatTrie
+    private let fields: FlatTrie
     /// Per value slot, whether the schema names a field for it (edges and keys read from rows).
     private let hasField: [Bool]
     /// The post fields `post-field` checks, worked out once instead of per post.
     private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
     private var captures = Captures()
-    /// Per value slot, whether its value names a key (see ``FieldRole/isKey``).
-    private let keySlots: [Bool] = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
     /// Called with the bytes read so far and the total, every few megabytes.
     var progress: ((Int, Int) -> Void)?
     /// Whether pages the reader has passed may be dropped (a read-only file mapping, never heap memory).
@@ -83,21 +83,37 @@ struct TreeWalker<Sink: FactSink> {
         if let posts = schema.posts, !posts.pattern.captureNames.contains("poster"), posts.owner == nil {
             throw InputError.schema("posts need an owner: capture {poster} in the pattern or name an owner field")
         }
-        var fieldTries = [FieldTrie](repeating: FieldTrie(), count: trie.nodes.count)
+        // Every entity's fields in one flat trie: a root per pattern node where relations end.
+        var fieldNodes: [FlatTrie.Input] = []
+        var patternNodes: [FlatTrie.Input] = []
         var hasField = [Bool](repeating: false, count: FieldRole.slotCount)
-        for (index, node) in trie.nodes.enumerated() where !node.terminals.isEmpty {
-            var fields = FieldTrie()
-            for relation in node.terminals {
-                for (path, role) in FieldRole.fields(of: relation, in: schema) {
-                    let slot = FieldRole.slot(relation, role)
-                    fields.insert(path, slot: slot)
-                    hasField[slot] = true
+        let keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+        for node in trie.nodes {
+            var flat = FlatTrie.Input(
+                children: node.literals.map { ($0.key, $0.child) }, first: node.captureSlots.map(\.rawValue),
+                second: node.terminals.map(\.rawValue), extra: node.captureChild, link: -1)
+            if !node.terminals.isEmpty {
+                var fields = FieldTrie()
+                for relation in node.terminals {
+                    for (path, role) in FieldRole.fields(of: relation, in: schema) {
+                        let slot = FieldRole.slot(relation, role)
+                        fields.insert(path, slot: slot)
+                        hasField[slot] = true
+                    }
+                }
+                let base = fieldNodes.count
+                flat.link = base
+                for (index, field) in fields.nodes.enumerated() {
+                    fieldNodes.append(FlatTrie.Input(
+                        children: field.children.map { ($0.key, base + $0.child) }, first: field.slots,
+                        second: index == 0 ? fields.allSlots : [], extra: field.slots.allSatisfy { keySlots[$0] } ? 1 : 0))
                 }
             }
-            fieldTries[index] = fields
+            patternNodes.append(flat)
         }
         self.trie = trie
-        self.fieldTries = fieldTries
+        self.patterns = FlatTrie(patternNodes)
+        self.fields = FlatTrie(fieldNodes)
         self.hasField = hasField
         let required = Set(schema.posts?.required ?? [])
         postChecks = FieldRole.fields(of: .posts, in: schema).map { path, role in
@@ -125,8 +141,12 @@ struct TreeWalker<Sink: FactSink> {
         rootWasObject = true
         try reader.beginObject()
         try readRootMembers()
-        if stoppedAtSplit { return }
+        if stoppedAtSplit {
+            sink.completeFacts()
+            return
+        }
         try reader.finish()
+        sink.completeFacts()
     }
 
     /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
@@ -141,6 +161,7 @@ struct TreeWalker<Sink: FactSink> {
         while let key = try reader.nextKey() { try dispatch(split.node, key) }
         try readRootMembers()
         try reader.finish()
+        sink.completeFacts()
     }
 
     /// Reads top-level members up to the end of the root object (or up to the split point).
@@ -168,10 +189,16 @@ struct TreeWalker<Sink: FactSink> {
         sink.append(second.sink)
     }
 
-    /// Skims the export from the start (validating, building nothing) for a place near `target` where a second
-    /// walker can take over: just after a member of a top-level section the schema names literally, whose
-    /// members are entities walked one by one. Returns nil when there is none or the JSON is malformed
-    /// before it (the first walker then reads the whole export and reports the error).
+    /// Skims the export from the start (building nothing) for a place near `target` where a second walker can
+    /// take over: just after a member of a top-level section the schema names literally, whose members are
+    /// entities walked one by one. Returns nil when there is none or the skim fails (the first walker then reads
+    /// the whole export and reports any error).
+    ///
+    /// Values are skimmed without validation (``JSONReader/skipValueUnchecked()``, several times faster), so on
+    /// malformed JSON the place found may be no boundary at all. That is safe: the first walker, which validates
+    /// everything before it, stops there only if it ends a member of the same section at exactly that offset,
+    /// where the second walker's reader state (inside the root and the section, after a value) is then the true
+    /// one; else it reads on alone (``reachedStopCheck(_:)``).
     func findSplit(in buffer: UnsafeRawBufferPointer, near target: Int) -> SplitPoint? {
         var skimmer = JSONReader(buffer)
         var released = 0
@@ -182,12 +209,12 @@ struct TreeWalker<Sink: FactSink> {
                 guard let node = trie.literal(0, key), trie.nodes[node].terminals.isEmpty,
                     try skimmer.peekKind() == .object
                 else {
-                    try skimmer.skipValue()
+                    try skimmer.skipValueUnchecked()
                     continue
                 }
                 try skimmer.beginObject()
                 while try skimmer.nextKey() != nil {
-                    try skimmer.skipValue()
+                    try skimmer.skipValueUnchecked()
                     if skimmer.offset >= target { return SplitPoint(position: skimmer.position, node: node) }
                     if releasesSkimmedPages, skimmer.offset - released >= Self.checkpointInterval {
                         released = Self.release(buffer, from: released, before: skimmer.offset)
@@ -253,6 +280,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         try reader.finish()
+        sink.completeFacts()
         if recognized, node != nil { matchedRootKeys += 1 }
         return recognized
     }
@@ -271,11 +299,11 @@ struct TreeWalker<Sink: FactSink> {
     /// Follows `key` from `node`: a literal child, else the capture child, else the value is skipped.
     /// `key` points into the reader's buffers, so it is used before the next read.
     private mutating func dispatch(_ node: Int, _ key: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
-        if let child = trie.literal(node, key) {
+        if let child = patterns.child(node, key) {
             try visit(child)
             return
         }
-        let child = trie.nodes[node].captureChild
+        let child = patterns.nodes[node].extra
         // Keys starting with "." are Firebase metadata (.priority, .value), never data keys.
         guard child >= 0, key.first != UInt8(ascii: ".") else {
             try reader.skipValue()
@@ -284,7 +312,7 @@ struct TreeWalker<Sink: FactSink> {
         let mark = sink.keyMark
         let id = sink.key(key)
         let saved = captures
-        for slot in trie.nodes[node].captureSlots { captures[slot] = id }
+        for slot in patterns.first(node) { captures[CaptureSlot(rawValue: slot)!] = id }
         try visit(child)
         captures = saved
         sink.releaseKeys(to: mark)
@@ -292,7 +320,7 @@ struct TreeWalker<Sink: FactSink> {
     }
 
     private mutating func visit(_ node: Int) throws(JSONSyntaxError) {
-        if trie.nodes[node].terminals.isEmpty {
+        if patterns.nodes[node].second.isEmpty {
             try walkChildren(of: node)
         } else {
             try readEntity(node)
@@ -301,16 +329,16 @@ struct TreeWalker<Sink: FactSink> {
 
     /// Reads the node where one or more relations end: its fields, and deeper relations inside it.
     private mutating func readEntity(_ node: Int) throws(JSONSyntaxError) {
-        let fields = fieldTries[node]
-        for slot in fields.allSlots { values[slot] = .missing }
+        let root = patterns.nodes[node].link
+        for slot in fields.second(root) { values[slot] = .missing }
         var present = true
         switch try reader.peekKind() {
         case .object:
             try reader.beginObject()
             while let key = try reader.nextKey() {
-                if let field = fields.child(0, key) {
-                    try readField(fields, field)
-                } else if trie.literal(node, key) != nil || trie.nodes[node].captureChild >= 0 {
+                if let field = fields.child(root, key) {
+                    try readField(field)
+                } else if patterns.child(node, key) != nil || patterns.nodes[node].extra >= 0 {
                     try dispatch(node, key)
                 } else {
                     try reader.skipValue()
@@ -325,32 +353,33 @@ struct TreeWalker<Sink: FactSink> {
         default:
             try reader.skipValue()
         }
-        for relation in trie.nodes[node].terminals {
-            matches[relation.rawValue] += 1
-            emit(relation, present: present)
+        for relation in patterns.second(node) {
+            matches[relation] += 1
+            emit(RelationKind(rawValue: relation)!, present: present)
         }
     }
 
-    private mutating func readField(_ fields: FieldTrie, _ node: Int) throws(JSONSyntaxError) {
+    /// Reads the value of the field whose node is `node` in ``fields``.
+    private mutating func readField(_ node: Int) throws(JSONSyntaxError) {
         let entry = fields.nodes[node]
-        if entry.children.isEmpty {
-            let value = try readScalar(asKey: entry.slots.allSatisfy { keySlots[$0] })
-            for slot in entry.slots { values[slot] = value }
+        if entry.childCount == 0 {
+            let value = try readScalar(asKey: entry.extra == 1)
+            for slot in fields.first(node) { values[slot] = value }
             return
         }
         guard try reader.peekKind() == .object else {
-            if entry.slots.isEmpty {
+            if entry.first.isEmpty {
                 try reader.skipValue()
             } else {
                 let value = try readScalar()
-                for slot in entry.slots { values[slot] = value }
+                for slot in fields.first(node) { values[slot] = value }
             }
             return
         }
         try reader.beginObject()
         while let key = try reader.nextKey() {
             if let child = fields.child(node, key) {
-                try readField(fields, child)
+                try readField(child)
             } else {
                 try reader.skipValue()
             }
