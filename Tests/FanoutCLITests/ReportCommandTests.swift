@@ -108,6 +108,14 @@ import Testing
             let merged = try cli.run("report", "b.json", "a.json", "--format", format)
             #expect(whole.stdout == merged.stdout && whole.code == merged.code, "merged \(format)")
         }
+        // A job's report may list findings in any order, and its members in any order: check's order is restored.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("b.json"))) as? [String: Any])
+        object["findings"] = Array((object["findings"] as! [Any]).reversed())
+        try JSONSerialization.data(withJSONObject: object).write(to: cli.url("shuffled.json"))
+        for format in ["sarif", "text"] {
+            let ordered = try cli.run("report", "b.json", "--format", format), shuffled = try cli.run("report", "shuffled.json", "--format", format)
+            #expect(ordered.stdout == shuffled.stdout && !ordered.stdout.isEmpty, "shuffled \(format)")
+        }
         // Reports that both ran a rule, or are on different exports, do not merge.
         let twice = try cli.run("report", "a.json", "a.json", "--format", "sarif", "--output", "m.sarif")
         #expect(twice.code == 2 && twice.stderr.contains("like-count-mismatch ran in both a.json and a.json") && !cli.exists("m.sarif"),

@@ -52,8 +52,7 @@ enum ReportInputs {
                 ranIn[rule.id] = path
             }
         }
-        guard reports.count > 1 else { return first }
-
+        // One report goes through the same steps: a job's report may list its findings in any order.
         let catalogue = RuleCatalog.descriptors
         let rulesRun = catalogue.filter { ranIn[$0.id] != nil }
         var skipped: [SkippedRule] = []
