@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: sql-deps test-deps run test build release deps templates check-templates bench clean fuzz validate-sites validate-html validate-pages validate-reports
+.PHONY: sql-deps test-deps run test build release deps templates check-templates bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
@@ -126,6 +126,11 @@ fuzz: deps
 ## bench: the benchmark (bench/run): generates reference exports once, prints figures with baselines
 bench: deps
 	bench/run
+
+## bench-scale: the benchmark's scale section alone (bench/scale): fanout tables, check, DuckDB and the Spark job
+## on the 1.1 GB and 11 GB exports (SCALE_USERS=200000 for the first alone)
+bench-scale: deps
+	bench/scale
 
 clean:
 	rm -rf .build $(OUT)

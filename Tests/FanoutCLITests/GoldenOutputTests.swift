@@ -32,7 +32,8 @@ import Testing
         try Self.compare(cli, transcript: transcript, name: "generated", digestOnly: true)
     }
 
-    /// Runs build, check in every format, and export with repair into `out/`; returns what each command printed.
+    /// Runs build, check in every format, report, and export with repair into `out/`; returns what each command
+    /// printed.
     static func runAll(_ cli: CLI, export: String, build: [String]) throws -> String {
         var transcript = ""
         func record(_ args: [String]) throws {
@@ -45,6 +46,8 @@ import Testing
             try record(["check", export, "--format", format, "--output", "out/reports/report.\(format)", "--fail-on", "never"])
         }
         try record(["check", export])
+        // The JSON report rendered again: the text `check` printed above (ReportCommandTests compares every format).
+        try record(["report", "out/reports/report.json"])
         try record(["check", export, "--format", "github", "--rule", "push-id-time=error", "--fail-on", "warning"])
         try record(["export", export, "--out", "out/export", "--repair"])
         return transcript

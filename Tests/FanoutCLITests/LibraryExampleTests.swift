@@ -29,7 +29,8 @@ import Testing
         print("\(audit.findings.count) findings")
         audit.findings = try FindingLocator.locate(audit.findings, inExportAt: path)  // line and column of each
         let info = ReportInfo(exportName: path, schemaName: dataset.schema.name)
-        let json = try ReportWriter.render(audit, info: info, format: .json, templates: nil)
+        let coverage = ChartsData.timelineCoverage(dataset: dataset, derived: derived)  // summary.timeline_coverage
+        let json = try ReportWriter.render(audit, info: info, format: .json, templates: nil, coverage: coverage)
         // README example: end
 
         // Alice's timeline as her timeline page shows it: her posts and carol's and bob's, newest first.

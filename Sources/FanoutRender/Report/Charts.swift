@@ -50,26 +50,22 @@ enum Charts {
     }
 
     /// Coverage as percent bars per user, or for many users, how many users fall in each tenth.
-    static func coverage(_ rows: [ChartsData.Coverage]) -> String {
-        if rows.count <= coverageBarsLimit {
+    static func coverage(_ rows: [ChartsData.Coverage]) -> String { coverage(TimelineCoverage(rows)) }
+
+    /// The coverage chart of a summary: its users' bars when it keeps them, else the histogram by tenth.
+    static func coverage(_ summary: TimelineCoverage) -> String {
+        if let rows = summary.users {
             let bars = rows.map { row in
-                ChartsData.Bar(label: row.username, value: percent(row), style: row.stored == row.derived ? "full" : "partial")
+                ChartsData.Bar(label: row.username, value: TimelineCoverage.percent(row), style: row.stored == row.derived ? "full" : "partial")
             }
             return Charts.bars(bars, title: "Timeline coverage per user (stored entries ÷ derived timeline)",
                                id: "chart-coverage", fullScale: 100, unit: { "\($0)%" })
         }
-        var buckets = [Int](repeating: 0, count: 11)
-        for row in rows { buckets[percent(row) / 10] += 1 }
-        let bars = buckets.enumerated().map { i, count in
+        let bars = summary.byTenth.enumerated().map { i, count in
             ChartsData.Bar(label: i == 10 ? "100%" : "\(i * 10)–\(i * 10 + 9)%", value: count, style: i == 10 ? "full" : "partial")
         }
         return Charts.bars(bars, title: "Users by timeline coverage (stored entries ÷ derived timeline)",
                            id: "chart-coverage", unit: { CountText.phrase($0, "user", "users") })
-    }
-
-    /// Whole percent, rounded down, so 99.9% never shows as complete.
-    static func percent(_ row: ChartsData.Coverage) -> Int {
-        row.derived == 0 ? 100 : row.stored * 100 / row.derived
     }
 
     /// Long labels are cut so they fit the label column; the description keeps them whole.

@@ -27,12 +27,12 @@ public struct ChartsData: Sendable, Equatable {
     package var findingsPerRule: [Bar]
     /// How many `like-count-mismatch` findings have each signed delta (stored − counted), by delta ascending.
     package var likeDeltas: [Bar]
-    /// Per user with a non-empty timeline, in username order; nil when the layout stores no timelines or the
-    /// report is rendered without the derived data (`fanout check --format html`).
-    package var coverage: [Coverage]?
+    /// Users' timeline coverage; nil when the layout stores no timelines or the report is rendered without the
+    /// derived data (a JSON report without `summary.timeline_coverage`).
+    package var coverage: TimelineCoverage?
 
-    /// Chart data for `result`; `coverage` as computed by ``timelineCoverage(dataset:derived:)``.
-    package init(_ result: AuditResult, coverage: [Coverage]? = nil) {
+    /// Chart data for `result`; `coverage` summarizes ``timelineCoverage(dataset:derived:)``.
+    package init(_ result: AuditResult, coverage: TimelineCoverage? = nil) {
         var counts: [String: Int] = [:]
         for finding in result.findings { counts[finding.rule, default: 0] += 1 }
         findingsPerRule = result.rulesRun.map { rule in

@@ -8,24 +8,31 @@ import FanoutJSON
 /// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
 /// values (`null` for absent); keys are sorted, findings ordered by rule then path. Runs with a baseline add
 /// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}`, and located findings (``Finding/location``)
-/// add `file`, `line` and `column` (additions, so still version 1).
+/// add `file`, `line` and `column`; a finding whose `expected` or `actual` is no single value (rather than a
+/// JSON null) names it in `no_value` (`["expected"]`). `summary.severities` gives the severity each rule that ran reported at
+/// (`--rule R=S` re-grades rules, and a rule without findings shows it nowhere else), and
+/// `summary.timeline_coverage` (``TimelineCoverage``) what the HTML report's coverage chart draws, when the
+/// report was made with the derived data. All are additions, so still version 1: everything the other formats
+/// show is in it, and `fanout report` renders them from it (``parse(_:)``).
 package enum JSONReport {
     /// The report format's version; bumped on any incompatible change.
     package static let version = 1
 
     /// The report as pretty-printed, canonical JSON.
-    package static func render(_ result: AuditResult, info: ReportInfo) -> String {
-        JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info)) + "\n"
+    package static func render(_ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil) -> String {
+        JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info, coverage: coverage)) + "\n"
     }
 
     /// The report as a JSON value.
-    package static func value(_ result: AuditResult, info: ReportInfo) -> JSONValue {
+    package static func value(_ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil) -> JSONValue {
         var summaryMembers: [(String, JSONValue)] = [
             ("errors", .int(result.count(.error))), ("warnings", .int(result.count(.warning))),
             ("info", .int(result.count(.info))), ("total", .int(result.findings.count)),
             ("rules_run", .array(result.rulesRun.map { .string($0.id) })),
             ("rules_skipped", .array(result.skipped.map { object([("rule", .string($0.rule)), ("reason", .string($0.reason))]) })),
+            ("severities", object(result.rulesRun.map { ($0.id, .string(result.severity(of: $0).rawValue)) })),
         ]
+        if let coverage { summaryMembers.append(("timeline_coverage", coverage.jsonValue)) }
         if let baseline = info.baseline {
             summaryMembers.append(("baseline", object([
                 ("hidden", .int(baseline.hidden)),
@@ -40,6 +47,10 @@ package enum JSONReport {
                 ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
                 ("fix", object(finding.fix.map { ($0.path, $0.value) })),
             ]
+            // JSON has one null for two things: a value that is null (a missing entry) and no single value at all
+            // (`key-invalid` expects none); the reports show them differently, so the second is named.
+            let noValue = [("expected", finding.expected), ("actual", finding.actual)].filter { $0.1 == nil }
+            if !noValue.isEmpty { members.append(("no_value", .array(noValue.map { .string($0.0) }))) }
             if let location = finding.location {
                 members += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
             }

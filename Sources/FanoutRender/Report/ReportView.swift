@@ -6,9 +6,9 @@ enum ReportView {
     /// At most this many findings per rule are listed in HTML and Markdown; `report.json` has them all.
     static let findingsPerRule = 1000
 
-    /// The template values of the report of `result`; `coverage` (per-user timeline coverage, from the derived
-    /// data) adds the coverage chart when given.
-    static func context(_ result: AuditResult, info: ReportInfo, coverage: [ChartsData.Coverage]? = nil) -> [String: Any] {
+    /// The template values of the report of `result`; `coverage` (timeline coverage, from the derived data or a
+    /// JSON report) adds the coverage chart when given.
+    static func context(_ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil) -> [String: Any] {
         let compact = JSONWriter(pretty: false)
         let rules: [[String: Any]] = result.rulesRun.map { rule in
             let findings = result.findings.filter { $0.rule == rule.id }
@@ -79,10 +79,10 @@ enum ReportView {
             charts["likeDeltas"] = Charts.bars(data.likeDeltas, title: "Like-count deltas (stored − counted)",
                                                id: "chart-deltas", unit: { CountText.phrase($0, "post", "posts") })
         }
-        if let coverage = data.coverage, !coverage.isEmpty {
+        if let coverage = data.coverage, coverage.timelines > 0 {
             charts["coverage"] = Charts.coverage(coverage)
-            let full = coverage.count { $0.stored == $0.derived }
-            charts["coverageSummary"] = "\(CountText.grouped(full)) of \(CountText.phrase(coverage.count, "timeline", "timelines")) "
+            let full = coverage.full
+            charts["coverageSummary"] = "\(CountText.grouped(full)) of \(CountText.phrase(coverage.timelines, "timeline", "timelines")) "
                 + (full == 1 ? "has every stored entry it should." : "have every stored entry they should.")
         }
         return charts

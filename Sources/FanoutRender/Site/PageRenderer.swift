@@ -13,8 +13,8 @@ struct PageRenderer: @unchecked Sendable {
     /// The site's published URL, ending in `/`, for feeds; nil for relative feed links.
     let baseURL: String?
     let cards: CardCache
-    /// Per-user timeline coverage for the report's chart, computed once per build.
-    let coverage: [ChartsData.Coverage]?
+    /// Timeline coverage for the report's chart and `report.json`, computed once per build.
+    let coverage: TimelineCoverage?
 
     private var dataset: Dataset { views.dataset }
     private var derived: DerivedData { views.derived }
@@ -30,7 +30,7 @@ struct PageRenderer: @unchecked Sendable {
             let path = "report.md"
             return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report.md"))
         case .reportJSON:
-            return ("report.json", JSONReport.render(audit, info: info))
+            return ("report.json", JSONReport.render(audit, info: info, coverage: coverage))
         case .timeline(let u, let page): return try timeline(u, page: page, markdown: false)
         case .timelineMarkdown(let u, let page): return try timeline(u, page: page, markdown: true)
         case .profile(let u, let page): return try profile(u, page: page)

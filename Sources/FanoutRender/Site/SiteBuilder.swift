@@ -142,7 +142,7 @@ public struct SiteBuilder: Sendable {
             views: views, templates: templates, audit: audit, info: info, pages: pages, liveUsers: liveUsers,
             perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
-            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived) : nil)
+            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
         // Pages are independent: render them on every core, in contiguous chunks.
         let state = Locked(RenderState())
         let chunk = 64
