@@ -1,7 +1,8 @@
 import FanoutCore
 
 /// The pages of the site a finding concerns (README, "The site"): for each user its paths name, that user's
-/// profile and timeline; for each post, the post's page. The site's report links them under the finding.
+/// profile and timeline; for each post, the post's page. The site's `report.html` and `report.md` link them
+/// under the finding.
 ///
 /// A finding names its subjects by database path. A path is matched against every relation's pattern of the
 /// schema (`timeline/{user}/{post}`, `posts/{poster}/{post}`, …); `{user}`, `{poster}` and `{target}` captures are

@@ -34,7 +34,9 @@ struct PageRenderer: @unchecked Sendable {
             return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report"))
         case .reportMarkdown:
             let path = "report.md"
-            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report.md"))
+            let findingPages = FindingPages(views: views)
+            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: findingPages.links)
+            return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report.md"))
         case .reportJSON:
             return ("report.json", JSONReport.render(audit, info: info))
         case .timeline(let u, let page): return try timeline(u, page: page, markdown: false)

@@ -190,6 +190,9 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{#fixCode}}
   - fix: {{{.}}}
 {{/fixCode}}
+{{#hasPageLinks}}
+  - pages:{{#pageLinks}} [{{text}}]({{{href}}}){{/pageLinks}}
+{{/hasPageLinks}}
 {{/findings}}
 {{#omitted}}
 - …and {{omitted}} more, listed in `report.json`.
