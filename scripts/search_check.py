@@ -31,7 +31,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from axe_check import Chromium, find_chromium  # noqa: E402
+from axe_check import Chromium, Page, find_chromium  # noqa: E402
 
 SHOWN = 20  # results search.js lists at most
 failures = []
@@ -58,29 +58,15 @@ def shortest_prefix(entries, value, target):
     return value
 
 
-class Tab:
+class Tab(Page):
+    """A page of axe_check's browser that may reach 127.0.0.1 (axe_check's own pages block every http URL)."""
+
     def __init__(self, browser):
-        self.b = browser
         target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        session = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        super().__init__(browser, target, session)
         self.call("Page.enable")
         self.call("Runtime.enable")
-
-    def call(self, method, params=None):
-        return self.b.call(method, params, session=self.session)
-
-    def eval(self, expression):
-        r = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
-        if "exceptionDetails" in r:
-            raise RuntimeError(f"{expression}: {r['exceptionDetails']}")
-        return r["result"].get("value")
-
-    def goto(self, url):
-        self.b._events = [e for e in self.b._events if e.get("sessionId") != self.session]
-        r = self.call("Page.navigate", {"url": url})
-        if r.get("errorText"):
-            raise RuntimeError(f"{url}: {r['errorText']}")
-        self.b.wait_event("Page.loadEventFired", self.session)
 
     def wait(self, expression, what, seconds=10):
         deadline = time.monotonic() + seconds

@@ -28,8 +28,7 @@ import Testing
             // Usernames quoting markup show as text (`&lt;script&gt;`, `\<script\>`, or inside a Markdown code span),
             // never as markup or a link.
             if output.name.hasSuffix(".html") {
-                // The one script is the index's own search box (README, "Finding a user").
-                let text = output.text.replacing(/<script src="(\.\.\/)*search\.js" defer><\/script>/, with: "")
+                let text = SearchScriptTag.removed(from: output.text)
                 #expect(!text.contains("<script") && !text.contains("=\"javascript:"), "\(output.name): markup")
             } else {
                 let outsideCode = output.text.replacing(/(`+)[^`].*?\1/, with: "")
