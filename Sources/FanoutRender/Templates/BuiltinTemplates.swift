@@ -442,6 +442,8 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-si
 table.users { width: 100%; border-collapse: collapse; }
 table.users th, table.users td { padding: .35rem .5rem; border-bottom: 1px solid var(--line); text-align: left; }
 table.users tbody th { font-weight: 400; overflow-wrap: anywhere; }
+/* The profile link is a target of its own (24 px at least), also under a username that wraps. */
+table.users tbody th .small { display: inline-block; min-height: 1.5rem; line-height: 1.5rem; }
 table.users td, table.users thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
 @media (max-width: 36rem) {
   table.users, table.users tbody { display: block; }
