@@ -34,7 +34,7 @@ public struct SiteOptions: Sendable {
     public var exportName: String
     /// The site project's `Content/` folder, if any.
     public var contentDirectory: String?
-    /// The kinds of page to write; every kind by default. Assets (`style.css`) are always written.
+    /// The kinds of page to write; every kind by default. Assets (`style.css`, `search.js`) are always written.
     public var pageKinds: Set<PageKind>
     /// Posts per timeline and profile page, and users per index page (at least 1).
     public var perPage: Int
