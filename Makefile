@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: sql-deps test-deps run test build release deps templates check-templates bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports
+.PHONY: sql-deps test-deps run test build release deps templates check-templates bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
@@ -15,7 +15,7 @@ test: deps test-deps check-templates sql-deps
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
 	$(MAKE) validate-html validate-pages
-	$(MAKE) validate-reports
+	$(MAKE) validate-reports validate-search
 
 ## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
 ## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
@@ -80,6 +80,19 @@ validate-reports:
 	$(SWIFT) build --product fanout
 	scripts/validate-reports "$$($(SWIFT) build --show-bin-path)/fanout" $(REPORTS_DIR)
 
+## validate-search: headless Chromium (scripts/search_check.py, over the DevTools protocol) types the start of a
+## username and of a uid into the index's search box of a generated 2,000-user site, opened from disk and served
+## over HTTP, and must reach that user's timeline; with JavaScript off, the index's pages must lead everywhere.
+## Only the kinds of page the check visits are built (index, search, timelines)
+SEARCH_DIR ?= .build/validate-search
+validate-search:
+	rm -rf $(SEARCH_DIR) && mkdir -p $(SEARCH_DIR)
+	$(SWIFT) build --product fanout
+	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
+	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
+	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
+	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site
+
 build: deps
 	$(SWIFT) build
 
@@ -88,13 +101,14 @@ release: deps
 
 ## deps: the system library Fanout links (libcmark), installed with apt when missing
 ## test-deps: what the tests drive besides Swift: headless Chromium (page loads, axe-core), Java (the Nu validator)
-## and Python's venv module (the validators' environment; Debian ships it apart)
+## Python's venv module (the validators' environment; Debian ships it apart) and xmllint (the sitemap index test)
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(1); \
 	else sudo apt-get update -qq && sudo apt-get install -y -qq $(1); fi
 test-deps:
 	@command -v chromium >/dev/null 2>&1 || { echo "Installing chromium …"; $(call APT_INSTALL,chromium); }
 	@command -v java >/dev/null 2>&1 || { echo "Installing a Java runtime …"; $(call APT_INSTALL,default-jre-headless); }
 	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { echo "Installing python3-venv …"; $(call APT_INSTALL,python3-venv); }
+	@command -v xmllint >/dev/null 2>&1 || { echo "Installing xmllint …"; $(call APT_INSTALL,libxml2-utils); }
 
 deps:
 	@if ! pkg-config --exists libcmark zlib 2>/dev/null; then \

@@ -67,7 +67,10 @@ def _pipe():
 class Chromium:
     """A headless Chromium spoken to over --remote-debugging-pipe."""
 
-    def __init__(self, binary, timeout=60.0):
+    def __init__(self, binary, timeout=60.0, file_access=True, loopback=False):
+        """file_access=False leaves out --allow-file-access-from-files, so that pages opened from disk are as
+        restricted as in a reader's browser; loopback=True lets pages reach 127.0.0.1, where
+        scripts/search_check.py serves a site."""
         self.timeout = timeout
         self.profile = tempfile.mkdtemp(prefix="axe-check-")
         cmd_r, self._cmd_w = _pipe()        # we write commands, Chromium reads fd 3
@@ -85,9 +88,9 @@ class Chromium:
             "--no-first-run", "--no-default-browser-check", "--disable-gpu",
             "--disable-extensions", "--disable-background-networking", "--disable-sync",
             "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
-            "--allow-file-access-from-files",
+        ] + (["--allow-file-access-from-files"] if file_access else []) + [
             # offline: no host name resolves, so nothing a page links (web fonts, photos) leaves the machine
-            "--host-resolver-rules=MAP * ~NOTFOUND", "--disable-component-update", "--no-pings",
+            "--host-resolver-rules=MAP * ~NOTFOUND" + (", EXCLUDE 127.0.0.1" if loopback else ""), "--disable-component-update", "--no-pings",
             "--disable-domain-reliability", "--disable-client-side-phishing-detection",
         ]
         if os.geteuid() == 0:                # Chromium refuses to start as root with its sandbox

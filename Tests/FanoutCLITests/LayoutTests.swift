@@ -430,7 +430,22 @@ struct Feed {
         let cyTimeline = try #require(try TimelinePages(cli, site: "site").files["uCy"])
         #expect(try cyTimeline.contains { try cli.read("site/\($0)").contains("data-flagged=\"true\"") },
                 "the card is marked on timelines too")
-        #expect(try cli.read("site/report.html").contains("FlaggedContent/flag1"))
+        let siteReport = try cli.read("site/report.html")
+        #expect(siteReport.contains("FlaggedContent/flag1"))
+        // Parse rows are found by their own key (`Like/{id}`): the report's links name the users and posts of the
+        // rows, the double like's liker and post, the flag's post and the users who flagged it.
+        func pageLinks(_ path: String) throws -> [String] {
+            let finding = try #require(siteReport.matches(of: /<li class="finding [\s\S]*?\n<\/li>/).map { String($0.output) }
+                .first { $0.contains("<code>\(path)</code>") }, "a finding at \(path)")
+            return finding.matches(of: /<ul class="finding-pages">(.*)<\/ul>/).flatMap {
+                $0.output.1.matches(of: />([^<]+)<\/a>/).map { String($0.output.1) }
+            }
+        }
+        let liker = try #require(feed.users.first { $0.uid == feed.likes[0].user }).username
+        #expect(try pageLinks("Like/likeAgain") == ["\(liker)’s profile", "\(liker)’s timeline", "post \(feed.likes[0].post)"])
+        // `Post/{post}` names no poster (Parse keeps the owner in a field), so cy is not linked: only what the paths name.
+        #expect(try pageLinks("FlaggedContent/flag1") == ["bo’s profile", "bo’s timeline", "di’s profile", "di’s timeline",
+                                                          "post \(flagged)"])
     }
 
     @Test func schemasCommandListsThePresetsAndPrintsACopyableFile() throws {

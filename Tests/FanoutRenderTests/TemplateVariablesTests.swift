@@ -113,10 +113,13 @@ import Testing
     }
 
     /// Users with and without usernames and names, posts with every optional value, a flag, pagination, a
-    /// follow, stored timelines for the coverage chart, and a stored counter that disagrees.
+    /// follow, stored timelines for the coverage chart, a stored counter that disagrees, and a timeline long
+    /// enough that its page links leave gaps.
     static func richSite() -> (Dataset, DerivedData) {
         var schema = Schema(name: "test")
         schema.timeline = TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!)
+        // Findings' paths name users and posts through the patterns, so the report links their pages.
+        schema.posts = PostRelation(pattern: PathPattern("posts/{poster}/{post}")!)
         var dataset = Dataset(schema: schema)
         func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
         dataset.users = [User(key: id("u1"), username: "alice", name: "Alice A."), User(key: id("u2"), username: "bob"),
@@ -131,6 +134,14 @@ import Testing
             post.imageHeight = 300
             dataset.posts.append(post)
         }
+        // Enough users and posts for more than nine pages (two a page), whose page links leave gaps.
+        for n in 7...22 {
+            var post = Post(key: id("-P\(n)"))
+            post.pathOwner = id("u1")
+            post.createdAt = 600 + Double(n)
+            dataset.posts.append(post)
+        }
+        for n in 4...20 { dataset.users.append(User(key: id("u\(n)"), username: "user\(n)")) }
         dataset.posts[0].storedLikeCount = 5
         dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
         dataset.followers = dataset.following

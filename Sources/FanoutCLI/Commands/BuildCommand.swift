@@ -25,7 +25,7 @@ struct BuildCommand: ParsableCommand {
     var out: String?
 
     @Option(help: ArgumentHelp(
-        "Posts per timeline and profile page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
+        "Posts per timeline and profile page, users per index page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
         valueName: "N"))
     var perPage: Int?
 

@@ -7,15 +7,21 @@ enum ReportView {
     static let findingsPerRule = 1000
 
     /// The template values of the report of `result`; `coverage` (timeline coverage, from the derived data or a
-    /// JSON report) adds the coverage chart when given.
-    static func context(_ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil) -> [String: Any] {
+    /// JSON report) adds the coverage chart when given; `pageLinks` (the site's report) gives each finding links to
+    /// the pages it concerns, as `text` and `href`.
+    static func context(
+        _ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil,
+        pageLinks: ((Finding) -> [[String: Any]])? = nil
+    ) -> [String: Any] {
         let compact = JSONWriter(pretty: false)
         let rules: [[String: Any]] = result.rulesRun.map { rule in
             let findings = result.findings.filter { $0.rule == rule.id }
             let shown: [[String: Any]] = findings.prefix(findingsPerRule).map { finding in
                 let expected = finding.expected.map(compact.write) ?? "—", actual = finding.actual.map(compact.write) ?? "—"
                 let fixLines = finding.fix.map { "\"\($0.path)\": \(compact.write($0.value))" }
+                let links = pageLinks?(finding) ?? []
                 return [
+                    "pageLinks": links, "hasPageLinks": !links.isEmpty,
                     "severity": finding.severity.rawValue,
                     "message": finding.message,
                     "paths": finding.paths,

@@ -7,7 +7,8 @@ struct PageRenderer: @unchecked Sendable {
     let audit: AuditResult
     let info: ReportInfo
     let pages: [ContentPage]
-    let liveUsers: [Int]
+    /// The users that have pages, by username: the index's order and the search data's.
+    let usersByName: [Int]
     /// Posts per timeline and profile page.
     let perPage: Int
     /// The site's published URL, ending in `/`, for feeds; nil for relative feed links.
@@ -22,13 +23,20 @@ struct PageRenderer: @unchecked Sendable {
 
     func render(_ job: SiteBuilder.Job) throws(RenderError) -> (String, String) {
         switch job {
-        case .index: return try index()
+        case .index(let page): return try index(page: page)
+        case .searchJSON: return (SiteLinks.searchJSON, SearchData.json(views.searchEntries(usersByName)))
+        case .searchScript:
+            return (SiteLinks.searchScriptData, SearchData.script(views.searchEntries(usersByName)))
         case .report:
             let path = "report.html"
-            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report"))
+            let findingPages = FindingPages(views: views)
+            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: findingPages.links)
+            return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report"))
         case .reportMarkdown:
             let path = "report.md"
-            return (path, try templates.render(views.page(path, title: "Validation report", ReportView.context(audit, info: info, coverage: coverage)), template: "report.md"))
+            let findingPages = FindingPages(views: views)
+            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: findingPages.links)
+            return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report.md"))
         case .reportJSON:
             return ("report.json", JSONReport.render(audit, info: info, coverage: coverage))
         case .timeline(let u, let page): return try timeline(u, page: page, markdown: false)
@@ -45,13 +53,16 @@ struct PageRenderer: @unchecked Sendable {
         }
     }
 
-    private func index() throws(RenderError) -> (String, String) {
-        let path = "index.html"
-        let ordered = liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }
-        let users: [[String: Any]] = ordered.map { u in
+    /// Page `page` of the index: `perPage` users by username, each with uid and counts; the first page also
+    /// shows `Content/index.md`. Every page has the search box, which `search.js` brings to life.
+    private func index(page: Int) throws(RenderError) -> (String, String) {
+        let path = SiteLinks.index(page: page)
+        let pagination = Pagination(perPage: perPage, count: usersByName.count)
+        let users: [[String: Any]] = usersByName[pagination.range(of: page)].map { u in
             let key = dataset.users[u].key
             return [
-                "username": views.username(u), "timelineHref": links.timeline(key), "profileHref": links.profile(key),
+                "username": views.username(u), "uid": dataset.key(key),
+                "timelineHref": links.timeline(key), "profileHref": links.profile(key),
                 "postCount": CountText.grouped(derived.ownPosts[u].count),
                 "timelineCount": CountText.grouped(derived.timelines[u].count),
                 "followerCount": CountText.grouped(derived.followers[u].count),
@@ -59,15 +70,26 @@ struct PageRenderer: @unchecked Sendable {
             ]
         }
         let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
+        let userCount = usersByName.count
         var values: [String: Any] = [
-            "users": users, "userCount": CountText.grouped(users.count), "usersText": CountText.phrase(users.count, "user", "users"),
+            "users": users, "userCount": CountText.grouped(userCount), "usersText": CountText.phrase(userCount, "user", "users"),
             "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
             "likeCount": CountText.grouped(likeCount), "likesText": CountText.phrase(likeCount, "like", "likes"),
             "findingCount": CountText.grouped(audit.findings.count),
             "findingsText": CountText.phrase(audit.findings.count, "finding", "findings"),
         ]
-        if let intro = pages.first(where: { $0.name == "index" }) { values["intro"] = CommonMark.html(intro.markdown) }
-        return (path, try templates.render(views.page(path, title: "Users", values), template: "index"))
+        let root = SiteLinks.root(of: path)
+        var nav = pagination.values(page: page, labels: ("← Previous", "Next →")) { root + SiteLinks.index(page: $0) }
+        if let first = nav.removeValue(forKey: "firstPost"), let last = nav.removeValue(forKey: "lastPost") {
+            nav["firstUser"] = first
+            nav["lastUser"] = last
+        }
+        values.merge(nav) { $1 }
+        if page == 1, let intro = pages.first(where: { $0.name == "index" }) {
+            values["intro"] = CommonMark.html(intro.markdown)
+        }
+        let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
+        return (path, try templates.render(views.page(path, title: "Users" + suffix, values), template: "index"))
     }
 
     /// Page `page` of `u`'s timeline, or its Markdown twin. Every page carries the timeline's uid, so the

@@ -4,8 +4,10 @@ import Foundation
 
 /// The kinds of page a site has; `--pages` chooses among them.
 public enum PageKind: String, CaseIterable, Sendable {
-    /// `index.html`.
+    /// `index.html`, `page/2/index.html`, …: the users, `--per-page` a page.
     case index
+    /// `search.json` and `search-data.js`: every user's name, uid and timeline, for the index's search box.
+    case search
     /// `users/<uid>/index.html`, `page-2.html`, … (the timeline's pages).
     case timelines
     /// `users/<uid>/index.md`, `page-2.md`, …, the timeline pages' Markdown twins.
@@ -32,13 +34,17 @@ public struct SiteOptions: Sendable {
     public var exportName: String
     /// The site project's `Content/` folder, if any.
     public var contentDirectory: String?
-    /// The kinds of page to write; every kind by default. Assets (`style.css`) are always written.
+    /// The kinds of page to write; every kind by default. Assets (`style.css`, `search.js`) are always written.
     public var pageKinds: Set<PageKind>
-    /// Posts per timeline and profile page (at least 1).
+    /// Posts per timeline and profile page, and users per index page (at least 1).
     public var perPage: Int
     /// The URL the site is published at, ending in `/`, for the absolute URLs of feeds and the sitemap; page
     /// links stay relative either way.
     public var baseURL: String?
+
+    /// URLs per sitemap file before `sitemap.xml` becomes an index of several (the protocol's 50,000); lowered
+    /// by tests, which then need no site of 50,000 pages to see the split.
+    package var sitemapLimit = Sitemap.urlLimit
 
     /// The number of posts per page when none is configured.
     public static let defaultPerPage = 50
@@ -77,7 +83,9 @@ public struct SiteBuilder: Sendable {
 
     /// One page to render.
     enum Job: Sendable {
-        case index, report, reportMarkdown, reportJSON
+        case report, reportMarkdown, reportJSON, searchJSON, searchScript
+        /// A page of the index (from 1).
+        case index(page: Int)
         /// A user's timeline page (user index, page number from 1), its Markdown twin, a profile page.
         case timeline(Int, page: Int), timelineMarkdown(Int, page: Int), profile(Int, page: Int)
         case feed(Int), post(Int), content(Int)
@@ -114,9 +122,13 @@ public struct SiteBuilder: Sendable {
         let views = SiteViews(dataset: dataset, derived: derived, common: common)
         let kinds = options.pageKinds
         var jobs: [Job] = []
-        if kinds.contains(.index) { jobs.append(.index) }
-        if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
         let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
+        if kinds.contains(.index) {
+            let indexPages = Pagination(perPage: options.perPage, count: liveUsers.count).pageCount
+            for page in 1...indexPages { jobs.append(.index(page: page)) }
+        }
+        if kinds.contains(.search) { jobs += [.searchJSON, .searchScript] }
+        if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
         for u in liveUsers {
             let timelinePages = Pagination(perPage: options.perPage, count: derived.timelines[u].count).pageCount
             for page in 1...timelinePages {
@@ -139,7 +151,8 @@ public struct SiteBuilder: Sendable {
 
         let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
         let renderer = PageRenderer(
-            views: views, templates: templates, audit: audit, info: info, pages: pages, liveUsers: liveUsers,
+            views: views, templates: templates, audit: audit, info: info, pages: pages,
+            usersByName: liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] },
             perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
             coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
@@ -169,7 +182,9 @@ public struct SiteBuilder: Sendable {
         // depend on which thread finished first. Only with a base URL: the protocol wants absolute URLs.
         if kinds.contains(.sitemap), let baseURL = options.baseURL {
             let htmlPages = written.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.filter { $0.hasSuffix(".html") }
-            try output.write(Sitemap.render(pages: htmlPages, baseURL: baseURL), to: "sitemap.xml")
+            for file in Sitemap.render(pages: htmlPages, baseURL: baseURL, limit: options.sitemapLimit) {
+                try output.write(file.text, to: file.path)
+            }
         }
     }
 }

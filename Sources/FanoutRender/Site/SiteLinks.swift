@@ -23,6 +23,16 @@ struct SiteLinks {
     func feed(_ user: KeyID) -> String { "\(userFolder(user))/feed.xml" }
     func post(_ post: KeyID) -> String { "posts/\(SafeFileName.forKey(dataset.key(post))).html" }
 
+    /// Page `page` (from 1) of the index of users: `index.html`, then `page/2/index.html`, … as Hugo and Zola
+    /// lay out a list's pages. The folder `page/` meets nothing else: users live under `users/`, posts under
+    /// `posts/`, and a `Content/` page is a file, `<name>.html`.
+    static func index(page: Int) -> String { page == 1 ? "index.html" : "page/\(page)/index.html" }
+
+    /// The search data of the index's search box: every user's name, uid and timeline (see ``SearchData``).
+    static let searchJSON = "search.json"
+    /// The same data as a script, for browsers that may not fetch `search.json` (a site opened from disk).
+    static let searchScriptData = "search-data.js"
+
     /// A timeline page's file name inside its user's folder.
     static func timelineFile(page: Int, ext: String) -> String { page == 1 ? "index.\(ext)" : "page-\(page).\(ext)" }
     /// A profile page's file name inside its user's folder.

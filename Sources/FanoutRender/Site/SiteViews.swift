@@ -97,3 +97,13 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         }
     }
 }
+
+extension SiteViews {
+    /// The search data's entries for `users`, in that order: name, uid and timeline of each.
+    func searchEntries(_ users: [Int]) -> [SearchData.Entry] {
+        users.map { u in
+            let key = dataset.users[u].key
+            return SearchData.Entry(username: username(u), uid: dataset.key(key), url: links.timeline(key))
+        }
+    }
+}

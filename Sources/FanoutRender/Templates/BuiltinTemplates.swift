@@ -10,16 +10,25 @@ enum BuiltinTemplates {
 {{<layout}}
 {{$body}}
 <h1>Users</h1>
-<p class="meta">{{usersText}}, {{postsText}}, {{likesText}}. The audit found {{findingsText}}: <a href="report.html">see the report</a>.</p>
+<p class="meta">{{usersText}}, {{postsText}}, {{likesText}}. The audit found {{findingsText}}: <a href="{{root}}report.html">see the report</a>.</p>
 {{#intro}}<section class="intro">{{{intro}}}</section>{{/intro}}
+<form class="search" role="search" action="{{root}}index.html" hidden>
+<label for="user-search">Find a user by username or uid</label>
+<input id="user-search" type="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="user-search-status" aria-controls="user-search-results">
+<p id="user-search-status" class="search-status" role="status"></p>
+<ul id="user-search-results" class="search-results"></ul>
+</form>
+<script src="{{root}}search.js" defer></script>
+{{#pagination}}<p class="meta">Users {{firstUser}}–{{lastUser}} of {{userCount}}, by username; page {{pageNumber}} of {{pageCount}}.</p>{{/pagination}}
 <table class="users">
-<thead><tr><th scope="col">User</th><th scope="col">Posts</th><th scope="col">Timeline</th><th scope="col">Followers</th><th scope="col">Following</th></tr></thead>
+<thead><tr><th scope="col">User</th><th scope="col" class="uid">UID</th><th scope="col">Posts</th><th scope="col">Timeline</th><th scope="col">Followers</th><th scope="col">Following</th></tr></thead>
 <tbody>
 {{#users}}
-<tr><th scope="row"><a href="{{timelineHref}}">{{username}}</a> <a class="small" href="{{profileHref}}">profile</a></th><td data-label="Posts">{{postCount}}</td><td data-label="Timeline">{{timelineCount}}</td><td data-label="Followers">{{followerCount}}</td><td data-label="Following">{{followingCount}}</td></tr>
+<tr><th scope="row"><a href="{{root}}{{timelineHref}}">{{username}}</a> <a class="small" href="{{root}}{{profileHref}}">profile</a></th><td class="uid" data-label="UID"><code>{{uid}}</code></td><td data-label="Posts">{{postCount}}</td><td data-label="Timeline">{{timelineCount}}</td><td data-label="Followers">{{followerCount}}</td><td data-label="Following">{{followingCount}}</td></tr>
 {{/users}}
 </tbody>
 </table>
+{{>pagination}}
 {{/body}}
 {{/layout}}
 """####,
@@ -64,16 +73,16 @@ enum BuiltinTemplates {
         "pagination.md.mustache": ####"""
 {{%CONTENT_TYPE:MARKDOWN}}
 {{#pagination}}
-Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#current}}**{{number}}**{{/current}}{{^current}}[{{number}}]({{{href}}}){{/current}}{{/pages}}{{#prevHref}} · [newer]({{{prevHref}}}){{/prevHref}}{{#nextHref}} · [older]({{{nextHref}}}){{/nextHref}}
+Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#current}}**{{number}}**{{/current}}{{^current}}[{{number}}]({{{href}}}){{/current}}{{/gap}}{{/pages}}{{#prevHref}} · [newer]({{{prevHref}}}){{/prevHref}}{{#nextHref}} · [older]({{{nextHref}}}){{/nextHref}}
 
 {{/pagination}}
 """####,
         "pagination.mustache": ####"""
 {{#pagination}}
 <nav class="pagination" aria-label="Pages">
-{{#prevHref}}<a rel="prev" href="{{prevHref}}">← Newer</a>{{/prevHref}}
-<ol>{{#pages}}<li>{{#current}}<span aria-current="page">{{number}}</span>{{/current}}{{^current}}<a href="{{href}}">{{number}}</a>{{/current}}</li>{{/pages}}</ol>
-{{#nextHref}}<a rel="next" href="{{nextHref}}">Older →</a>{{/nextHref}}
+{{#prevHref}}<a rel="prev" href="{{prevHref}}">{{prevText}}</a>{{/prevHref}}
+<ol>{{#pages}}<li>{{#gap}}<span class="gap">…</span>{{/gap}}{{^gap}}{{#current}}<span aria-current="page">{{number}}</span>{{/current}}{{^current}}<a href="{{href}}">{{number}}</a>{{/current}}{{/gap}}</li>{{/pages}}</ol>
+{{#nextHref}}<a rel="next" href="{{nextHref}}">{{nextText}}</a>{{/nextHref}}
 </nav>
 {{/pagination}}
 """####,
@@ -181,6 +190,9 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{#fixCode}}
   - fix: {{{.}}}
 {{/fixCode}}
+{{#hasPageLinks}}
+  - pages:{{#pageLinks}} [{{text}}]({{{href}}}){{/pageLinks}}
+{{/hasPageLinks}}
 {{/findings}}
 {{#omitted}}
 - …and {{omitted}} more, listed in `report.json`.
@@ -245,6 +257,7 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 <ul class="paths">{{#paths}}<li><code>{{.}}</code></li>{{/paths}}</ul>
 <p class="values">expected <code>{{expected}}</code>, actual <code>{{actual}}</code></p>
 {{#hasFix}}<pre class="fix">{{fix}}</pre>{{/hasFix}}
+{{#hasPageLinks}}<ul class="finding-pages">{{#pageLinks}}<li><a href="{{root}}{{href}}">{{text}}</a></li>{{/pageLinks}}</ul>{{/hasPageLinks}}
 </li>
 {{/findings}}
 </ol>
@@ -260,6 +273,144 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{/hasSkipped}}
 {{/body}}
 {{/layout}}
+"""####,
+        "search.js": ####"""
+// Fanout's search box on the index (README, "Finding a user"): type the start of a username or a uid, get links
+// to the users' timelines. No dependencies and no requests outside the site; nothing inline, so a strict
+// Content-Security-Policy (script-src 'self') allows it. Without JavaScript the form stays hidden and the index's
+// pages are the way through.
+//
+// Data: `search.json` at the site's root, an array of {"username", "uid", "url"} with url relative to that root.
+// A page opened from disk may not fetch, so there the same array comes from `search-data.js`. When the page
+// defines `window.fanoutSearchURL` (fanout serve does), each search asks the server instead:
+// `fanoutSearchURL + '?q=' + encodeURIComponent(prefix)`, answered with an array of the same shape.
+(function () {
+  'use strict';
+  var script = document.currentScript;
+  var form = document.querySelector('form.search');
+  if (!script || !form || !window.fetch) return;
+  var root = new URL('.', script.src);
+  var input = form.querySelector('input');
+  var status = form.querySelector('.search-status');
+  var list = form.querySelector('.search-results');
+  var shown = 20;      // results listed at most; the status says how many match in all
+  var entries = null;  // the static data, with lower-cased names and uids, once loaded
+  var loading = null;
+  var asked = 0;       // numbers the server's answers, so that a late answer to an older prefix is dropped
+
+  function load() {
+    if (loading) return loading;
+    if (location.protocol === 'file:') {
+      loading = new Promise(function (resolve, reject) {
+        var tag = document.createElement('script');
+        tag.src = new URL('search-data.js', root).href;
+        tag.onload = function () {
+          if (Array.isArray(window.fanoutSearchData)) resolve(window.fanoutSearchData);
+          else reject(new Error('search-data.js holds no data'));
+        };
+        tag.onerror = function () { reject(new Error('search-data.js did not load')); };
+        document.head.appendChild(tag);
+      });
+    } else {
+      loading = fetch(new URL('search.json', root).href).then(function (response) {
+        if (!response.ok) throw new Error('search.json: HTTP ' + response.status);
+        return response.json();
+      });
+    }
+    loading = loading.then(function (data) {
+      entries = data.map(function (e) {
+        return { username: e.username, uid: e.uid, url: e.url,
+                 name: String(e.username).toLowerCase(), id: String(e.uid).toLowerCase() };
+      });
+      return entries;
+    });
+    return loading;
+  }
+
+  // Users whose username or uid starts with `prefix`, ignoring case, in the data's order (by username).
+  function match(prefix) {
+    var q = prefix.toLowerCase(), found = [];
+    for (var i = 0; i < entries.length; i++) {
+      var e = entries[i];
+      if (e.name.lastIndexOf(q, 0) === 0 || e.id.lastIndexOf(q, 0) === 0) found.push(e);
+    }
+    return found;
+  }
+
+  function say(text) { status.textContent = text; }
+
+  function plural(n, one, many) { return n.toLocaleString('en-US') + ' ' + (n === 1 ? one : many); }
+
+  function show(prefix, found) {
+    list.textContent = '';
+    found.slice(0, shown).forEach(function (e) {
+      var href;
+      try { href = new URL(e.url, root); } catch (error) { return; }
+      if (href.protocol !== root.protocol) return;  // only pages of this site
+      var item = document.createElement('li'), link = document.createElement('a');
+      var name = document.createElement('span'), uid = document.createElement('span');
+      link.href = href.href;
+      name.className = 'username';
+      name.textContent = e.username;
+      uid.className = 'uid';
+      uid.textContent = 'uid ' + e.uid;
+      link.appendChild(name);
+      link.appendChild(uid);
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    if (found.length === 0) say('No user’s name or uid starts with “' + prefix + '”.');
+    else if (found.length <= shown) say(plural(found.length, 'user matches', 'users match') + '.');
+    else say('The first ' + shown + ' of ' + plural(found.length, 'match', 'matches') + '; type more to narrow them.');
+  }
+
+  function search() {
+    var prefix = input.value.trim();
+    if (!prefix) { list.textContent = ''; say(''); return; }
+    if (typeof window.fanoutSearchURL === 'string') {
+      var ticket = ++asked;
+      fetch(window.fanoutSearchURL + '?q=' + encodeURIComponent(prefix)).then(function (response) {
+        if (!response.ok) throw new Error('HTTP ' + response.status);
+        return response.json();
+      }).then(function (found) {
+        if (ticket === asked) show(prefix, found);
+      }, function (error) {
+        if (ticket === asked) say('Search failed: ' + error.message);
+      });
+      return;
+    }
+    if (entries) { show(prefix, match(prefix)); return; }
+    say('Loading the list of users…');
+    load().then(function () {
+      if (input.value.trim() === prefix) show(prefix, match(prefix));
+    }, function (error) {
+      say('Search is unavailable: ' + error.message + '. The pages below list every user.');
+    });
+  }
+
+  function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
+
+  input.addEventListener('input', search);
+  // Arrow keys move between the box and the results; Escape goes back to the box; Tab works as anywhere.
+  input.addEventListener('keydown', function (event) {
+    if (event.key === 'ArrowDown' && links().length) { event.preventDefault(); links()[0].focus(); }
+  });
+  list.addEventListener('keydown', function (event) {
+    var all = links(), at = all.indexOf(document.activeElement);
+    if (at < 0) return;
+    if (event.key === 'ArrowDown' && at + 1 < all.length) { event.preventDefault(); all[at + 1].focus(); }
+    else if (event.key === 'ArrowUp') { event.preventDefault(); (at > 0 ? all[at - 1] : input).focus(); }
+    else if (event.key === 'Escape') { event.preventDefault(); input.focus(); }
+  });
+  // Enter in the box opens the first result.
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var first = links()[0];
+    if (first) location.href = first.href;
+  });
+  form.hidden = false;
+  if (input.value.trim()) search();  // a value the browser restored on going back
+})();
 """####,
         "style.css": ####"""
 :root {
@@ -291,6 +442,8 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-si
 table.users { width: 100%; border-collapse: collapse; }
 table.users th, table.users td { padding: .35rem .5rem; border-bottom: 1px solid var(--line); text-align: left; }
 table.users tbody th { font-weight: 400; overflow-wrap: anywhere; }
+/* The profile link is a target of its own (24 px at least), also under a username that wraps. */
+table.users tbody th .small { display: inline-block; min-height: 1.5rem; line-height: 1.5rem; }
 table.users td, table.users thead th + th { text-align: right; font-variant-numeric: tabular-nums; }
 @media (max-width: 36rem) {
   table.users, table.users tbody { display: block; }
@@ -339,6 +492,8 @@ li.finding.sev-error::marker { color: var(--error); } li.finding.sev-warning::ma
 li.finding.sev-info::marker { color: var(--info); }
 .paths { list-style: none; padding: 0; margin: 0; }
 /* A fix wraps instead of scrolling: no box scrolls sideways, on a phone or with a keyboard. */
+.finding-pages { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .25rem 0; padding: 0; }
+.finding-pages a { display: inline-block; padding: .25rem 0; overflow-wrap: anywhere; }
 pre.fix { background: var(--card); border: 1px solid var(--line); padding: .5rem; white-space: pre-wrap; }
 
 /* Page links are at least 44 px square, so a finger or an unsteady hand hits the one it means. */
@@ -348,6 +503,21 @@ pre.fix { background: var(--card); border: 1px solid var(--line); padding: .5rem
   min-width: 2.75rem; min-height: 2.75rem; padding: 0 .6rem; border: 1px solid var(--line); border-radius: 6px;
   text-decoration: none; }
 .pagination [aria-current] { font-weight: 700; background: var(--accent); border-color: var(--accent); color: var(--bg); }
+.pagination .gap { display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0 .25rem; color: var(--muted); }
+
+/* The index's search box (search.js shows it; without JavaScript the index's pages are the way through). Results
+   are links at least 44 px tall, like page links. */
+.search { margin: 1rem 0; }
+.search label { display: block; font-weight: 600; margin-bottom: .25rem; }
+.search input { width: 100%; max-width: 28rem; min-height: 2.75rem; padding: 0 .6rem; font: inherit; color: inherit;
+  background: var(--bg); border: 1px solid var(--muted); border-radius: 6px; box-sizing: border-box; }
+.search-status { color: var(--muted); margin: .25rem 0; min-height: 1.5em; }
+.search-results { list-style: none; margin: 0; padding: 0; max-width: 28rem; }
+.search-results a { display: flex; flex-wrap: wrap; gap: 0 .75rem; align-items: center; min-height: 2.75rem;
+  padding: 0 .6rem; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+.search-results a:focus { outline: 2px solid var(--accent); outline-offset: -2px; }
+.search-results .uid { color: var(--muted); font-size: .875rem; }
+table.users .uid { text-align: left; font-variant-numeric: normal; overflow-wrap: anywhere; }
 
 .charts figure { margin: 1rem 0; }
 .charts figcaption { color: var(--muted); font-size: .875rem; }

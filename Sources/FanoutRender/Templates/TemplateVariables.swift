@@ -47,12 +47,19 @@ enum TemplateVariables {
         .init("pagination", "present when the list spans several pages", [
             .init("pageNumber", "this page's number, from 1"),
             .init("pageCount", "the number of pages"),
-            .init("pages", "every page", [
+            .init("pages", "the pages linked: every page up to 9, else the first, the last and two either side of this one", [
                 .init("number", "its number"), .init("href", "its file"), .init("current", "true on this page"),
+                .init("gap", "true in place of the pages left out between two linked ones (no number, no link)"),
             ]),
-            .init("prevHref", "the newer page; absent on the first"),
-            .init("nextHref", "the older page; absent on the last"),
+            .init("prevHref", "the previous page (newer posts, or the users before); absent on the first"),
+            .init("nextHref", "the next page (older posts, or the users after); absent on the last"),
+            .init("prevText", "the words of the link to the previous page: `← Newer`, on the index `← Previous`"),
+            .init("nextText", "the words of the link to the next page: `Older →`, on the index `Next →`"),
         ]),
+    ]
+
+    /// A paginated list of posts: the navigation and where the page's posts are in the whole list.
+    static let postPagination: [TemplateVariable] = pagination + [
         .init("firstPost", "the position of the page's first post in the whole list, from 1; with pagination"),
         .init("lastPost", "the position of its last post; with pagination"),
     ]
@@ -111,6 +118,11 @@ enum TemplateVariables {
                 .init("expectedCode", "the expected value as a Markdown code span"),
                 .init("actualCode", "the actual value as a Markdown code span"),
                 .init("fixCode", "the fix's entries as Markdown code spans"),
+                .init("hasPageLinks", "whether the finding names users or posts that have pages; never in a standalone report"),
+                .init("pageLinks", "the site's pages it concerns: each named user's profile and timeline, each named post's page", [
+                    .init("text", "`alice’s profile`, `alice’s timeline`, `post -Kx`"),
+                    .init("href", "the page, from the site's root"),
+                ]),
             ]),
         ]),
         .init("hasSkipped", "whether rules were skipped"),
@@ -137,18 +149,21 @@ enum TemplateVariables {
     /// the templates that include them.
     static let own: [String: [TemplateVariable]] = [
         "index": [
-            .init("users", "every user, by username", [
-                .init("username", "the user's name"), .init("timelineHref", "their timeline"),
-                .init("profileHref", "their profile"), .init("postCount", "their posts"),
+            .init("users", "this page's users (`--per-page` a page), by username", [
+                .init("username", "the user's name"), .init("uid", "the user's uid"),
+                .init("timelineHref", "their timeline, from the site's root (prefix `root`)"),
+                .init("profileHref", "their profile, from the site's root"), .init("postCount", "their posts"),
                 .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
                 .init("followingCount", "the users they follow"),
             ]),
             .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
             .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
-            .init("intro", "`Content/index.md` rendered (insert unescaped); absent without it"),
+            .init("intro", "`Content/index.md` rendered (insert unescaped); on the first page only, absent without it"),
+            .init("firstUser", "the position of the page's first user among all, from 1; with pagination"),
+            .init("lastUser", "the position of its last user; with pagination"),
             .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
             .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
-        ],
+        ] + pagination,
         "timeline": timeline, "timeline.md": timeline,
         "profile": [
             .init("username", "the user's name"), .init("uid", "the user's uid"),
@@ -157,7 +172,7 @@ enum TemplateVariables {
             postItems, .init("postCount", "the user's posts in all"),
             .init("followers", "who follows the user", person), .init("followerCount", "how many"),
             .init("following", "whom the user follows", person), .init("followingCount", "how many"),
-        ] + pagination,
+        ] + postPagination,
         "post": [
             .init("key", "the post's key"),
             .init("heading", "the poster and the time, the page's heading"),
@@ -183,7 +198,7 @@ enum TemplateVariables {
         .init("viewerName", "the user's name, for the hearts"),
         postItems, .init("postCount", "the posts on the whole timeline"), .init("postsText", "`1 post`, `12 posts`"),
         .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
-    ] + pagination
+    ] + postPagination
 
     /// The names template `name` may look up: its own values, every page's if it is a page, and those of the
     /// templates in `includers` (the ones that include it, at any depth).
