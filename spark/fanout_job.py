@@ -154,9 +154,16 @@ def finding(row):
     return result
 
 
-def run_queries(sql, rows):
-    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts."""
-    findings = {q["rule"]: [finding(r) for r in rows(q["sql"])] for q in sql["queries"]}
+def run_queries(sql, rows, all_findings=None):
+    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts;
+    `all_findings(queries)`, when given, runs every rule's query at once and gives their rows together."""
+    findings = {q["rule"]: [] for q in sql["queries"]}
+    if all_findings:
+        for row in all_findings(sql["queries"]):
+            findings[row["rule"]].append(finding(row))
+    else:
+        for q in sql["queries"]:
+            findings[q["rule"]] = [finding(r) for r in rows(q["sql"])]
     derived = {q["name"]: list(rows(q["sql"])) for q in sql.get("derived", [])}
     return findings, derived
 
