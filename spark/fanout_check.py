@@ -67,13 +67,24 @@ def cause(error):
     return messages[-1] if messages else str(error).strip().splitlines()[0]
 
 
+def findings(spark, queries):
+    """The finding rows of every rule's query, from one Spark job: the queries' union (they all return the
+    finding columns). Spark plans and schedules each job anew, which on a small machine costs more than the
+    rules' work, so one job rather than one per rule; the rows are collected, as the report holds them all."""
+    if not queries:
+        return []
+    union = "\nUNION ALL\n".join(f"SELECT * FROM (\n{q['sql']}\n)" for q in queries)
+    return [row.asDict(recursive=True) for row in spark.sql(union).collect()]
+
+
 def engine_run(spark, folder):
     def run(manifest, sql):
         from py4j.protocol import Py4JJavaError
         from pyspark.errors import PySparkException
         try:
             load(spark, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: (row.asDict(recursive=True) for row in spark.sql(query).toLocalIterator()))
+            return fanout_job.run_queries(sql, lambda query: [row.asDict(recursive=True) for row in spark.sql(query).collect()],
+                                          all_findings=lambda queries: findings(spark, queries))
         except (Py4JJavaError, PySparkException) as e:
             text = cause(e)
             if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:

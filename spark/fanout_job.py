@@ -132,11 +132,14 @@ def json_value(text):
 
 
 def finding(row):
-    """A finding row (a dict of the query's columns) in the JSON report's shape."""
+    """A finding row (a dict of the query's columns) in the JSON report's shape. `expected`/`actual` are JSON
+    text, where the text `null` is the value null (a missing entry) and SQL NULL is no single value at all
+    (`key-invalid` expects none): the report writes both as null and names the second in `no_value`, as
+    `check --format json` does."""
     fix = {}
     for entry in row["fix"] or []:
         fix[entry["path"]] = json_value(entry["value"])
-    return {
+    result = {
         "actual": json_value(row["actual"]),
         "expected": json_value(row["expected"]),
         "fix": fix,
@@ -145,11 +148,22 @@ def finding(row):
         "rule": row["rule"],
         "severity": row["severity"],
     }
+    no_value = [key for key in ("expected", "actual") if row[key] is None]
+    if no_value:
+        result["no_value"] = no_value
+    return result
 
 
-def run_queries(sql, rows):
-    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts."""
-    findings = {q["rule"]: [finding(r) for r in rows(q["sql"])] for q in sql["queries"]}
+def run_queries(sql, rows, all_findings=None):
+    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts;
+    `all_findings(queries)`, when given, runs every rule's query at once and gives their rows together."""
+    findings = {q["rule"]: [] for q in sql["queries"]}
+    if all_findings:
+        for row in all_findings(sql["queries"]):
+            findings[row["rule"]].append(finding(row))
+    else:
+        for q in sql["queries"]:
+            findings[q["rule"]] = [finding(r) for r in rows(q["sql"])]
     derived = {q["name"]: list(rows(q["sql"])) for q in sql.get("derived", [])}
     return findings, derived
 
@@ -170,6 +184,9 @@ def report(sql, export_name, findings_by_rule):
             "errors": count("error"), "info": count("info"), "warnings": count("warning"), "total": len(findings),
             "rules_run": [q["rule"] for q in sql["queries"]],
             "rules_skipped": [{"reason": s["reason"], "rule": s["rule"]} for s in sql["skipped"]],
+            # The severity each rule ran at (`--rule R=S` re-grades), which SARIF and JUnit show even for a
+            # rule without findings.
+            "severities": {q["rule"]: q["severity"] for q in sql["queries"]},
         },
         "tool": "fanout",
         "version": 1,

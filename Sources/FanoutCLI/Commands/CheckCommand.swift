@@ -52,7 +52,7 @@ struct CheckCommand: ParsableCommand {
         }
         let templates = try RenderedReports.templates(for: requests)
         // Only the reports that show where findings are pay for the second pass that finds them.
-        let needsLocations = requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !report.quiet) }
+        let needsLocations = report.showsLocations(requests)
         // Timeline coverage is drawn by the HTML report and carried by the JSON report, for `fanout report`.
         let needsCoverage = requests.contains { [.json, .html].contains($0.format) }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutCore
+import FanoutImport
 import FanoutRender
 
 /// `fanout report`: renders JSON reports — `check --format json`'s, or a Spark job's in the same format — in any
@@ -21,6 +22,12 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @Option(help: ArgumentHelp(
+        "The export the reports are on (a Firebase JSON file, plain or gzip, or a Parse export folder): findings "
+            + "without a file, line and column (a Spark job's) get them from it, as check finds them.",
+        valueName: "EXPORT"))
+    var export: String?
+
     func run() throws {
         // Everything is read and checked before anything is written.
         guard !inputs.isEmpty else { throw UsageError(message: "give at least one JSON report (REPORT.json), as check --format json writes") }
@@ -37,8 +44,26 @@ struct ReportCommand: ParsableCommand {
             }
             (audit, info.baseline) = known.apply(to: audit)
         }
+        if let export, report.showsLocations(requests) {
+            audit.findings = try Self.locate(audit.findings, in: export)
+        }
         let reports = try RenderedReports(requests, audit: audit, info: info, templates: templates, coverage: merged.coverage, options: report)
         reports.finish(wrote: try reports.writeFiles(), audit: audit, info: info)
         if let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+    }
+
+    /// `findings` with the findings that have no location located in `export` by check's second pass
+    /// (``FindingLocator``); located ones keep theirs. Locations name the export as given, as check's do.
+    static func locate(_ findings: [Finding], in export: String) throws -> [Finding] {
+        guard export != "-" else {
+            throw UsageError(message: "--export -: give the export's file or folder; standard input cannot be read to locate findings")
+        }
+        let missing = findings.indices.filter { findings[$0].location == nil }
+        let located = try PhaseClock.measure("locate") {
+            try FindingLocator.locate(missing.map { findings[$0] }, inExportAt: export)
+        }
+        var result = findings
+        for (index, finding) in zip(missing, located) { result[index] = finding }
+        return result
     }
 }

@@ -38,6 +38,12 @@ struct ReportOptions: ParsableArguments {
         try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
     }
 
+    /// Whether a requested report shows where findings are in the export (JSON, SARIF, the full text report):
+    /// only then is the export read a second time to find them (README, "Reports").
+    func showsLocations(_ requests: [ReportRequest]) -> Bool {
+        requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !quiet) }
+    }
+
     /// The text report's shape: on a terminal, at most 20 findings per rule and colours (unless `NO_COLOR` is
     /// set or `TERM` is `dumb`); in a pipe or a file, everything and no colour. `--max-per-rule` and `--quiet`
     /// apply everywhere.

@@ -28,7 +28,9 @@ public struct Finding: Sendable, Equatable {
     public var expected: JSONValue?
     /// What it holds (`null` when missing).
     public var actual: JSONValue?
-    /// The mechanical fix as multi-path update entries; empty when no fix is mechanical.
+    /// The mechanical fix as multi-path update entries, ordered by path (its UTF-8 bytes), as the JSON report's
+    /// `fix` object orders its members, so that a report rendered from JSON (`fanout report`) lists them as
+    /// `check` does; empty when no fix is mechanical.
     public var fix: [PatchEntry]
     /// Where the first path is in the export, once a report that shows it asked for it; nil before, and for
     /// exports without positions (a Parse `.zip`).
@@ -45,7 +47,12 @@ public struct Finding: Sendable, Equatable {
         self.paths = paths
         self.expected = expected
         self.actual = actual
-        self.fix = fix
+        self.fix = fix.count > 1
+            ? fix.enumerated().sorted { a, b in
+                a.element.path.utf8.elementsEqual(b.element.path.utf8)
+                    ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)
+            }.map(\.element)
+            : fix
         self.location = location
     }
 }
