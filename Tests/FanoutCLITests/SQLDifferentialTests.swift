@@ -107,15 +107,23 @@ import Testing
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
         let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
-        // Spark runs the cases that together give every rule findings (a query takes seconds there); DuckDB all.
-        let spark = ["demo", "generated-9", "instaclone", "parse", "sql-edge-export"]
+        // Spark runs the cases that together give every rule findings (each case costs seconds there, whatever
+        // its size); DuckDB all. The demo goes through Spark in sparkJobUnderSparkSubmitWritesTheReport.
+        let spark = ["generated-9", "instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
+        var sparkRules = Set<String>()
+        for name in spark {
+            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]
+            for finding in report["findings"] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) }
+        }
+        #expect(sparkRules == catalog, "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
         let result = try Self.run(cli, python, [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
             + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] })
         #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
     }
 
-    /// The Spark job as a user runs it, under spark-submit: report.json and the derived tables, atomically.
+    /// The Spark job as a user runs it, under spark-submit, on the demo: report.json and the derived tables,
+    /// atomically, and through `fanout report --export` the reports `check` writes.
     @Test func sparkJobUnderSparkSubmitWritesTheReport() throws {
         let python = try Self.python()
         let cli = try CLI()
@@ -128,6 +136,14 @@ import Testing
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning").code == 1)
         #expect(try Self.findings(cli, "spark-out/report.json") == Self.findings(cli, "check.json"))
+        // The pipeline's end: the job's report through `fanout report --export` is check's SARIF, JUnit and
+        // GitHub output, byte for byte, with its exit code (scripts/sql-differential does so for every case).
+        for format in ["sarif", "junit", "github"] {
+            let checked = try cli.run("check", Self.demo, "--rule", "timeline-poster=warning", "--format", format, "--output", "check.\(format)")
+            let rendered = try cli.run("report", "spark-out/report.json", "--export", Self.demo, "--format", format, "--output", "spark.\(format)")
+            #expect(rendered.code == checked.code && checked.code == 1, "\(format): \(rendered.stderr)")
+            #expect(try cli.read("spark.\(format)") == cli.read("check.\(format)"), "\(format): fanout report on the Spark report differs from check")
+        }
         #expect(cli.files(under: "spark-out") == [".fanout-output", "likers/part-00000.ndjson", "post_stats/part-00000.ndjson",
                                                  "report.json", "timelines/part-00000.ndjson"])
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains { $0.contains("fanout-tmp") })
