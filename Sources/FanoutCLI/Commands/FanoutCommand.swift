@@ -16,7 +16,7 @@ public struct FanoutCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             BuildCommand.self, CheckCommand.self, ExportCommand.self, GenerateCommand.self, InitCommand.self,
-            SchemasCommand.self, TablesCommand.self,
+            SchemasCommand.self, ServeCommand.self, TablesCommand.self,
         ]
     )
 
