@@ -7,7 +7,7 @@ import FoundationNetworking
 /// A running `fanout serve`, started as a user would start it (the built binary, in a folder), and a plain HTTP/1.1
 /// client over a socket that sends exactly the bytes a test gives: URLSession and browsers would tidy away the
 /// hostile requests (`/../`) the server must refuse.
-final class ServeProcess {
+final class ServeProcess: @unchecked Sendable {  // after init, only `request` and `raw` are shared, which keep no state
     let process = Process()
     let url: String
     let port: Int
