@@ -46,14 +46,7 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
 
     /// Stops the server with `signal` and returns its exit status, the rest of its standard output and its stderr.
     func stop(_ signal: Int32 = SIGINT) -> (status: Int32, reason: Process.TerminationReason, rest: String, stderr: String) {
-        kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("serve still running 20 s after signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        process.stop(with: signal, within: 20)
         let rest = stdout.fileHandleForReading.readDataToEndOfFile()
         stderrBox.done.wait()
         return (process.terminationStatus, process.terminationReason, String(decoding: rest, as: UTF8.self),
@@ -144,5 +137,19 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
             rest = rest[min(rest.endIndex, start + size + 2)...]
         }
         return out
+    }
+}
+
+extension Process {
+    /// Sends `signal` and waits for the end; after `seconds`, records an issue and kills the process.
+    func stop(with signal: Int32, within seconds: TimeInterval) {
+        kill(processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning {
+            Issue.record("still running \(Int(seconds)) s after signal \(signal)")
+            kill(processIdentifier, SIGKILL)
+        }
+        waitUntilExit()
     }
 }
