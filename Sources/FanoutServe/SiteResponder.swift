@@ -36,7 +36,8 @@ struct SiteResponder: HTTPResponder {
         }
         let state = store.current  // this request keeps this state, whatever a reload swaps in meanwhile
         switch path {
-        case LiveReload.eventsPath: return events()
+        case LiveReload.eventsPath:
+            return isHead ? Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"]) : events()
         case LiveReload.searchPath: return search(request.uri.queryParameters["q"].map(String.init) ?? "", state.pages, isHead: isHead)
         default: break
         }

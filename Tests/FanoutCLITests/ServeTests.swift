@@ -73,7 +73,7 @@ import FoundationNetworking
     /// `/p/<key>`, the report, each equal to `build`'s file; a template edited (the page changes, open pages are
     /// told to reload), broken (its error on the page, the last good state still served) and mended; stopped.
     @Test func searchLookupAndLiveReload() throws {
-        let cli = try Self.project(users: 300)
+        let cli = try Self.project(users: 120)
         #expect(try cli.run("export", "gen.json", "--out", "snap").code == 0)
         let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("snap/snapshot.json"))) as? [String: Any])
         let users = try #require(snapshot["users"] as? [String: [String: Any]])
