@@ -20,6 +20,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `fanout serve`'s HTTP server (README, "Serving the site"), and the packages of its graph that FanoutServe
+        // imports directly.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Domain core: model, derivation, checks. No I/O.
@@ -59,12 +65,25 @@ let package = Package(
         .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
+        // `fanout serve`: the HTTP server that renders the site's pages on request, its path rules and live reload.
+        .target(
+            name: "FanoutServe",
+            dependencies: [
+                "FanoutCore", "FanoutRender",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The commands, the site project's settings and the read → derive → check pipeline they share.
         .target(
             name: "FanoutCLI",
             dependencies: [
                 "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport",
-                "FanoutGenerate",
+                "FanoutGenerate", "FanoutServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -78,13 +97,14 @@ let package = Package(
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutOutput"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
+        .testTarget(name: "FanoutServeTests", dependencies: ["FanoutServe", "FanoutRender", "FanoutCore"]),
         .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
         // README's library example against the public API alone); internals only through `@testable import`.
         .testTarget(
             name: "FanoutCLITests",
-            dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate"],
+            dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate", "FanoutServe"],
             exclude: ["Golden"], packageAccess: false),
     ]
 )

@@ -1,3 +1,4 @@
+import FanoutCore
 import Foundation
 
 /// Removes this process's temporaries when SIGINT, SIGTERM or SIGHUP stops it, then lets the signal end the
@@ -12,6 +13,7 @@ public enum TerminationCleanup {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     nonisolated(unsafe) private static var pipeWrite: Int32 = -1
+    private static let stopHandler = Locked<(@Sendable () -> Void)?>(nil)
     private static let installed: Void = install(signals)
 
     /// Installs the handlers; later calls do nothing. A signal ignored when the process started (a background
@@ -19,6 +21,13 @@ public enum TerminationCleanup {
     /// process launchers leave their own mask to their children) would otherwise never see it. Called first thing
     /// on the main thread, so that every thread started later inherits the mask.
     public static func install() { _ = installed }
+
+    /// Makes the next SIGINT or SIGTERM call `stop` (on the cleanup thread) rather than end the process: for a
+    /// command that runs until stopped, such as `serve`, which then finishes what it is doing and returns. A
+    /// second signal ends the process as usual, so a stop that hangs can still be interrupted.
+    public static func stopGracefully(with stop: @escaping @Sendable () -> Void) {
+        stopHandler.withLock { $0 = stop }
+    }
 
     private static func install(_ signals: [Int32]) {
         var fds: [Int32] = [0, 0]
@@ -31,7 +40,14 @@ public enum TerminationCleanup {
             var signal: Int32 = 0
             while true {
                 let n = withUnsafeMutableBytes(of: &signal) { read(reader, $0.baseAddress, $0.count) }
-                if n == MemoryLayout<Int32>.size { break }
+                if n == MemoryLayout<Int32>.size {
+                    // A server stops gracefully on the first SIGINT or SIGTERM; the next ends it as below.
+                    if signal != SIGHUP, let stop = stopHandler.withLock({ handler in defer { handler = nil }; return handler }) {
+                        stop()
+                        continue
+                    }
+                    break
+                }
                 if n < 0 && errno == EINTR { continue }
                 return
             }

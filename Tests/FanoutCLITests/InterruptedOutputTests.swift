@@ -39,14 +39,7 @@ import Testing
         // Pages are being written once a folder below the staging folder exists.
         while !cli.exists("\(staging)/users") && process.isRunning && Date() < deadline { usleep(20_000) }
         #expect(process.isRunning, "the build ended before it could be stopped")
-        kill(process.processIdentifier, signal)
-        let stopDeadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < stopDeadline { usleep(20_000) }
-        if process.isRunning {
-            Issue.record("still running two minutes after signal \(signal)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        process.stop(with: signal, within: 120)
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
                 "ended by the signal, as a shell reports it (128 + \(signal)): \(process.terminationReason) \(process.terminationStatus)")
         return process

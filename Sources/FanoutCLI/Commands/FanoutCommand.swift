@@ -16,7 +16,7 @@ public struct FanoutCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             BuildCommand.self, CheckCommand.self, ExportCommand.self, GenerateCommand.self, InitCommand.self,
-            ReportCommand.self, SchemasCommand.self, SQLCommand.self, TablesCommand.self,
+            ReportCommand.self, SchemasCommand.self, ServeCommand.self, SQLCommand.self, TablesCommand.self,
         ]
     )
 

@@ -21,42 +21,57 @@ struct PageRenderer: @unchecked Sendable {
     private var derived: DerivedData { views.derived }
     private var links: SiteLinks { views.links }
 
-    func render(_ job: SiteBuilder.Job) throws(RenderError) -> (String, String) {
+    /// Where `job`'s page lives, relative to the site's root: the one place that says so for `build`, which writes
+    /// it there, and `serve`, which answers that path with it (``SitePages/job(at:)``).
+    func path(of job: SiteBuilder.Job) -> String {
         switch job {
-        case .index(let page): return try index(page: page)
-        case .searchJSON: return (SiteLinks.searchJSON, SearchData.json(views.searchEntries(usersByName)))
-        case .searchScript:
-            return (SiteLinks.searchScriptData, SearchData.script(views.searchEntries(usersByName)))
+        case .index(let page): return SiteLinks.index(page: page)
+        case .searchJSON: return SiteLinks.searchJSON
+        case .searchScript: return SiteLinks.searchScriptData
+        case .report: return "report.html"
+        case .reportMarkdown: return "report.md"
+        case .reportJSON: return "report.json"
+        case .timeline(let u, let page): return links.timeline(dataset.users[u].key, page: page)
+        case .timelineMarkdown(let u, let page): return links.timelineMarkdown(dataset.users[u].key, page: page)
+        case .profile(let u, let page): return links.profile(dataset.users[u].key, page: page)
+        case .feed(let u): return links.feed(dataset.users[u].key)
+        case .post(let p): return links.post(dataset.posts[p].key)
+        case .content(let i): return "\(SafeFileName.forKey(pages[i].name)).html"
+        case .asset(let name): return name
+        }
+    }
+
+    /// `job`'s page: its path (``path(of:)``) and its text.
+    func render(_ job: SiteBuilder.Job) throws(RenderError) -> (String, String) {
+        let path = path(of: job)
+        switch job {
+        case .index(let page): return (path, try index(page: page, path: path))
+        case .searchJSON: return (path, SearchData.json(views.searchEntries(usersByName)))
+        case .searchScript: return (path, SearchData.script(views.searchEntries(usersByName)))
         case .report:
-            let path = "report.html"
-            let findingPages = FindingPages(views: views)
-            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: findingPages.links)
+            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
             return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report"))
         case .reportMarkdown:
-            let path = "report.md"
-            let findingPages = FindingPages(views: views)
-            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: findingPages.links)
+            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
             return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report.md"))
         case .reportJSON:
-            return ("report.json", JSONReport.render(audit, info: info, coverage: coverage))
-        case .timeline(let u, let page): return try timeline(u, page: page, markdown: false)
-        case .timelineMarkdown(let u, let page): return try timeline(u, page: page, markdown: true)
-        case .profile(let u, let page): return try profile(u, page: page)
-        case .feed(let u): return feed(u)
-        case .post(let p): return try post(p)
+            return (path, JSONReport.render(audit, info: info, coverage: coverage))
+        case .timeline(let u, let page): return (path, try timeline(u, page: page, markdown: false, path: path))
+        case .timelineMarkdown(let u, let page): return (path, try timeline(u, page: page, markdown: true, path: path))
+        case .profile(let u, let page): return (path, try profile(u, page: page, path: path))
+        case .feed(let u): return (path, feed(u))
+        case .post(let p): return (path, try post(p, path: path))
         case .content(let i):
             let page = pages[i]
-            let path = "\(SafeFileName.forKey(page.name)).html"
             return (path, try templates.render(views.page(path, title: page.title, ["contentHTML": CommonMark.html(page.markdown)]), template: "page"))
         case .asset(let name):
-            return (name, templates.assets[name] ?? "")
+            return (path, templates.assets[name] ?? "")
         }
     }
 
     /// Page `page` of the index: `perPage` users by username, each with uid and counts; the first page also
     /// shows `Content/index.md`. Every page has the search box, which `search.js` brings to life.
-    private func index(page: Int) throws(RenderError) -> (String, String) {
-        let path = SiteLinks.index(page: page)
+    private func index(page: Int, path: String) throws(RenderError) -> String {
         let pagination = Pagination(perPage: perPage, count: usersByName.count)
         let users: [[String: Any]] = usersByName[pagination.range(of: page)].map { u in
             let key = dataset.users[u].key
@@ -89,14 +104,13 @@ struct PageRenderer: @unchecked Sendable {
             values["intro"] = CommonMark.html(intro.markdown)
         }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
-        return (path, try templates.render(views.page(path, title: "Users" + suffix, values), template: "index"))
+        return try templates.render(views.page(path, title: "Users" + suffix, values), template: "index")
     }
 
     /// Page `page` of `u`'s timeline, or its Markdown twin. Every page carries the timeline's uid, so the
     /// pages of one timeline can be found and read in order.
-    private func timeline(_ u: Int, page: Int, markdown: Bool) throws(RenderError) -> (String, String) {
+    private func timeline(_ u: Int, page: Int, markdown: Bool, path: String) throws(RenderError) -> String {
         let key = dataset.users[u].key
-        let path = markdown ? links.timelineMarkdown(key, page: page) : links.timeline(key, page: page)
         let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
         // Group slices keep the whole index's positions; pages count from the timeline's start.
         let timeline = Array(derived.timelines[u])
@@ -112,13 +126,12 @@ struct PageRenderer: @unchecked Sendable {
         values.merge(pagination.values(page: page) { SiteLinks.timelineFile(page: $0, ext: ext) }) { $1 }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
         let context = views.page(path, title: "\(views.username(u))’s timeline\(suffix)", values)
-        return (path, try templates.render(context, template: markdown ? "timeline.md" : "timeline"))
+        return try templates.render(context, template: markdown ? "timeline.md" : "timeline")
     }
 
     /// `u`'s timeline as an Atom feed.
-    private func feed(_ u: Int) -> (String, String) {
+    private func feed(_ u: Int) -> String {
         let key = dataset.users[u].key
-        let path = links.feed(key)
         let entries = derived.timelines[u].prefix(AtomFeed.entryLimit).map { Int($0) }.map { p in
             let post = dataset.posts[p]
             return AtomFeed.Entry(
@@ -129,12 +142,11 @@ struct PageRenderer: @unchecked Sendable {
         let feed = AtomFeed(
             uid: dataset.key(key), folder: links.userFolder(key), title: "\(views.username(u))’s timeline",
             author: views.username(u), entries: Array(entries), baseURL: baseURL)
-        return (path, feed.render())
+        return feed.render()
     }
 
-    private func profile(_ u: Int, page: Int) throws(RenderError) -> (String, String) {
+    private func profile(_ u: Int, page: Int, path: String) throws(RenderError) -> String {
         let user = dataset.users[u]
-        let path = links.profile(user.key, page: page)
         let pagination = Pagination(perPage: perPage, count: derived.ownPosts[u].count)
         let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
         let following = derived.followedKeys[u].filter { $0 != user.key }
@@ -152,7 +164,7 @@ struct PageRenderer: @unchecked Sendable {
         if let name = user.name { values["name"] = name }
         values.merge(pagination.values(page: page) { SiteLinks.profileFile(page: $0) }) { $1 }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
-        return (path, try templates.render(views.page(path, title: views.username(u) + suffix, values), template: "profile"))
+        return try templates.render(views.page(path, title: views.username(u) + suffix, values), template: "profile")
     }
 
     /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.
@@ -161,9 +173,8 @@ struct PageRenderer: @unchecked Sendable {
     }
 
     /// A post's page: headed by its poster and time (what a reader knows a post by), its key kept as a detail.
-    private func post(_ p: Int) throws(RenderError) -> (String, String) {
+    private func post(_ p: Int, path: String) throws(RenderError) -> String {
         let post = dataset.posts[p]
-        let path = links.post(post.key)
         let card = views.postCard(p, root: SiteLinks.root(of: path), onItsPage: true)
         let likers = derived.likers[p].count
         let heading = "\(card.posterName) · \(card.displayTime)"
@@ -172,6 +183,6 @@ struct PageRenderer: @unchecked Sendable {
             "likersHeading": likers == 0 ? "Likes" : "Liked by " + CountText.phrase(likers, "user", "users"),
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
-        return (path, try templates.render(views.page(path, title: heading, values), template: "post"))
+        return try templates.render(views.page(path, title: heading, values), template: "post")
     }
 }

@@ -99,10 +99,10 @@ public struct SiteBuilder: Sendable {
     public func build(
         into path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
-        let pages = try ContentPage.load(from: options.contentDirectory ?? "")
+        let pages = try SitePages(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates)
         let output = try SiteOutput(path: path)
         do {
-            try render(into: output, pages: pages, progress: progress)
+            try render(pages, into: output, progress: progress)
             return try output.commit()
         } catch {
             output.abandon()
@@ -111,87 +111,36 @@ public struct SiteBuilder: Sendable {
     }
 
     private func render(
-        into output: SiteOutput, pages: [ContentPage], progress: (@Sendable (Int, Int) -> Void)?
+        _ pages: SitePages, into output: SiteOutput, progress: (@Sendable (Int, Int) -> Void)?
     ) throws {
-        let navPages = pages.filter { $0.name != "index" }
-        let info = ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name)
-        let common: [String: Any] = [
-            "siteTitle": options.title, "exportName": options.exportName, "schemaName": dataset.schema.name,
-            "navPages": navPages.map { ["href": "\(SafeFileName.forKey($0.name)).html", "title": $0.title] },
-        ]
-        let views = SiteViews(dataset: dataset, derived: derived, common: common)
-        let kinds = options.pageKinds
-        var jobs: [Job] = []
-        let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
-        if kinds.contains(.index) {
-            let indexPages = Pagination(perPage: options.perPage, count: liveUsers.count).pageCount
-            for page in 1...indexPages { jobs.append(.index(page: page)) }
-        }
-        if kinds.contains(.search) { jobs += [.searchJSON, .searchScript] }
-        if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
-        for u in liveUsers {
-            let timelinePages = Pagination(perPage: options.perPage, count: derived.timelines[u].count).pageCount
-            for page in 1...timelinePages {
-                if kinds.contains(.timelines) { jobs.append(.timeline(u, page: page)) }
-                if kinds.contains(.markdown) { jobs.append(.timelineMarkdown(u, page: page)) }
-            }
-            if kinds.contains(.profiles) {
-                let profilePages = Pagination(perPage: options.perPage, count: derived.ownPosts[u].count).pageCount
-                for page in 1...profilePages { jobs.append(.profile(u, page: page)) }
-            }
-            if kinds.contains(.feeds) { jobs.append(.feed(u)) }
-        }
-        if kinds.contains(.posts) {
-            for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p { jobs.append(.post(p)) }
-        }
-        if kinds.contains(.pages) {
-            for page in navPages { jobs.append(.content(pages.firstIndex(of: page)!)) }
-        }
-        for name in templates.assets.keys.sorted() { jobs.append(.asset(name)) }
-
-        let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
-        let renderer = PageRenderer(
-            views: views, templates: templates, audit: audit, info: info, pages: pages,
-            usersByName: liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] },
-            perPage: options.perPage, baseURL: options.baseURL,
-            cards: try CardCache(views: views, templates: templates, used: needsCards),
-            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
+        let renderer = pages.renderer
+        let jobs = pages.jobs
         // Pages are independent: render them on every core, in contiguous chunks.
         let state = Locked(RenderState())
         let chunk = 64
         let chunks = (jobs.count + chunk - 1) / chunk
-        let allJobs = jobs
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
             defer {
                 let done = state.withLock { $0.finished += chunk; return $0.finished }
-                progress?(done, allJobs.count)
+                progress?(done, jobs.count)
             }
-            for i in (c * chunk)..<min(allJobs.count, (c + 1) * chunk) where state.withLock({ $0.failure == nil }) {
+            for i in (c * chunk)..<min(jobs.count, (c + 1) * chunk) where state.withLock({ $0.failure == nil }) {
                 do {
-                    let (path, text) = try renderer.render(allJobs[i])
+                    let (path, text) = try renderer.render(jobs[i])
                     try output.write(text, to: path)
-                    state.withLock { $0.written.append(path) }
                 } catch {
                     state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
             }
         }
-        let (failure, written) = state.withLock { ($0.failure, $0.written) }
-        if let failure { throw failure }
-        // The sitemap lists what the build wrote, so it is rendered last; in byte order, so that it does not
-        // depend on which thread finished first. Only with a base URL: the protocol wants absolute URLs.
-        if kinds.contains(.sitemap), let baseURL = options.baseURL {
-            let htmlPages = written.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.filter { $0.hasSuffix(".html") }
-            for file in Sitemap.render(pages: htmlPages, baseURL: baseURL, limit: options.sitemapLimit) {
-                try output.write(file.text, to: file.path)
-            }
-        }
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+        // The sitemap lists every HTML page, so it is written once they all are.
+        for file in pages.sitemap() { try output.write(file.text, to: file.path) }
     }
 }
 
 /// What the parallel render has done so far.
 private struct RenderState {
     var finished = 0
-    var written: [String] = []
     var failure: (any Error)?
 }

@@ -1,0 +1,147 @@
+import ArgumentParser
+import FanoutCore
+import FanoutOutput
+import FanoutRender
+import FanoutServe
+import Foundation
+
+/// `fanout serve`: the site over HTTP, each page rendered on request, reloaded when its files change.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the feed site over HTTP, rendering each page on request; reload it when files change.",
+        discussion: """
+            Reads the export once and answers each path that `build` would write with the page it would write \
+            there, rendered on request. /u/UID and /p/POSTKEY redirect to a user's timeline and a post's page. \
+            When the export, a template or a Content/ page changes, the site loads again in the background and \
+            open pages reload; a change that fails to load shows its error on the pages while the last good \
+            state keeps serving. The first line printed is the site's URL; Ctrl-C stops. Inside a site project, \
+            fanout.toml supplies the export, schema and site settings, as for `build`.
+            """
+    )
+
+    @OptionGroup var input: ExportOptions
+    @OptionGroup var rules: RuleOptions
+    @OptionGroup var site: SiteArguments
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one (the URL printed says which).", valueName: "N"))
+    var port = 1313
+
+    @Option(help: ArgumentHelp(
+        "The address to listen on: 127.0.0.1 serves this machine only; 0.0.0.0 every network.", valueName: "ADDRESS"))
+    var bind = "127.0.0.1"
+
+    @ArgumentParser.Flag(help: "Open the site in the browser (xdg-open, or open on macOS) once it is served.")
+    var open = false
+
+    func run() throws {
+        let project = try input.project()
+        let configuration = try rules.configuration(base: project.rules)
+        let settings = try site.settings(input, project)
+        let export = try input.input(project)
+        guard (0...65535).contains(port) else { throw UsageError(message: "--port \(port): expected 0 to 65535") }
+        let loader = SiteLoader(export: export, configuration: configuration, settings: settings)
+        let pages = try loader.load(exportChanged: true)
+        // Standard input is read once: nothing to watch there.
+        let watched = SiteServer.WatchedPaths(
+            export: export.path == "-" ? [] : [export.path],
+            site: [settings.templatesDirectory, settings.contentDirectory].compactMap { $0 })
+        let open = self.open
+        let exportName = export.path
+        let outcome = Locked<Result<Void, any Error>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        // Ctrl-C and SIGTERM stop the server gracefully; it returns and the command exits 0.
+        let stopper = SiteServer.Stopper()
+        TerminationCleanup.stopGracefully(with: { stopper.stop() })
+        Task {
+            do {
+                try await SiteServer.run(
+                    pages, settings: .init(host: bind, port: port), watched: watched,
+                    load: { exportChanged in try loader.load(exportChanged: exportChanged) }, stopper: stopper,
+                    onListening: { url in
+                        // The URL first, on its own line, for scripts; unbuffered (print would wait in a pipe's buffer).
+                        printOutput(url + "\n")
+                        printStatus("serving \(exportName) at \(url) (Ctrl-C stops)")
+                        if open { Browser.open(url) }
+                    },
+                    log: { printStatus($0) })
+                outcome.withLock { $0 = .success(()) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            finished.signal()
+        }
+        finished.wait()
+        switch outcome.withLock({ $0 }) {
+        case .failure(let error as SiteServer.ListenError): throw UsageError(message: error.description)
+        case .failure(let error): throw error
+        case .success, nil: return
+        }
+    }
+}
+
+/// Loads the site for `serve`, at start and on each reload: the export is read, derived and checked again only
+/// when it changed; templates and `Content/` are read every time.
+final class SiteLoader: Sendable {
+    private let export: ExportInput
+    private let configuration: AuditConfiguration
+    private let settings: SiteSettings
+    /// The last export read: what a reload for a template or page reuses.
+    private let data = Locked<(dataset: Dataset, derived: DerivedData, audit: AuditResult)?>(nil)
+
+    init(export: ExportInput, configuration: AuditConfiguration, settings: SiteSettings) {
+        self.export = export
+        self.configuration = configuration
+        self.settings = settings
+    }
+
+    func load(exportChanged: Bool) throws -> SitePages {
+        do {
+            let templates = try settings.templates()
+            let last = data.withLock { $0 }
+            let (dataset, derived, audit): (Dataset, DerivedData, AuditResult)
+            if let last, !exportChanged {
+                (dataset, derived, audit) = last
+            } else {
+                let analysis = try Analysis(export, configuration: configuration)
+                (dataset, derived, audit) = (analysis.dataset, analysis.derived, analysis.audit)
+                data.withLock { $0 = (dataset, derived, audit) }
+            }
+            return try SitePages(
+                dataset: dataset, derived: derived, audit: audit, options: settings.options(exportName: export.path),
+                templates: templates, byPath: true)
+        } catch let error as UsageError {
+            throw LoadError(description: error.message)
+        }
+    }
+
+    struct LoadError: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+/// Opens a URL in the user's browser, or says on stderr why it could not: never fails the command.
+enum Browser {
+    static func open(_ url: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        #if os(macOS)
+        process.arguments = ["open", url]
+        #else
+        process.arguments = ["xdg-open", url]
+        #endif
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { process in
+            if process.terminationStatus != 0 {
+                printStatus("note: could not open a browser (\(process.arguments?.first ?? "") exited with "
+                    + "\(process.terminationStatus)); open \(url) yourself")
+            }
+        }
+        do {
+            try process.run()
+        } catch {
+            printStatus("note: could not open a browser (\(error.localizedDescription)); open \(url) yourself")
+        }
+    }
+}

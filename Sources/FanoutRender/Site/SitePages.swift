@@ -1,0 +1,226 @@
+import FanoutCore
+
+/// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
+/// one path a request names (README, "Serving the site"). Both go through ``PageRenderer/path(of:)``, so a page's
+/// path is said in one place and `serve` answers exactly the paths `build` writes, with the same bytes.
+public struct SitePages: Sendable {
+    let renderer: PageRenderer
+    let kinds: Set<PageKind>
+    let perPage: Int
+    let baseURL: String?
+    let sitemapLimit: Int
+    /// The users with pages (a uid stored twice has pages once, for the user the uid resolves to).
+    let liveUsers: [Int]
+    /// Lookups from a path's parts to what it shows, for ``job(at:)``; empty unless made `byPath`.
+    private let userFolders: [String: Int]
+    private let postFiles: [String: Int]
+    private let contentFiles: [String: Int]
+    /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's
+    /// prefix ranges; empty unless made `byPath`.
+    private let byUsername: [(name: String, user: Int)]
+    private let byUID: [(uid: String, user: Int)]
+
+    /// The pages of one export. `byPath`: also index them by path, for ``render(path:)`` (a server); a build,
+    /// which renders every page in turn, does without. Fails when a `Content/` page or a card template is bad.
+    public init(
+        dataset: Dataset, derived: DerivedData, audit: AuditResult, options: SiteOptions, templates: TemplateSet,
+        byPath: Bool = false
+    ) throws(RenderError) {
+        let pages = try ContentPage.load(from: options.contentDirectory ?? "")
+        let navPages = pages.filter { $0.name != "index" }
+        let common: [String: Any] = [
+            "siteTitle": options.title, "exportName": options.exportName, "schemaName": dataset.schema.name,
+            "navPages": navPages.map { ["href": "\(SafeFileName.forKey($0.name)).html", "title": $0.title] },
+        ]
+        let views = SiteViews(dataset: dataset, derived: derived, common: common)
+        let kinds = options.pageKinds
+        let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
+        let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
+        renderer = PageRenderer(
+            views: views, templates: templates, audit: audit,
+            info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
+            usersByName: liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }, perPage: options.perPage, baseURL: options.baseURL,
+            cards: try CardCache(views: views, templates: templates, used: needsCards),
+            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
+        self.kinds = kinds
+        self.perPage = options.perPage
+        self.baseURL = options.baseURL
+        self.sitemapLimit = options.sitemapLimit
+        self.liveUsers = liveUsers
+        guard byPath else {
+            (userFolders, postFiles, contentFiles, byUsername, byUID) = ([:], [:], [:], [], [])
+            return
+        }
+        // Keyed by the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
+        var users: [String: Int] = [:]
+        users.reserveCapacity(liveUsers.count)
+        for u in liveUsers { users[SafeFileName.forKey(dataset.key(dataset.users[u].key))] = u }
+        var posts: [String: Int] = [:]
+        posts.reserveCapacity(dataset.posts.count)
+        for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p {
+            posts[SafeFileName.forKey(dataset.key(dataset.posts[p].key))] = p
+        }
+        userFolders = users
+        byUsername = liveUsers.map { (views.username($0).lowercased(), $0) }.sorted { Self.precedes($0.name, $1.name) }
+        byUID = liveUsers.map { (dataset.key(dataset.users[$0].key), $0) }.sorted { Self.precedes($0.uid, $1.uid) }
+        postFiles = posts
+        contentFiles = Dictionary(navPages.map { page in
+            (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!)
+        }) { first, _ in first }
+    }
+
+    private var dataset: Dataset { renderer.views.dataset }
+    private var derived: DerivedData { renderer.views.derived }
+
+    /// Every page of the kinds chosen, in the order `build` renders them; assets (`style.css`) always.
+    var jobs: [SiteBuilder.Job] {
+        var jobs: [SiteBuilder.Job] = []
+        if kinds.contains(.index) {
+            for page in 1...indexPageCount { jobs.append(.index(page: page)) }
+        }
+        if kinds.contains(.search) { jobs += [.searchJSON, .searchScript] }
+        if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
+        for u in liveUsers {
+            for page in 1...timelinePageCount(u) {
+                if kinds.contains(.timelines) { jobs.append(.timeline(u, page: page)) }
+                if kinds.contains(.markdown) { jobs.append(.timelineMarkdown(u, page: page)) }
+            }
+            if kinds.contains(.profiles) {
+                for page in 1...profilePageCount(u) { jobs.append(.profile(u, page: page)) }
+            }
+            if kinds.contains(.feeds) { jobs.append(.feed(u)) }
+        }
+        if kinds.contains(.posts) {
+            for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p { jobs.append(.post(p)) }
+        }
+        if kinds.contains(.pages) {
+            for (i, page) in renderer.pages.enumerated() where page.name != "index" { jobs.append(.content(i)) }
+        }
+        for name in renderer.templates.assets.keys.sorted() { jobs.append(.asset(name)) }
+        return jobs
+    }
+
+    private var indexPageCount: Int { Pagination(perPage: perPage, count: liveUsers.count).pageCount }
+    private func timelinePageCount(_ u: Int) -> Int { Pagination(perPage: perPage, count: derived.timelines[u].count).pageCount }
+    private func profilePageCount(_ u: Int) -> Int { Pagination(perPage: perPage, count: derived.ownPosts[u].count).pageCount }
+
+    /// The page `build` writes at `path` (relative to the site's root, `users/<uid>/index.html`), if any. The
+    /// path is taken apart only to find a candidate; it is the page's only when ``PageRenderer/path(of:)`` gives
+    /// the page exactly that path back (`page-02.html`, `page-1.html` or a page past the last are none).
+    func job(at path: String) -> SiteBuilder.Job? {
+        guard let job = candidate(at: path), renderer.path(of: job) == path else { return nil }
+        switch job {
+        case .index(let page): return kinds.contains(.index) && page <= indexPageCount ? job : nil
+        case .searchJSON, .searchScript: return kinds.contains(.search) ? job : nil
+        case .report, .reportMarkdown, .reportJSON: return kinds.contains(.report) ? job : nil
+        case .timeline(let u, let page):
+            return kinds.contains(.timelines) && page <= timelinePageCount(u) ? job : nil
+        case .timelineMarkdown(let u, let page):
+            return kinds.contains(.markdown) && page <= timelinePageCount(u) ? job : nil
+        case .profile(let u, let page): return kinds.contains(.profiles) && page <= profilePageCount(u) ? job : nil
+        case .feed: return kinds.contains(.feeds) ? job : nil
+        case .post: return kinds.contains(.posts) ? job : nil
+        case .content: return kinds.contains(.pages) ? job : nil
+        case .asset: return job
+        }
+    }
+
+    private func candidate(at path: String) -> SiteBuilder.Job? {
+        switch path {
+        case "index.html": return .index(page: 1)
+        case SiteLinks.searchJSON: return .searchJSON
+        case SiteLinks.searchScriptData: return .searchScript
+        case "report.html": return .report
+        case "report.md": return .reportMarkdown
+        case "report.json": return .reportJSON
+        default: break
+        }
+        if renderer.templates.assets[path] != nil { return .asset(path) }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        // `page/N/index.html` (``SiteLinks/index(page:)``).
+        if parts.count == 3, parts[0] == "page", parts[2] == "index.html", let page = Int(parts[1]), page >= 1 {
+            return .index(page: page)
+        }
+        if parts.count == 1, path.hasSuffix(".html"), let i = contentFiles[String(path.dropLast(5))] { return .content(i) }
+        if parts.count == 2, parts[0] == "posts", parts[1].hasSuffix(".html"),
+           let p = postFiles[String(parts[1].dropLast(5))] { return .post(p) }
+        guard parts.count == 3, parts[0] == "users", let u = userFolders[String(parts[1])] else { return nil }
+        let file = parts[2]
+        if file == "feed.xml" { return .feed(u) }
+        // `index.html`, `page-N.html`, `index.md`, `page-N.md`, `profile.html`, `profile-N.html` (``SiteLinks``).
+        let (stem, ext) = file.lastIndex(of: ".").map { (file[..<$0], file[file.index(after: $0)...]) } ?? (file, "")
+        let (name, number): (Substring, Int?) = stem.lastIndex(of: "-").map {
+            (stem[..<$0], Int(stem[stem.index(after: $0)...]))
+        } ?? (stem, 1)
+        guard let page = number, page >= 1 else { return nil }
+        switch (name, ext) {
+        case ("index", "html"), ("page", "html"): return .timeline(u, page: page)
+        case ("index", "md"), ("page", "md"): return .timelineMarkdown(u, page: page)
+        case ("profile", "html"): return .profile(u, page: page)
+        default: return nil
+        }
+    }
+
+    /// The text of the page `build` writes at `path` (relative to the site's root), or nil when it writes none
+    /// there. Safe to call from several threads at once.
+    public func render(path: String) throws(RenderError) -> String? {
+        if path.hasPrefix("sitemap"), path.hasSuffix(".xml") { return sitemap().first { $0.path == path }?.text }
+        guard let job = job(at: path) else { return nil }
+        return try renderer.render(job).1
+    }
+
+    /// `sitemap.xml` (with more pages than a sitemap may list, an index and its parts): every HTML page, in byte
+    /// order of their paths; none when not asked for or without a base URL, since the protocol wants absolute URLs.
+    func sitemap() -> [(path: String, text: String)] {
+        guard kinds.contains(.sitemap), let baseURL else { return [] }
+        let htmlPages = jobs.map(renderer.path(of:)).filter { $0.hasSuffix(".html") }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return Sitemap.render(pages: htmlPages, baseURL: baseURL, limit: sitemapLimit)
+    }
+
+    /// The users whose username (compared in lower case) or uid starts with `prefix`, at most `limit`: usernames
+    /// first, then uids, each in byte order; for a search box. Needs `byPath`.
+    public func users(matching prefix: String, limit: Int) -> [(username: String, uid: String, path: String)] {
+        guard !prefix.isEmpty, limit > 0 else { return [] }
+        var found: [Int] = []
+        let folded = prefix.lowercased()
+        var i = Self.lowerBound(byUsername.count) { Self.precedes(byUsername[$0].name, folded) }
+        while i < byUsername.count, found.count < limit, byUsername[i].name.utf8.starts(with: folded.utf8) {
+            found.append(byUsername[i].user)
+            i += 1
+        }
+        i = Self.lowerBound(byUID.count) { Self.precedes(byUID[$0].uid, prefix) }
+        while i < byUID.count, found.count < limit, byUID[i].uid.utf8.starts(with: prefix.utf8) {
+            if !found.contains(byUID[i].user) { found.append(byUID[i].user) }
+            i += 1
+        }
+        return found.map { u in
+            let key = dataset.users[u].key
+            return (renderer.views.username(u), dataset.key(key), renderer.views.links.timeline(key))
+        }
+    }
+
+    private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    /// The first index in `0..<count` where `before` is false (`before` is true for a prefix of the range).
+    private static func lowerBound(_ count: Int, _ before: (Int) -> Bool) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let mid = (low + high) / 2
+            if before(mid) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The path of the timeline of the user whose uid is `uid` (`users/<uid>/index.html`), if they have one.
+    public func timelinePath(uid: String) -> String? {
+        guard kinds.contains(.timelines), let key = dataset.keyID(uid), let u = derived.user(key) else { return nil }
+        return renderer.views.links.timeline(dataset.users[u].key)
+    }
+
+    /// The path of the page of the post whose key is `key` (`posts/<key>.html`), if it has one.
+    public func postPath(key: String) -> String? {
+        guard kinds.contains(.posts), let id = dataset.keyID(key), let p = derived.post(id) else { return nil }
+        return renderer.views.links.post(dataset.posts[p].key)
+    }
+}

@@ -1,0 +1,159 @@
+import FanoutRender
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// Answers every request `serve` gets (README, "Serving the site"): the site's pages, rendered on request with
+/// the site's current state, the lookups `/u/<uid>` and `/p/<post key>`, the search endpoint and the reload
+/// event stream. One responder rather than a router, so that every request passes the same checks first: a
+/// router answers a method it has no route for with 404 itself, without running any middleware.
+struct SiteResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let store: SiteStore
+    let broadcaster: Broadcaster
+    /// The most users one search answers with.
+    static let searchLimit = 20
+    /// Request headers beyond this many bytes in all get 431 (the HTTP decoder closes the connection on yet more).
+    static let maxHeaderBytes = 16 * 1024
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let isHead = request.method == .head
+        guard request.method == .get || isHead else {
+            return Self.text(.methodNotAllowed, "Only GET and HEAD are answered.\n", isHead: false, extra: [.allow: "GET, HEAD"])
+        }
+        guard request.uri.string.utf8.count <= ServePath.maxTargetBytes else {
+            return Self.text(.uriTooLong, "The request's URL is longer than \(ServePath.maxTargetBytes) bytes.\n", isHead: isHead)
+        }
+        let headerBytes = request.headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+        guard headerBytes <= Self.maxHeaderBytes else {
+            return Self.text(.requestHeaderFieldsTooLarge, "The request's headers are larger than \(Self.maxHeaderBytes) bytes.\n", isHead: isHead)
+        }
+        guard let path = ServePath.decode(request.uri.path) else {
+            return Self.text(.badRequest, "The request's path is not one a page can have.\n", isHead: isHead)
+        }
+        let state = store.current  // this request keeps this state, whatever a reload swaps in meanwhile
+        switch path {
+        case LiveReload.eventsPath:
+            return isHead ? Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"]) : events()
+        case LiveReload.searchPath: return search(request.uri.queryParameters["q"].map(String.init) ?? "", state.pages, isHead: isHead)
+        default: break
+        }
+        if let uid = Self.lookup(path, prefix: "/u/") {
+            return redirect(state.pages.timelinePath(uid: uid), what: "user", isHead: isHead, state: state)
+        }
+        if let key = Self.lookup(path, prefix: "/p/") {
+            return redirect(state.pages.postPath(key: key), what: "post", isHead: isHead, state: state)
+        }
+        let sitePath = ServePath.sitePath(path)
+        let pages = state.pages
+        let text: String?
+        do {
+            // Rendering is CPU work: on NIO's thread pool, so that it neither blocks an event loop nor queues behind
+            // other renders on the cooperative pool, whose latency was 10 times worse (README, "Serving the site").
+            text = try await NIOThreadPool.singleton.runIfActive { try pages.render(path: sitePath) }
+        } catch let error as RenderError {
+            return html(.internalServerError, Self.message("This page could not be rendered", String(describing: error)), state: state, isHead: isHead)
+        }
+        guard let text else { return notFound(path, state: state, isHead: isHead) }
+        let type = Self.contentType(sitePath)
+        let body = type.hasPrefix("text/html") ? LiveReload.inject(into: text, error: state.error) : text
+        return Self.response(.ok, body, type: type, isHead: isHead)
+    }
+
+    /// The key after `prefix` in a lookup path (`/u/<uid>`, `/p/<key>`); nil for other paths.
+    private static func lookup(_ path: String, prefix: String) -> String? {
+        guard path.hasPrefix(prefix) else { return nil }
+        let key = String(path.dropFirst(prefix.count))
+        return key.isEmpty || key.contains("/") ? nil : key
+    }
+
+    /// 302 to the page's absolute path: a lookup answers with whatever the site holds now, so it is not permanent.
+    private func redirect(_ target: String?, what: String, isHead: Bool, state: SiteStore.State) -> Response {
+        guard let target else {
+            return html(.notFound, Self.message("No such \(what)", "The site has no page for this \(what)."), state: state, isHead: isHead)
+        }
+        return Response(status: .found, headers: [.location: "/" + target, .contentLength: "0"])
+    }
+
+    private func search(_ query: String, _ pages: SitePages, isHead: Bool) -> Response {
+        struct Hit: Encodable {
+            let username: String
+            let uid: String
+            let url: String
+        }
+        let hits = pages.users(matching: query, limit: Self.searchLimit).map { Hit(username: $0.username, uid: $0.uid, url: "/" + $0.path) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(hits)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return Self.response(.ok, json, type: "application/json; charset=utf-8", isHead: isHead, cache: "no-store")
+    }
+
+    /// The reload event stream: `reload` when the site changed (or failed to), a comment every 15 s to keep the
+    /// connection open and notice a client that left (a write to it fails).
+    private func events() -> Response {
+        let events = broadcaster.subscribe()
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
+                // Ends on graceful shutdown, which otherwise waits for this response to finish.
+                for await event in events.cancelOnGracefulShutdown() {
+                    switch event {
+                    case .reload: try await writer.write(ByteBuffer(string: "event: reload\ndata: reload\n\n"))
+                    case .ping: try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    private func notFound(_ path: String, state: SiteStore.State, isHead: Bool) -> Response {
+        html(.notFound, Self.message("Not found", "The site has no page at \(path)."), state: state, isHead: isHead)
+    }
+
+    private func html(_ status: HTTPResponse.Status, _ page: String, state: SiteStore.State, isHead: Bool) -> Response {
+        Self.response(status, LiveReload.inject(into: page, error: state.error), type: "text/html; charset=utf-8", isHead: isHead)
+    }
+
+    /// A small page of the server's own (not one of the site's).
+    private static func message(_ title: String, _ text: String) -> String {
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(HTMLText.escape(title))</title></head>"
+            + "<body><h1>\(HTMLText.escape(title))</h1><pre>\(HTMLText.escape(text))</pre>"
+            + "<p><a href=\"/\">All users</a></p></body></html>\n"
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ text: String, isHead: Bool, extra: HTTPFields = [:]) -> Response {
+        var response = response(status, text, type: "text/plain; charset=utf-8", isHead: isHead)
+        response.headers.append(contentsOf: extra)
+        return response
+    }
+
+    /// `text` as the body, or for HEAD only its length.
+    private static func response(
+        _ status: HTTPResponse.Status, _ text: String, type: String, isHead: Bool, cache: String = "no-cache"
+    ) -> Response {
+        let buffer = ByteBuffer(string: text)
+        return Response(
+            status: status,
+            headers: [.contentType: type, .cacheControl: cache, .contentLength: String(buffer.readableBytes)],
+            body: isHead ? ResponseBody() : ResponseBody(byteBuffer: buffer))
+    }
+
+    /// The media type of a site file, by its extension.
+    static func contentType(_ path: String) -> String {
+        switch path.split(separator: ".").last ?? "" {
+        case "html": "text/html; charset=utf-8"
+        case "md": "text/markdown; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "json": "application/json; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "xml": path.hasSuffix("feed.xml") ? "application/atom+xml; charset=utf-8" : "application/xml; charset=utf-8"
+        case "txt": "text/plain; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}

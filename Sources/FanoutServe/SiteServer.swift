@@ -1,0 +1,121 @@
+import FanoutRender
+import FanoutCore
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `fanout serve`'s server (README, "Serving the site"): Hummingbird 2 over HTTP/1.1, answering with the site's
+/// pages rendered on request (``SiteResponder``), and the live reload (``ReloadService``), in one service group,
+/// stopped gracefully by a ``Stopper``.
+public enum SiteServer {
+    /// Loads the site again; `exportChanged` says whether the export (rather than only templates or pages) changed.
+    public typealias Loader = @Sendable (_ exportChanged: Bool) throws -> SitePages
+
+    /// What the live reload watches: the export's files, and the site's own (templates, `Content/`).
+    public struct WatchedPaths: Sendable {
+        public var export: [String]
+        public var site: [String]
+        public init(export: [String], site: [String]) {
+            self.export = export
+            self.site = site
+        }
+        var data: [String] { export }
+    }
+
+    /// Where to listen and how.
+    public struct Settings: Sendable {
+        public var host: String
+        /// 0 picks a free port.
+        public var port: Int
+        public var pollInterval: Duration
+        public init(host: String, port: Int, pollInterval: Duration = .milliseconds(500)) {
+            self.host = host
+            self.port = port
+            self.pollInterval = pollInterval
+        }
+    }
+
+    /// Stops a running server gracefully: it stops accepting, finishes the requests in progress, ends the event
+    /// streams and returns. Whoever handles the process's signals calls it (the command line, on SIGINT and
+    /// SIGTERM); a stop before the server runs stops it as soon as it does.
+    public final class Stopper: Sendable {
+        private let state = Locked<(group: ServiceGroup?, stopped: Bool)>((nil, false))
+
+        public init() {}
+
+        public func stop() {
+            let group = state.withLock { state in
+                state.stopped = true
+                return state.group
+            }
+            if let group { Task { await group.triggerGracefulShutdown() } }
+        }
+
+        fileprivate func attach(_ group: ServiceGroup) {
+            if state.withLock({ state in state.group = group; return state.stopped }) { stop() }
+        }
+    }
+
+    /// Why the server could not start.
+    public struct ListenError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The HTTP decoder's limits. The request target counts against `maxHeaderFieldSize` (NIO's llhttp wrapper),
+    /// so both are set above what the responder itself refuses with a status that says why (414 past
+    /// ``ServePath/maxTargetBytes``, 431 past ``SiteResponder/maxHeaderBytes``); past these the decoder fails
+    /// and Hummingbird answers 400 and closes the connection. The idle timeout closes connections that send
+    /// nothing (slowloris); it does not apply while a response, such as the event stream, is in progress.
+    static let http1: HTTP1Channel.Configuration = {
+        var configuration = HTTP1Channel.Configuration(idleTimeout: .seconds(30))
+        configuration.httpDecoder = .init(maxHeaderFieldSize: 96 * 1024, maxHeaderListSize: 96 * 1024, maxHeaderFieldCount: 200)
+        return configuration
+    }()
+
+    /// Serves `pages` until `stopper` stops it; `onListening` gets the site's URL once the
+    /// server listens, with the real port when `settings.port` is 0. `log` gets a line for the terminal on each
+    /// reload. Throws ``ListenError`` when it cannot listen (the port is taken, the address is not this machine's).
+    public static func run(
+        _ pages: SitePages, settings: Settings, watched: WatchedPaths, load: @escaping Loader, stopper: Stopper,
+        onListening: @escaping @Sendable (_ url: String) -> Void, log: @escaping @Sendable (String) -> Void
+    ) async throws {
+        var logger = Logger(label: "fanout.serve", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = .error
+        let store = SiteStore(pages)
+        let broadcaster = Broadcaster()
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        let app = Application(
+            responder: SiteResponder(store: store, broadcaster: broadcaster),
+            server: .http1(configuration: http1),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            onServerRunning: { channel in
+                onListening("http://\(host):\(channel.localAddress?.port ?? settings.port)/")
+            },
+            logger: logger)
+        let reload = ReloadService(
+            watched: watched, store: store, broadcaster: broadcaster, interval: settings.pollInterval, load: load, log: log)
+        // Stopped in reverse order: the server first, whose graceful shutdown ends the event streams and waits
+        // for requests in progress, then the reload.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: reload), .init(service: app)],
+            logger: logger))
+        stopper.attach(group)
+        do {
+            try await group.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ListenError(description: "\(settings.host):\(settings.port): the port is in use; "
+                + "give another with --port N (--port 0 picks a free one)")
+        } catch let error as IOError {
+            throw ListenError(description: "\(settings.host):\(settings.port): cannot listen: \(Self.reason(error))")
+        } catch let error as SocketAddressError {
+            throw ListenError(description: "--bind \(settings.host): not an address of this machine (\(error))")
+        }
+    }
+
+    private static func reason(_ error: IOError) -> String {
+        String(cString: strerror(error.errnoCode))
+    }
+}
