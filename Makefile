@@ -82,7 +82,8 @@ validate-reports:
 
 ## validate-search: headless Chromium (scripts/search_check.py, over the DevTools protocol) types the start of a
 ## username and of a uid into the index's search box of a generated 2,000-user site, opened from disk and served
-## over HTTP, and must reach that user's timeline; with JavaScript off, the index's pages must lead everywhere.
+## over HTTP, and on `fanout serve`'s index (through its search endpoint), and must reach that user's timeline;
+## with JavaScript off, the index's pages must lead everywhere.
 ## Only the kinds of page the check visits are built (index, search, timelines)
 SEARCH_DIR ?= .build/validate-search
 validate-search:
@@ -91,7 +92,7 @@ validate-search:
 	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
 	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
-	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site
+	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
 
 build: deps
 	$(SWIFT) build

@@ -2,8 +2,9 @@
 """The index's search box in a real browser (README, "Finding a user"): headless Chromium types into it and
 must reach the user's timeline; and with JavaScript off, the index's pages must still lead everywhere.
 
-usage: search_check.py [--chromium BIN] SITE
+usage: search_check.py [--chromium BIN] [--serve FANOUT EXPORT] SITE
   SITE  a folder written by `fanout build` with at least the kinds index, search and timelines
+  --serve  also start `FANOUT serve EXPORT --port 0` (the export SITE was built from) and search its index
 
 For the site opened from disk (file:, as `make run` says to open it, with none of the flags that let a page
 read files) and served over HTTP on 127.0.0.1 (fetching search.json), it:
@@ -13,7 +14,9 @@ read files) and served over HTTP on 127.0.0.1 (fetching search.json), it:
     user's timeline (its <html data-timeline="UID">);
   - the same with the start of a uid, and Enter in the box, which opens the first result;
 and over HTTP once more with window.fanoutSearchURL defined (as `fanout serve` does): each search must ask
-that URL with ?q=PREFIX, and the answers (from a stand-in here) must be shown.
+that URL with ?q=PREFIX, and the answers (from a stand-in here) must be shown. With --serve, the same on the
+index `fanout serve` answers with: the page must ask the server's search endpoint, show its answer (fetched here
+too, to compare) and reach the user's timeline; then the server must stop cleanly on SIGINT.
 With JavaScript disabled: the search form is not shown, the first page lists --per-page users, the next-page
 link reaches page 2, whose first page link leads back, and a user's link reaches their timeline.
 
@@ -22,10 +25,13 @@ only). Exit 0 when every check passes, 1 with the failures listed.
 """
 import argparse
 import json
+import signal
+import subprocess
 import sys
 import threading
 import time
 import urllib.parse
+import urllib.request
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -105,10 +111,18 @@ class Tab(Page):
         return True
 
 
-def search_and_open(tab, index_url, entries, target, by, enter_in_box, where):
-    """Types the start of `target`'s `by` (username or uid) and opens the result; checks the page reached."""
-    prefix = shortest_prefix(entries, target[by], target)
-    expected = matches(entries, prefix)
+def search_and_open(tab, index_url, entries, target, by, enter_in_box, where, answers=None):
+    """Types the start of `target`'s `by` (username or uid) and opens the result; checks the page reached.
+    `answers(prefix)`, when given, says what the page must list (a server's answer, at most SHOWN)."""
+    if answers is None:
+        prefix = shortest_prefix(entries, target[by], target)
+        expected = matches(entries, prefix)
+    else:
+        # A server answers at most SHOWN users, so the status can count only a prefix matching no more.
+        value = target[by]
+        prefix = next((value[:n] for n in range(1, len(value) + 1) if len(matches(entries, value[:n])) <= SHOWN), value)
+        expected = answers(prefix)
+        check(any(e["uid"] == target["uid"] for e in expected), f"{where}: the server's answer to {prefix!r} lacks {target['uid']}")
     tab.goto(index_url)
     if not tab.wait("!document.querySelector('form.search').hidden", f"{where}: the search form shown"):
         return
@@ -122,6 +136,9 @@ def search_and_open(tab, index_url, entries, target, by, enter_in_box, where):
     shown = tab.eval("[...document.querySelectorAll('.search-results .username')].map(e => e.textContent)")
     check(shown == [e["username"] for e in expected[:SHOWN]],
           f"{label}: results {shown} (status {status!r}), expected {[e['username'] for e in expected[:SHOWN]]}")
+    if answers is not None:
+        asked = tab.eval("performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('?q='))")
+        check(asked and all("/_fanout/search?q=" in n for n in asked), f"{label}: the page asked {asked}, not the server's search")
     if enter_in_box:
         target = expected[0]
         tab.key("Enter", vk=13, text="\r")
@@ -165,10 +182,36 @@ def serve(site):
     return server, asked
 
 
+class FanoutServe:
+    """`fanout serve EXPORT --port 0` (README, "Serving the site"): its first line on stdout is its URL."""
+
+    def __init__(self, binary, export):
+        self.process = subprocess.Popen([binary, "serve", export, "--port", "0", "--pages", "index,search,timelines"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        if not self.url.startswith("http://"):
+            self.process.kill()
+            sys.exit(f"fanout serve printed {self.url!r}, not its URL: {self.process.stderr.read()}")
+
+    def search(self, prefix):
+        with urllib.request.urlopen(self.url + "_fanout/search?q=" + urllib.parse.quote(prefix)) as response:
+            return json.loads(response.read())
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = "none (killed after 20 s)"
+        check(code == 0, f"fanout serve: exit status {code} after SIGINT: {self.process.stderr.read()[-500:]}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site")
     parser.add_argument("--chromium")
+    parser.add_argument("--serve", nargs=2, metavar=("FANOUT", "EXPORT"))
     args = parser.parse_args()
     site = Path(args.site).resolve()
     entries = json.loads((site / "search.json").read_text(encoding="utf-8"))
@@ -213,6 +256,14 @@ def main():
             reached = plain.wait("document.readyState === 'complete' && document.documentElement.dataset.timeline",
                                  "without JavaScript: a user's timeline")
             check(reached == entries[0]["uid"], f"without JavaScript: reached {reached!r}, not {entries[0]['uid']!r}")
+
+        if args.serve:
+            served = FanoutServe(*args.serve)
+            try:
+                for target, by in ((entries[len(entries) // 6], "username"), (entries[len(entries) // 7], "uid")):
+                    search_and_open(tab, served.url, entries, target, by, False, "fanout serve", served.search)
+            finally:
+                served.stop()
     finally:
         browser.close()
         server.shutdown()
@@ -220,7 +271,7 @@ def main():
         print(f"{len(failures)} search check(s) failed", file=sys.stderr)
         sys.exit(1)
     print(f"search: {len(entries):,} users; found by username and uid prefix from disk, over HTTP and through "
-          "fanoutSearchURL; the index works without JavaScript")
+          "fanoutSearchURL" + (", and on fanout serve's index" if args.serve else "") + "; the index works without JavaScript")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,13 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
 /// "Pages, feeds and the sitemap"). The limit is lowered here so that a site of a few dozen pages splits; the
 /// same code splits at 50,000.
 @Suite struct SitemapIndexTests {
-    /// A site of `users` users, each with one post, built with the sitemap limit lowered to `limit`.
+    /// A site of `users` users, each with one post, built with the sitemap limit lowered to `limit`; also the same
+    /// site's pages as `serve` renders them by path (``SitePages``).
     func build(users: Int, limit: Int) throws -> (folder: String, files: [String: String]) {
+        try site(users: users, limit: limit).built
+    }
+
+    func site(users: Int, limit: Int) throws -> (built: (folder: String, files: [String: String]), served: SitePages) {
         var dataset = Dataset(schema: Schema(name: "test"))
         for n in 0..<users {
             let uid = dataset.keys.intern("u\(n)")
@@ -35,7 +40,10 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         for path in FileManager.default.enumerator(atPath: out)?.compactMap({ $0 as? String }) ?? [] {
             if let text = try? String(contentsOfFile: out + "/" + path, encoding: .utf8) { files[path] = text }
         }
-        return (out, files)
+        let served = try SitePages(
+            dataset: builder.dataset, derived: builder.derived, audit: builder.audit, options: options,
+            templates: builder.templates, byPath: true)
+        return ((out, files), served)
     }
 
     func locs(_ xml: String) -> [String] {
@@ -89,6 +97,20 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
             }
             // The index is no urlset, which the schema check tells apart.
             #expect(try !validate(folder + "/sitemap.xml", schema: "sitemap.xsd").ok)
+        }
+    }
+
+    /// `serve` answers each path with the file `build` wrote there, the sitemap's index and parts and every index
+    /// page included, and nothing where `build` wrote nothing.
+    @Test func servedPathsGiveTheBuiltFiles() throws {
+        let ((folder, files), served) = try site(users: 12, limit: 10)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(files.keys.contains("sitemap-3.xml") && files.keys.contains("page/6/index.html"))
+        for (path, text) in files where !path.hasPrefix(".") {
+            #expect(try served.render(path: path) == text, "\(path)")
+        }
+        for path in ["sitemap-0.xml", "sitemap-99.xml", "page/7/index.html", "page/1/index.html", "page/02/index.html"] {
+            #expect(try served.render(path: path) == nil, "\(path)")
         }
     }
 
