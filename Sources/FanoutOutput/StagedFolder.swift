@@ -169,6 +169,64 @@ public final class StagedFolder: Sendable {
         }
     }
 
+    /// One step of ``commitInPlace(_:)``.
+    public enum Step: Sendable, Equatable {
+        /// Moves the staged file `from` to `to` in the target, replacing the file there, creating its folders.
+        case move(from: String, to: String)
+        /// Deletes the target's file, and the folders it leaves empty.
+        case delete(String)
+    }
+
+    /// Updates the existing target file by file, in the order of `steps`, rather than replacing it whole, then
+    /// deletes the staging folder: for a rebuild that changes few of many files (README, "Rebuilds"), where
+    /// moving the whole folder would mean linking every unchanged file into the new one and deleting the old.
+    ///
+    /// Each file is replaced atomically (a rename), the set is not: the steps run under the lock a signal's
+    /// cleanup takes (``LiveTemporaries``), so Ctrl-C or SIGTERM waits for them to finish, but a run killed
+    /// outright in the middle leaves some files new and others old. The caller orders its steps so that the
+    /// next run repairs that (the site moves in a manifest that forgets the files about to change first, and its
+    /// real one last). A staged file not named by a step is dropped with the staging folder.
+    public func commitInPlace(_ steps: [Step]) throws(OutputError) {
+        let (target, staging, shownPath) = (target.path, staging.path, shownPath)
+        var made = Set<Substring>()
+        try LiveTemporaries.whileAlive { (_: inout Set<String>) throws(OutputError) in
+            for (done, step) in steps.enumerated() {
+                if done == Self.killAfterSteps { kill(getpid(), SIGKILL) }
+                switch step {
+                case .move(let from, let to):
+                    if let slash = to.lastIndex(of: "/"), !made.contains(to[..<slash]) {
+                        if let reason = FolderCreation.createBelow(target, to[..<slash]) {
+                            throw OutputError(path: (shownPath as NSString).appendingPathComponent(String(to[..<slash])),
+                                message: "cannot create the folder: \(reason)")
+                        }
+                        made.insert(to[..<slash])
+                    }
+                    guard rename(staging + "/" + from, target + "/" + to) == 0 else {
+                        throw OutputError(path: (shownPath as NSString).appendingPathComponent(to),
+                            message: "cannot move the new file into place: \(TemporaryName.lastError)")
+                    }
+                case .delete(let relativePath):
+                    guard unlink(target + "/" + relativePath) == 0 || errno == ENOENT else {
+                        throw OutputError(path: (shownPath as NSString).appendingPathComponent(relativePath),
+                            message: "cannot delete: \(TemporaryName.lastError)")
+                    }
+                    // The folders it leaves empty, up to the target itself; a folder still holding files stays.
+                    var folder = Substring(relativePath)
+                    while let slash = folder.lastIndex(of: "/") {
+                        folder = folder[..<slash]
+                        made.remove(folder)
+                        guard rmdir(target + "/" + folder) == 0 else { break }
+                    }
+                }
+            }
+        }
+        abandon()
+    }
+
+    /// For the test of a run killed in the middle of ``commitInPlace(_:)`` (`IncrementalBuildTests`): the number of
+    /// steps after which the process kills itself outright, as a power cut would stop it.
+    private static let killAfterSteps = ProcessInfo.processInfo.environment["FANOUT_TEST_KILL_AFTER_STEPS"].flatMap { Int($0) }
+
     /// Deletes the staging folder after a failure; the previous folder is untouched.
     public func abandon() {
         TemporarySweep.remove(staging.path)

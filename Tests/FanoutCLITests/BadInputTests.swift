@@ -66,8 +66,12 @@ import Testing
 
         #expect(try cli.run("build", demo, "--out", "site").code == 0)
         try cli.write("stale", to: "site/stale.html")
-        #expect(try cli.run("build", demo, "--out", "site").code == 0)
-        #expect(!cli.exists("site/stale.html"), "a rebuild replaces the folder Fanout made")
+        // A rebuild updates the files it wrote and leaves others alone, as Hugo does; --force replaces the folder
+        // whole, as a first build (README, "Rebuilds").
+        #expect(try cli.run("build", demo, "--out", "site", "--title", "Other").code == 0)
+        #expect(try cli.read("site/stale.html") == "stale")
+        #expect(try cli.run("build", demo, "--out", "site", "--force").code == 0)
+        #expect(!cli.exists("site/stale.html"), "a forced build replaces the folder Fanout made")
         #expect(cli.exists("site/index.html"))
         let siblings = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
         #expect(siblings.allSatisfy { !$0.contains("fanout-tmp") && !$0.contains("fanout-old") })

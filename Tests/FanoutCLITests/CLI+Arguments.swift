@@ -4,10 +4,14 @@ extension CLI {
     /// Runs `fanout` with `args` built at run time (the variadic `run` takes literals).
     @discardableResult
     /// `subfolder` runs it inside a folder of the test's folder, as a user inside a site project would.
-    func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil) throws -> Result {
+    /// `environment`: variables set for it, over this process's.
+    func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = args
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = subfolder.map(url) ?? folder
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

@@ -1,22 +1,89 @@
 import Foundation
 import Testing
 
-/// A second build into the same folder rewrites only pages whose content changed.
+/// A rebuild renders only the pages whose input changed, writes only those whose content changed, and says so
+/// (README, "Rebuilds, progress and timings").
 @Suite struct IncrementalBuildTests {
-    func written(_ result: CLI.Result) -> Set<String> {
+    func written(_ result: CLI.Result) -> Set<String> { listed("wrote", result) }
+
+    func listed(_ verb: String, _ result: CLI.Result) -> Set<String> {
         Set(result.stderr.split(separator: "\n").compactMap { line in
-            line.hasPrefix("  wrote ") ? String(line.dropFirst("  wrote ".count)) : nil
+            line.hasPrefix("  \(verb) ") ? String(line.dropFirst(verb.count + 3)) : nil
         })
     }
 
-    /// The summary's count agrees in number: "wrote 1 file", not "wrote 1 files".
-    @Test func summarySaysOneFileInTheSingular() throws {
+    /// The summary's counts agree in number: "1 page rendered", not "1 pages".
+    @Test func summarySaysOnePageInTheSingular() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         #expect(try cli.run("build", demo, "--out", "site", "--pages", "index").code == 0)
         let retitled = try cli.run("build", demo, "--out", "site", "--pages", "index", "--title", "Another title")
-        // index.html is rewritten; the assets, style.css and search.js, are not.
-        #expect(retitled.stderr.hasPrefix("site/: wrote 1 file, 2 unchanged — "), "\(retitled.stderr)")
+        // index.html is rendered again; the assets, style.css and search.js, are carried over.
+        #expect(retitled.stderr.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), 2 carried over, 0 deleted — "),
+            "\(retitled.stderr)")
+    }
+
+    /// `-v` names each file written and deleted and times the phases; `--force` renders everything again, and a
+    /// page deleted by hand is rendered again without it.
+    @Test func verboseForceAndDeletions() throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "30", "--seed", "4", "--out", "export.json").code == 0)
+        let first = try cli.run("build", "export.json", "--out", "site", "-v", "--per-page", "2")
+        #expect(first.code == 0)
+        let files = cli.files(under: "site").filter { !$0.hasPrefix(".") }
+        #expect(written(first) == Set(files), "a first build writes every file")
+        let times = try #require(first.stderr.split(separator: "\n").first { $0.hasPrefix("  time: ") })
+        for phase in ["read", "derive", "check", "prepare", "pages", "keys", "values", "templates", "files", "commit"] {
+            #expect(times.contains(" \(phase) ") || times.contains("(\(phase) "), "\(times)")
+        }
+
+        let forced = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "--force")
+        #expect(forced.stderr.hasPrefix("site/: \(CountTextForTests.grouped(files.count)) pages rendered "
+            + "(\(CountTextForTests.grouped(files.count)) written, 0 unchanged), 0 carried over, 0 deleted"), "\(forced.stderr)")
+
+        // A page deleted by hand comes back; nothing else is rendered.
+        let victim = try #require(files.first { $0.hasPrefix("posts/") })
+        try FileManager.default.removeItem(at: cli.url("site/\(victim)"))
+        let restored = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "-v")
+        #expect(written(restored) == [victim], "\(restored.stderr.prefix(400))")
+        #expect(cli.exists("site/\(victim)"))
+
+        // Fewer pages: the ones gone are deleted, with the folders they leave empty.
+        let fewer = try cli.run("build", "export.json", "--out", "site", "--per-page", "1000", "-v")
+        let deleted = listed("deleted", fewer)
+        #expect(!deleted.isEmpty && deleted.allSatisfy { $0.contains("page-") || $0.contains("profile-") || $0.hasPrefix("page/") })
+        #expect(deleted.allSatisfy { !cli.exists("site/\($0)") })
+        #expect(!cli.exists("site/page"), "the index's page folders are gone with their pages")
+        try? FileManager.default.removeItem(at: cli.url("full"))
+        #expect(try cli.run("build", "export.json", "--out", "full", "--per-page", "1000").code == 0)
+        #expect(try IncrementalBuildPropertyTests.differences(cli, "site", "full").isEmpty)
+    }
+
+    /// A rebuild killed outright while it moves files into place leaves some new and some old; the next build
+    /// renders every page the killed one was changing, so the folder ends as a full build's — also when the next
+    /// build is of the export as it was before (`reverted`), whose keys the moved files' old pages had.
+    @Test(arguments: [0, 1, 3, 40], [false, true])
+    func aRebuildKilledWhileMovingFilesIsRepairedByTheNext(afterSteps: Int, reverted: Bool) throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "30", "--seed", "9", "--out", "export.json").code == 0)
+        #expect(try cli.run("build", "export.json", "--out", "site", "--per-page", "3").code == 0)
+        let original = try Data(contentsOf: cli.url("export.json"))
+        // Every page naming this user changes.
+        var root = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+        var users = root["users"] as! [String: [String: Any]]
+        let renamed = users.keys.sorted()[0]
+        users[renamed]!["username"] = "someone_else"
+        root["users"] = users
+        try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
+        let killed = try cli.run(["build", "export.json", "--out", "site", "--per-page", "3"], environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
+        #expect(killed.code == 9, "killed by SIGKILL: \(killed.stderr)")
+        if reverted { try original.write(to: cli.url("export.json")) }
+        let next = try cli.run("build", "export.json", "--out", "site", "--per-page", "3")
+        #expect(next.code == 0, "\(next.stderr)")
+        #expect(try cli.run("build", "export.json", "--out", "full", "--per-page", "3").code == 0)
+        #expect(try IncrementalBuildPropertyTests.differences(cli, "site", "full").isEmpty)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains("fanout-") }
+        #expect(leftovers.isEmpty, "the killed run's temporary folder is swept: \(leftovers)")
     }
 
     @Test func unchangedExportWritesNothingAndOneMovedLikeRewritesOnlyItsPages() throws {
@@ -29,7 +96,7 @@ import Testing
 
         let second = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(second.code == 0 && written(second).isEmpty, "\(written(second))")
-        #expect(second.stderr.contains("wrote 0 files, \(all.count) unchanged"))
+        #expect(second.stderr.contains("0 pages rendered (0 written, 0 unchanged), \(CountTextForTests.grouped(all.count)) carried over"))
 
         // Move one like from A to B on a post P (same count), so only pages showing P can change.
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("export.json"))) as! [String: Any]
@@ -79,5 +146,13 @@ import Testing
             #expect(changed.contains(pageWithPost[liker]!), "the heart of \(liker) changed")
         }
         #expect(!changed.contains("index.html") && !changed.contains("report.json") && !changed.contains("sitemap.xml"))
+    }
+}
+
+/// Counts as the status line groups them ("1,234").
+enum CountTextForTests {
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        return digits.enumerated().map { i, digit in (i > 0 && (digits.count - i) % 3 == 0 ? "," : "") + String(digit) }.joined()
     }
 }

@@ -34,6 +34,6 @@ import Testing
         #expect(process.terminationStatus == 0)
         #expect(text.contains("\r\u{1B}[K"), "progress lines redraw in place")
         for phase in ["read", "render"] { #expect(text.contains("\(phase) "), "\(phase) shown: \(text.debugDescription)") }
-        #expect(text.contains("wrote "))
+        #expect(text.contains(" pages rendered ("))
     }
 }

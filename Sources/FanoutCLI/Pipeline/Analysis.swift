@@ -6,6 +6,8 @@ struct Analysis {
     let dataset: Dataset
     let derived: DerivedData
     let audit: AuditResult
+    /// How long reading, deriving and checking took, in wall-clock seconds, in that order.
+    let phases: [(phase: String, seconds: Double)]
     private let input: ExportInput
     /// Standard input's bytes, kept for a second pass (``locate(_:name:)``, ``exportBytes()``) when asked for,
     /// since it cannot be read again.
@@ -15,7 +17,8 @@ struct Analysis {
     /// `configuration` enables. `keepsStandardInput`: keep the bytes of `-` for a second pass.
     init(_ input: ExportInput, configuration: AuditConfiguration = AuditConfiguration(), keepsStandardInput: Bool = false) throws {
         var kept: ExportBytes?
-        let dataset = try PhaseClock.measure("read") {
+        var phases: [(phase: String, seconds: Double)] = []
+        let dataset = try PhaseClock.measure("read", seconds: { phases.append(("read", $0)) }) {
             // Progress in megabytes read.
             let progress = { (read: Int, total: Int) in TerminalProgress.shared.update(done: read >> 20, total: total >> 20) }
             let warn = { (message: String) in printStatus("warning: \(message)") }
@@ -26,12 +29,13 @@ struct Analysis {
             kept = bytes
             return try ExportLoader.load(bytes, path: "-", schema: input.schema, progress: progress, warn: warn)
         }
-        let derived = PhaseClock.measure("derive") { DerivedData(dataset) }
-        audit = PhaseClock.measure("check") {
+        let derived = PhaseClock.measure("derive", seconds: { phases.append(("derive", $0)) }) { DerivedData(dataset) }
+        audit = PhaseClock.measure("check", seconds: { phases.append(("check", $0)) }) {
             Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)
         }
         self.dataset = dataset
         self.derived = derived
+        self.phases = phases
         self.input = input
         standardInput = kept
     }

@@ -7,15 +7,18 @@ import Foundation
 enum PhaseClock {
     static let enabled = ProcessInfo.processInfo.environment["FANOUT_TIMINGS"] == "1"
 
-    /// Runs `body`, reporting its wall time under `phase`.
-    static func measure<T>(_ phase: String, _ body: () throws -> T) rethrows -> T {
+    /// Runs `body`, reporting its wall time under `phase`; `seconds`, when given, is told it too (`build -v`).
+    static func measure<T>(_ phase: String, seconds: ((Double) -> Void)? = nil, _ body: () throws -> T) rethrows -> T {
         TerminalProgress.shared.begin(phase)
         defer { TerminalProgress.shared.end() }
-        guard enabled else { return try body() }
+        guard enabled || seconds != nil else { return try body() }
         let start = DispatchTime.now().uptimeNanoseconds
         defer {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            printStatus("timing \(phase) \(String(format: "%.3f", seconds)) peak-rss \(peakResidentMegabytes.map(String.init) ?? "?")")
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            seconds?(elapsed)
+            if enabled {
+                printStatus("timing \(phase) \(String(format: "%.3f", elapsed)) peak-rss \(peakResidentMegabytes.map(String.init) ?? "?")")
+            }
         }
         return try body()
     }

@@ -1,68 +1,99 @@
 import Foundation
 
-/// The content hash of every file a build wrote, kept in the output folder so the next build can tell which
-/// pages changed.
+/// What the previous build wrote, kept in the output folder so the next build can tell which pages it need not
+/// render again (README, "Rebuilds"): for every file, its input key (a hash of everything the page shows, see
+/// ``PageSource``) and the hash of its content.
 ///
-/// Format (`.fanout-manifest`): one line per file, `<16 hex digits> <relative path>`, sorted by path.
+/// Format (`.fanout-manifest`): the line `fanout-manifest 2`, then one line per file,
+/// `<input key, 16 hex digits> <content hash, 16 hex digits> <relative path>`, sorted by path. A manifest of
+/// Fanout before input keys (lines `<content hash> <path>`) still gives content hashes: its pages are all
+/// rendered once, and those whose content did not change are kept.
 struct BuildManifest: Sendable {
     static let fileName = ".fanout-manifest"
+    static let header = "fanout-manifest 2"
 
-    private(set) var hashes: [String: UInt64] = [:]
+    /// One file of the build.
+    struct Entry: Sendable, Equatable {
+        /// Nil for a file recorded by a manifest without input keys.
+        var inputKey: UInt64?
+        var contentHash: UInt64
+    }
+
+    /// The files, in the manifest's order, and their entries.
+    private(set) var paths: [String] = []
+    private(set) var entries: [Entry] = []
+    /// Each path's place in ``paths``.
+    private var slots: [String: Int] = [:]
 
     init() {}
 
-    /// Reads the manifest of the folder at `url`; a missing or unreadable manifest is empty (everything is
-    /// rewritten, which is always correct).
-    init(folder url: URL) {
-        guard let text = try? String(contentsOf: url.appendingPathComponent(Self.fileName), encoding: .utf8) else { return }
-        for line in text.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " "), let hash = UInt64(line[..<space], radix: 16) else { continue }
-            hashes[String(line[line.index(after: space)...])] = hash
+    /// The manifest's text in the folder at `url`; nil when it has none or it cannot be read (then everything is
+    /// rendered and written, which is always correct).
+    static func text(in url: URL) -> String? {
+        try? String(contentsOf: url.appendingPathComponent(fileName), encoding: .utf8)
+    }
+
+    /// The manifest `text` says; lines it cannot read are left out (their pages are rendered again).
+    init(text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var lines = bytes.split(separator: 0x0A)[...]
+            let keyed = lines.first.map { String(decoding: $0, as: UTF8.self) == Self.header } ?? false
+            if keyed { lines = lines.dropFirst() }
+            paths.reserveCapacity(lines.count)
+            entries.reserveCapacity(lines.count)
+            slots.reserveCapacity(lines.count)
+            for line in lines {
+                // `<key> <hash> <path>`, or `<hash> <path>`: fixed-width hex fields, then the path.
+                let pathStart = line.startIndex + (keyed ? 34 : 17)
+                guard line.count > pathStart - line.startIndex else { continue }
+                let key = keyed ? Self.hex(line[line.startIndex..<line.startIndex + 16]) : nil
+                let hashStart = line.startIndex + (keyed ? 17 : 0)
+                guard let hash = Self.hex(line[hashStart..<hashStart + 16]), line[pathStart - 1] == 0x20,
+                    !keyed || (key != nil && line[line.startIndex + 16] == 0x20)
+                else { continue }
+                let path = String(decoding: line[pathStart...], as: UTF8.self)
+                guard slots[path] == nil else { continue }
+                slots[path] = paths.count
+                paths.append(path)
+                entries.append(Entry(inputKey: key, contentHash: hash))
+            }
         }
     }
 
-    mutating func record(_ path: String, _ hash: UInt64) { hashes[path] = hash }
+    var count: Int { paths.count }
 
-    /// The manifest's text.
-    var text: String {
-        hashes.sorted { $0.key < $1.key }.map { path, hash in
-            let hex = String(hash, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex + " " + path
-        }.joined(separator: "\n") + "\n"
+    /// The place of `path`'s entry, if the manifest has one.
+    func slot(of path: String) -> Int? { slots[path] }
+
+    /// The text of a manifest of `files`, sorted by path.
+    static func text(_ files: [(path: String, entry: Entry)]) -> String {
+        var out = header + "\n"
+        out.reserveCapacity(files.count * 80)
+        for (path, entry) in files.sorted(by: { $0.path < $1.path }) {
+            out += hex(entry.inputKey ?? 0) + " " + hex(entry.contentHash) + " " + path + "\n"
+        }
+        return out
     }
 
-    /// A 64-bit hash of `bytes`, stable across runs and platforms: 16 bytes a step, each step folding the
-    /// 128-bit product of two words (the mixing of wyhash), so hashing a 35 KB page costs about as much as
-    /// copying it, where a byte-at-a-time hash showed up in build profiles.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let count = bytes.count
-        var h = seed ^ UInt64(count)
-        guard let base = bytes.baseAddress else { return fold(h ^ p1, p2) }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 16 <= count {
-            let a = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
-            h = fold(a ^ p1, b ^ h) ^ h
-            offset += 16
-        }
-        var a: UInt64 = 0
-        var b: UInt64 = 0
-        for i in 0..<(count - offset) {
-            let byte = UInt64(bytes[offset + i])
-            if i < 8 { a |= byte << (8 * UInt64(i)) } else { b |= byte << (8 * UInt64(i - 8)) }
-        }
-        h = fold(a ^ p1, b ^ h) ^ h
-        return fold(h ^ p2, UInt64(count) ^ p1)
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    private static let seed: UInt64 = 0x243F_6A88_85A3_08D3
-    private static let p1: UInt64 = 0xA076_1D64_78BD_642F
-    private static let p2: UInt64 = 0xE703_7ED1_A0B4_28DB
-
-    /// The two halves of `a × b`, xor-ed.
-    private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let (high, low) = a.multipliedFullWidth(by: b)
-        return high ^ low
+    /// Sixteen lower-case or upper-case hex digits as a number.
+    private static func hex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64? {
+        var value: UInt64 = 0
+        for digit in digits {
+            let nibble: UInt8
+            switch digit {
+            case 0x30...0x39: nibble = digit - 0x30
+            case 0x61...0x66: nibble = digit - 0x61 + 10
+            case 0x41...0x46: nibble = digit - 0x41 + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(nibble)
+        }
+        return value
     }
 }

@@ -2,64 +2,135 @@ import FanoutCore
 import FanoutOutput
 import Foundation
 
-/// The site's folder being written: a ``StagedFolder`` that keeps, rather than rewrites, every page whose content
-/// is the same as in the previous build (by the content hashes of ``BuildManifest``).
+/// The site's folder being written (README, "Rebuilds"). A first build, or a forced one, writes every page into a
+/// ``StagedFolder`` that replaces the previous folder whole. A rebuild over a folder with a manifest renders only
+/// the pages whose input key changed, stages only the files whose content changed, and updates the folder in
+/// place (``StagedFolder/commitInPlace(_:)``): pages whose input is unchanged are carried over without being
+/// touched at all.
 public struct SiteOutput: Sendable {
-    /// What a build wrote: pages whose content changed (or are new), and pages left as they were.
+    /// What a build did.
     public struct Summary: Sendable, Equatable {
-        /// Files written because their content is new or changed.
+        /// Pages rendered, because their input changed, they are new, or the build was forced.
+        public var rendered: Int
+        /// Files written: rendered pages whose content is new or changed. The other rendered pages came out as
+        /// they were, and their previous file was kept.
         public var written: [String]
-        /// Files whose content did not change; the previous file was kept (hard-linked into the new output).
-        public var unchanged: Int
+        /// Pages not rendered: their input key is the previous build's, so their previous file was kept.
+        public var carriedOver: Int
+        /// Files of the previous build that this one does not have, deleted.
+        public var deleted: [String]
+        /// How long each part of the build took (``SiteBuilder/build(into:force:progress:)`` fills it in).
+        public var phases: [BuildPhase] = []
+
+        /// Rendered pages whose content came out as it was.
+        public var unchanged: Int { rendered - written.count }
+    }
+
+    /// What some of a build's pages came to, gathered by one thread and merged (``merge(_:)``).
+    package struct Log: Sendable {
+        /// The previous build's entries carried over, by their place in its manifest.
+        fileprivate var carried: [Int] = []
+        /// Pages rendered: their path, their entry, and whether the file was written.
+        fileprivate var rendered: [(path: String, entry: BuildManifest.Entry, written: Bool)] = []
+
+        package init() {}
+
+        package mutating func merge(_ other: Log) {
+            carried += other.carried
+            rendered += other.rendered
+        }
     }
 
     /// The folder being written.
     package let folder: StagedFolder
-    /// The content hashes of the previous output, when Fanout made it.
+    /// What the previous build there wrote, when Fanout made it; empty when forced.
     private let previous: BuildManifest
-    private let log = Locked(WriteLog())
+    /// Whether the previous build is updated in place rather than replaced whole: when it has a manifest and the
+    /// build is not forced.
+    private let inPlace: Bool
+
+    /// The manifest moved in before an in-place update's files: the previous one without the files about to
+    /// change, so that a run killed in the middle of the update leaves none of them carried over on its word.
+    static let interimName = ".fanout-manifest-interim"
 
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
-    package init(path: String) throws(OutputError) {
+    /// `force`: ignore the previous build, rendering and writing every page.
+    package init(path: String, force: Bool = false) throws(OutputError) {
         folder = try StagedFolder(path: path)
-        previous = BuildManifest(folder: folder.target)
+        previous = force ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
+        inPlace = previous.count > 0
     }
 
-    /// Writes `text` to `relativePath`, or keeps the previous build's file when its content is the same.
-    package func write(_ text: String, to relativePath: String) throws(OutputError) {
-        var text = text
-        let hash = text.withUTF8 { BuildManifest.hash($0) }
-        if previous.hashes[relativePath] == hash, try folder.keepPrevious(relativePath) {
-            log.withLock { $0.record(relativePath, hash, written: false) }
-            return
-        }
-        log.withLock { $0.record(relativePath, hash, written: true) }
-        try folder.write(text, to: relativePath)
+    /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still
+    /// there; false when the page must be rendered.
+    package func carryOver(_ relativePath: String, inputKey: UInt64, log: inout Log) -> Bool {
+        guard inPlace, let slot = previous.slot(of: relativePath), previous.entries[slot].inputKey == inputKey,
+            stillThere(relativePath)
+        else { return false }
+        log.carried.append(slot)
+        return true
     }
 
-    /// Writes the manifest and moves the finished site into place, replacing the previous one.
+    /// Writes `text`, rendered from input `inputKey`, to `relativePath`, unless the previous build's file there
+    /// has the same content.
+    package func write(_ text: String, to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError) {
+        let entry = BuildManifest.Entry(inputKey: inputKey, contentHash: StableHasher.hash(text))
+        let same = inPlace && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
+        let keep = same && stillThere(relativePath)
+        if !keep { try folder.write(text, to: relativePath) }
+        log.rendered.append((relativePath, entry, !keep))
+    }
+
+    /// Whether the previous build's file is still in the folder (not deleted by hand since).
+    private func stillThere(_ relativePath: String) -> Bool {
+        access(folder.target.path + "/" + relativePath, F_OK) == 0
+    }
+
+    /// Writes the manifest and puts the finished site in place: the whole folder, or in place of the previous
+    /// build's, only the files written and deleted (and nothing at all when nothing changed).
     @discardableResult
-    package func commit() throws(OutputError) -> Summary {
-        let (manifest, summary) = log.withLock { log in
-            (log.manifest, Summary(written: log.written.sorted(), unchanged: log.unchanged))
+    package func commit(_ log: Log) throws(OutputError) -> Summary {
+        var kept = [Bool](repeating: false, count: previous.count)
+        for slot in log.carried { kept[slot] = true }
+        var changed = false
+        for page in log.rendered {
+            guard let slot = previous.slot(of: page.path) else {
+                changed = true
+                continue
+            }
+            kept[slot] = true
+            changed = changed || previous.entries[slot] != page.entry
         }
-        try folder.write(manifest.text, to: BuildManifest.fileName)
-        try folder.commit()
+        let deleted = previous.paths.indices.filter { !kept[$0] }.map { previous.paths[$0] }
+        let written = log.rendered.filter(\.written).map(\.path)
+        let summary = Summary(
+            rendered: log.rendered.count, written: written.sorted(), carriedOver: log.carried.count,
+            deleted: deleted.sorted())
+        guard inPlace else {
+            try folder.write(manifestText(log), to: BuildManifest.fileName)
+            try folder.commit()
+            return summary
+        }
+        guard changed || !written.isEmpty || !deleted.isEmpty else {
+            folder.abandon()
+            return summary
+        }
+        let changing = Set(written + deleted)
+        let interim = previous.paths.indices.filter { !changing.contains(previous.paths[$0]) }
+        try folder.write(BuildManifest.text(interim.map { (previous.paths[$0], previous.entries[$0]) }), to: Self.interimName)
+        try folder.write(manifestText(log), to: BuildManifest.fileName)
+        try folder.commitInPlace(
+            [.move(from: Self.interimName, to: BuildManifest.fileName)]
+                + written.map { .move(from: $0, to: $0) } + deleted.map { .delete($0) }
+                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)])
         return summary
+    }
+
+    /// The new manifest: the entries carried over and those of the pages rendered.
+    private func manifestText(_ log: Log) -> String {
+        BuildManifest.text(log.carried.map { (previous.paths[$0], previous.entries[$0]) } + log.rendered.map { ($0.path, $0.entry) })
     }
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
     package func abandon() { folder.abandon() }
-}
-
-/// What the parallel writers of one build did.
-private struct WriteLog {
-    var manifest = BuildManifest()
-    var written: [String] = []
-    var unchanged = 0
-
-    mutating func record(_ path: String, _ hash: UInt64, written wasWritten: Bool) {
-        manifest.record(path, hash)
-        if wasWritten { written.append(path) } else { unchanged += 1 }
-    }
 }

@@ -4,9 +4,9 @@
 /// same bytes. With a base URL, ids and links are absolute URLs; without one, links are relative to the
 /// feed (`../../posts/<key>.html`, which RFC 4287 resolves against the feed's own location) and ids are
 /// `tag:` URIs built from the uid and post key, which are stable and unique without knowing the host.
-struct AtomFeed {
+struct AtomFeed: InputHashable {
     /// One post in the feed.
-    struct Entry {
+    struct Entry: InputHashable {
         let key: String
         /// The post page's path from the site's root.
         let path: String
@@ -14,6 +14,14 @@ struct AtomFeed {
         let author: String
         /// The caption as stored: Markdown.
         let caption: String?
+
+        func hashInput(into hasher: inout StableHasher) {
+            hasher.combine(key)
+            hasher.combine(path)
+            hasher.combine(optional: time.map { Int(bitPattern: UInt($0.bitPattern)) })
+            hasher.combine(author)
+            hasher.combine(optional: caption)
+        }
     }
 
     /// At most this many entries, the newest, as feed readers only want what is new.
@@ -30,6 +38,21 @@ struct AtomFeed {
     let author: String
     let entries: [Entry]
     let baseURL: String?
+
+    /// The stored properties ``hashInput(into:)`` feeds, the feed's and an entry's; a test compares them with the
+    /// types' own (by reflection).
+    static let hashedProperties = (feed: 6, entry: 5)
+
+    /// Every property: what the feed shows follows from them.
+    func hashInput(into hasher: inout StableHasher) {
+        hasher.combine(uid)
+        hasher.combine(folder)
+        hasher.combine(title)
+        hasher.combine(author)
+        hasher.combine(optional: baseURL)
+        hasher.combine(entries.count)
+        for entry in entries { entry.hashInput(into: &hasher) }
+    }
 
     func render() -> String {
         let toRoot = SiteLinks.root(of: "\(folder)/feed.xml")

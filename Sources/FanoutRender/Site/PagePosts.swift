@@ -7,13 +7,23 @@ final class PagePosts {
     private let viewer: String
     private var liked: String?
     private var notLiked: String?
+    /// The hashes of cards' values, for ``PostItem``'s part of an input key.
+    let inputs: PageInputCache
+    /// What every post of the page adds to its input key besides its card and heart state: the viewer (whom the
+    /// heart names) and the card and heart templates.
+    let inputHash: UInt64
 
     /// Fails when there is no `heart` template, so that rendering cannot.
-    init(cards: CardCache, templates: TemplateSet, viewer: String) throws(RenderError) {
+    init(cards: CardCache, inputs: PageInputCache, templates: TemplateSet, viewer: String) throws(RenderError) {
         guard templates.contains("heart") else { throw RenderError.template(file: "heart.mustache", message: "no such template") }
         self.cards = cards
         self.templates = templates
         self.viewer = viewer
+        self.inputs = inputs
+        var hasher = StableHasher()
+        hasher.combine(viewer)
+        hasher.combine(inputs.cardTemplates)
+        inputHash = hasher.finalize()
     }
 
     /// The heart for a post the viewer liked, or did not.

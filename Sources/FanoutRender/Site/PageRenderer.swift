@@ -14,11 +14,13 @@ struct PageRenderer: @unchecked Sendable {
     /// The site's published URL, ending in `/`, for feeds; nil for relative feed links.
     let baseURL: String?
     let cards: CardCache
+    /// Hashes for input keys (``inputKey(_:)``), made as they are first needed.
+    let inputs: PageInputCache
     /// Timeline coverage for the report's chart and `report.json`, computed once per build.
     let coverage: TimelineCoverage?
 
-    private var dataset: Dataset { views.dataset }
-    private var derived: DerivedData { views.derived }
+    var dataset: Dataset { views.dataset }
+    var derived: DerivedData { views.derived }
     private var links: SiteLinks { views.links }
 
     /// Where `job`'s page lives, relative to the site's root: the one place that says so for `build`, which writes
@@ -43,35 +45,43 @@ struct PageRenderer: @unchecked Sendable {
 
     /// `job`'s page: its path (``path(of:)``) and its text.
     func render(_ job: SiteBuilder.Job) throws(RenderError) -> (String, String) {
+        let source = try source(job)
+        return (source.path, try source.render(templates: templates))
+    }
+
+    /// What `job`'s page is made from: its template and values, or its text; nothing is rendered yet but what
+    /// the values are made of (a `Content/` page's HTML, the report's findings).
+    func source(_ job: SiteBuilder.Job) throws(RenderError) -> PageSource {
         let path = path(of: job)
+        func page(_ template: String, _ values: [String: Any]) -> PageSource { PageSource(path: path, body: .template(template, values)) }
         switch job {
-        case .index(let page): return (path, try index(page: page, path: path))
-        case .searchJSON: return (path, SearchData.json(views.searchEntries(usersByName)))
-        case .searchScript: return (path, SearchData.script(views.searchEntries(usersByName)))
+        case .index(let page): return PageSource(path: path, body: .template("index", try index(page: page, path: path)))
+        case .searchJSON: return PageSource(path: path, body: .text(SearchData.json(views.searchEntries(usersByName))))
+        case .searchScript: return PageSource(path: path, body: .text(SearchData.script(views.searchEntries(usersByName))))
         case .report:
             let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
-            return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report"))
+            return page("report", views.page(path, title: "Validation report", context))
         case .reportMarkdown:
             let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
-            return (path, try templates.render(views.page(path, title: "Validation report", context), template: "report.md"))
+            return page("report.md", views.page(path, title: "Validation report", context))
         case .reportJSON:
-            return (path, JSONReport.render(audit, info: info, coverage: coverage))
-        case .timeline(let u, let page): return (path, try timeline(u, page: page, markdown: false, path: path))
-        case .timelineMarkdown(let u, let page): return (path, try timeline(u, page: page, markdown: true, path: path))
-        case .profile(let u, let page): return (path, try profile(u, page: page, path: path))
-        case .feed(let u): return (path, feed(u))
-        case .post(let p): return (path, try post(p, path: path))
+            return PageSource(path: path, body: .text(JSONReport.render(audit, info: info, coverage: coverage)))
+        case .timeline(let u, let n): return page("timeline", try timeline(u, page: n, markdown: false, path: path))
+        case .timelineMarkdown(let u, let n): return page("timeline.md", try timeline(u, page: n, markdown: true, path: path))
+        case .profile(let u, let n): return page("profile", try profile(u, page: n, path: path))
+        case .feed(let u): return PageSource(path: path, body: .feed(feed(u)))
+        case .post(let p): return page("post", post(p, path: path))
         case .content(let i):
-            let page = pages[i]
-            return (path, try templates.render(views.page(path, title: page.title, ["contentHTML": CommonMark.html(page.markdown)]), template: "page"))
+            let content = pages[i]
+            return page("page", views.page(path, title: content.title, ["contentHTML": CommonMark.html(content.markdown)]))
         case .asset(let name):
-            return (path, templates.assets[name] ?? "")
+            return PageSource(path: path, body: .text(templates.assets[name] ?? ""))
         }
     }
 
     /// Page `page` of the index: `perPage` users by username, each with uid and counts; the first page also
     /// shows `Content/index.md`. Every page has the search box, which `search.js` brings to life.
-    private func index(page: Int, path: String) throws(RenderError) -> String {
+    private func index(page: Int, path: String) throws(RenderError) -> [String: Any] {
         let pagination = Pagination(perPage: perPage, count: usersByName.count)
         let users: [[String: Any]] = usersByName[pagination.range(of: page)].map { u in
             let key = dataset.users[u].key
@@ -104,14 +114,14 @@ struct PageRenderer: @unchecked Sendable {
             values["intro"] = CommonMark.html(intro.markdown)
         }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
-        return try templates.render(views.page(path, title: "Users" + suffix, values), template: "index")
+        return views.page(path, title: "Users" + suffix, values)
     }
 
     /// Page `page` of `u`'s timeline, or its Markdown twin. Every page carries the timeline's uid, so the
     /// pages of one timeline can be found and read in order.
-    private func timeline(_ u: Int, page: Int, markdown: Bool, path: String) throws(RenderError) -> String {
+    private func timeline(_ u: Int, page: Int, markdown: Bool, path: String) throws(RenderError) -> [String: Any] {
         let key = dataset.users[u].key
-        let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
+        let shared = try PagePosts(cards: cards, inputs: inputs, templates: templates, viewer: views.username(u))
         // Group slices keep the whole index's positions; pages count from the timeline's start.
         let timeline = Array(derived.timelines[u])
         let pagination = Pagination(perPage: perPage, count: timeline.count)
@@ -125,12 +135,11 @@ struct PageRenderer: @unchecked Sendable {
         let ext = markdown ? "md" : "html"
         values.merge(pagination.values(page: page) { SiteLinks.timelineFile(page: $0, ext: ext) }) { $1 }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
-        let context = views.page(path, title: "\(views.username(u))’s timeline\(suffix)", values)
-        return try templates.render(context, template: markdown ? "timeline.md" : "timeline")
+        return views.page(path, title: "\(views.username(u))’s timeline\(suffix)", values)
     }
 
     /// `u`'s timeline as an Atom feed.
-    private func feed(_ u: Int) -> String {
+    private func feed(_ u: Int) -> AtomFeed {
         let key = dataset.users[u].key
         let entries = derived.timelines[u].prefix(AtomFeed.entryLimit).map { Int($0) }.map { p in
             let post = dataset.posts[p]
@@ -139,16 +148,15 @@ struct PageRenderer: @unchecked Sendable {
                 author: views.posterName(post),
                 caption: post.caption)
         }
-        let feed = AtomFeed(
+        return AtomFeed(
             uid: dataset.key(key), folder: links.userFolder(key), title: "\(views.username(u))’s timeline",
             author: views.username(u), entries: Array(entries), baseURL: baseURL)
-        return feed.render()
     }
 
-    private func profile(_ u: Int, page: Int, path: String) throws(RenderError) -> String {
+    private func profile(_ u: Int, page: Int, path: String) throws(RenderError) -> [String: Any] {
         let user = dataset.users[u]
         let pagination = Pagination(perPage: perPage, count: derived.ownPosts[u].count)
-        let shared = try PagePosts(cards: cards, templates: templates, viewer: views.username(u))
+        let shared = try PagePosts(cards: cards, inputs: inputs, templates: templates, viewer: views.username(u))
         let following = derived.followedKeys[u].filter { $0 != user.key }
             .map { views.person($0) }
             .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }
@@ -164,7 +172,7 @@ struct PageRenderer: @unchecked Sendable {
         if let name = user.name { values["name"] = name }
         values.merge(pagination.values(page: page) { SiteLinks.profileFile(page: $0) }) { $1 }
         let suffix = page > 1 ? " (page \(CountText.grouped(page)) of \(CountText.grouped(pagination.pageCount)))" : ""
-        return try templates.render(views.page(path, title: views.username(u) + suffix, values), template: "profile")
+        return views.page(path, title: views.username(u) + suffix, values)
     }
 
     /// A post on a user's page: its cached card, whether the page's user liked it, and the heart saying so.
@@ -173,7 +181,7 @@ struct PageRenderer: @unchecked Sendable {
     }
 
     /// A post's page: headed by its poster and time (what a reader knows a post by), its key kept as a detail.
-    private func post(_ p: Int, path: String) throws(RenderError) -> String {
+    private func post(_ p: Int, path: String) -> [String: Any] {
         let post = dataset.posts[p]
         let card = views.postCard(p, root: SiteLinks.root(of: path), onItsPage: true)
         let likers = derived.likers[p].count
@@ -183,6 +191,6 @@ struct PageRenderer: @unchecked Sendable {
             "likersHeading": likers == 0 ? "Likes" : "Liked by " + CountText.phrase(likers, "user", "users"),
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ]
-        return try templates.render(views.page(path, title: heading, values), template: "post")
+        return views.page(path, title: heading, values)
     }
 }

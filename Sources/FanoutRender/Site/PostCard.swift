@@ -2,7 +2,7 @@
 ///
 /// Optional values are absent from the template's view when nil, as missing keys: Mustache treats an empty
 /// string as true, so absent values are left out rather than empty.
-struct PostCard: TemplateValues {
+struct PostCard: TemplateValues, InputHashable {
     static let names = [
         "root", "key", "postHref", "likesHref", "posterName", "likeCount", "likeCountText", "likersSummary",
         "profileHref", "flagged", "isoTime", "displayTime", "imageURL", "imageHeight", "captionHTML",
@@ -63,6 +63,32 @@ struct PostCard: TemplateValues {
         case "storedLikeCount": storedLikeCount.map { CountText.grouped(Int($0)) }
         default: nil
         }
+    }
+}
+
+extension PostCard {
+    /// The number of stored properties ``hashInput(into:)`` feeds; a test compares it with the type's own (by
+    /// reflection), so that a property added without a place in the key fails the tests.
+    static let hashedProperties = 16
+
+    /// Every property, the caption by its text (its renders follow from it).
+    func hashInput(into hasher: inout StableHasher) {
+        hasher.combine(root)
+        hasher.combine(key)
+        hasher.combine(optional: postHref)
+        hasher.combine(optional: likesHref)
+        hasher.combine(posterName)
+        hasher.combine(likeCount)
+        hasher.combine(likeCountText)
+        hasher.combine(optional: likersSummary)
+        hasher.combine(optional: profileHref)
+        hasher.combine(flagged)
+        hasher.combine(optional: isoTime)
+        hasher.combine(displayTime)
+        hasher.combine(optional: imageURL)
+        hasher.combine(optional: imageHeight)
+        hasher.combine(optional: caption?.text)
+        hasher.combine(optional: storedLikeCount.map { Int($0) })
     }
 }
 

@@ -3,7 +3,7 @@
 ///
 /// Cards and hearts are looked up, and rendered if need be, only when a template shows them: the Markdown
 /// timeline shows no heart and the HTML one no Markdown card.
-struct PostItem: TemplateValues {
+struct PostItem: TemplateValues, InputHashable {
     static let names = ["key", "card", "cardMarkdown", "liked", "heart"]
 
     // Two words with one reference: swift-mustache's `Any` holds an item inline rather than in a heap box, and
@@ -27,5 +27,12 @@ struct PostItem: TemplateValues {
         case "heart": page.heart(liked: liked)
         default: nil
         }
+    }
+
+    /// The card's values (not its text), whether the viewer liked the post, and the page's viewer and templates.
+    func hashInput(into hasher: inout StableHasher) {
+        hasher.combine(page.inputHash)
+        hasher.combine(page.inputs.card(Int(post)))
+        hasher.combine(liked)
     }
 }

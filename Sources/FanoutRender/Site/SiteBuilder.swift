@@ -92,18 +92,25 @@ public struct SiteBuilder: Sendable {
         case asset(String)
     }
 
-    /// Renders every page into a staging folder and moves it to `path`. Pages whose content is the same as in
-    /// the previous build there are kept rather than rewritten; the summary says which files were written.
-    /// `progress` is called now and then with the number of pages done and the total.
+    /// Renders every page into a staging folder and moves it to `path` (README, "Rebuilds"). A page whose input
+    /// key is the one the previous build there recorded is not rendered: its file is carried over. A page
+    /// rendered anew whose content came out the same keeps its previous file too. `force`: ignore the previous
+    /// build, rendering and writing every page. `progress` is called now and then with the number of pages done
+    /// and the total.
     @discardableResult
     public func build(
-        into path: String, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        into path: String, force: Bool = false, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
-        let pages = try SitePages(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates)
-        let output = try SiteOutput(path: path)
+        let clock = BuildClock()
+        let pages = try clock.measure("prepare") {
+            try SitePages(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates)
+        }
+        let output = try SiteOutput(path: path, force: force)
         do {
-            try render(pages, into: output, progress: progress)
-            return try output.commit()
+            let log = try render(pages, into: output, clock: clock, progress: progress)
+            var summary = try clock.measure("commit") { try output.commit(log) }
+            summary.phases = clock.phases
+            return summary
         } catch {
             output.abandon()
             throw error
@@ -111,23 +118,30 @@ public struct SiteBuilder: Sendable {
     }
 
     private func render(
-        _ pages: SitePages, into output: SiteOutput, progress: (@Sendable (Int, Int) -> Void)?
-    ) throws {
+        _ pages: SitePages, into output: SiteOutput, clock: BuildClock, progress: (@Sendable (Int, Int) -> Void)?
+    ) throws -> SiteOutput.Log {
         let renderer = pages.renderer
         let jobs = pages.jobs
+        let start = clock.now
         // Pages are independent: render them on every core, in contiguous chunks.
         let state = Locked(RenderState())
         let chunk = 64
         let chunks = (jobs.count + chunk - 1) / chunk
         DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            var work = PageWork()
+            var log = SiteOutput.Log()
             defer {
-                let done = state.withLock { $0.finished += chunk; return $0.finished }
+                let done = state.withLock { state in
+                    state.finished += chunk
+                    state.work.add(work)
+                    state.log.merge(log)
+                    return state.finished
+                }
                 progress?(done, jobs.count)
             }
             for i in (c * chunk)..<min(jobs.count, (c + 1) * chunk) where state.withLock({ $0.failure == nil }) {
                 do {
-                    let (path, text) = try renderer.render(jobs[i])
-                    try output.write(text, to: path)
+                    try emit(jobs[i], renderer: renderer, into: output, work: &work, log: &log)
                 } catch {
                     state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
@@ -135,7 +149,42 @@ public struct SiteBuilder: Sendable {
         }
         if let failure = state.withLock({ $0.failure }) { throw failure }
         // The sitemap lists every HTML page, so it is written once they all are.
-        for file in pages.sitemap() { try output.write(file.text, to: file.path) }
+        var (work, log) = state.withLock { ($0.work, $0.log) }
+        for file in pages.sitemap() {
+            try emit(PageSource(path: file.path, body: .text(file.text)), into: output, work: &work, log: &log)
+        }
+        clock.record("pages", seconds: clock.now - start, work: work)
+        return log
+    }
+
+    /// Carries `job`'s page over from the previous build when its input key is unchanged; else renders and
+    /// writes it. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:)``), so that an
+    /// unchanged page costs neither its values nor its rendering; else from its values.
+    private func emit(
+        _ job: Job, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
+    ) throws {
+        guard let key = work.timed(\.keys, { renderer.inputKey(job) }) else {
+            let source = try work.timed(\.values) { try renderer.source(job) }
+            return try emit(source, into: output, work: &work, log: &log)
+        }
+        let path = renderer.path(of: job)
+        if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return }
+        let source = try work.timed(\.values) { try renderer.source(job) }
+        try write(source, inputKey: key, into: output, work: &work, log: &log)
+    }
+
+    /// `emit(_:renderer:into:work:log:)` for a page whose key is made from its values (or its text).
+    private func emit(_ source: PageSource, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log) throws {
+        let key = work.timed(\.keys) { source.inputKey(templates: templates) }
+        if work.timed(\.files, { output.carryOver(source.path, inputKey: key, log: &log) }) { return }
+        try write(source, inputKey: key, into: output, work: &work, log: &log)
+    }
+
+    private func write(
+        _ source: PageSource, inputKey: UInt64, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
+    ) throws {
+        let text = try work.timed(\.templates) { try source.render(templates: templates) }
+        try work.timed(\.files) { try output.write(text, to: source.path, inputKey: inputKey, log: &log) }
     }
 }
 
@@ -143,4 +192,6 @@ public struct SiteBuilder: Sendable {
 private struct RenderState {
     var finished = 0
     var failure: (any Error)?
+    var work = PageWork()
+    var log = SiteOutput.Log()
 }

@@ -41,6 +41,7 @@ public struct SitePages: Sendable {
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
             usersByName: liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }, perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
+            inputs: PageInputCache(views: views, templates: templates),
             coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
         self.kinds = kinds
         self.perPage = options.perPage

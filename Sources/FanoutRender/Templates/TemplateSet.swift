@@ -14,6 +14,9 @@ public struct TemplateSet: Sendable {
     package let assets: [String: String]
     /// Records the values each template is rendered with, for the test that checks ``TemplateVariables``.
     var recorder: TemplateRecorder?
+    /// By template name: a hash of its text and of the texts of every template it includes, directly or not
+    /// (``TemplateIncludes``), for the input keys of the pages it renders.
+    private let inputHashes: [String: UInt64]
 
     /// The built-in templates, overridden by the files in `overrides` when given and present.
     ///
@@ -62,7 +65,21 @@ public struct TemplateSet: Sendable {
         }
         self.library = library
         self.assets = assets
+        let texts = Dictionary(uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
+            (String(name.dropLast(".mustache".count)), text)
+        })
+        inputHashes = TemplateIncludes.closures(texts).mapValues { names in
+            var hasher = StableHasher()
+            for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                hasher.combine(name)
+                if let text = texts[name] { hasher.combine(text) } else { hasher.combine(false) }
+            }
+            return hasher.finalize()
+        }
     }
+
+    /// A hash of the template called `name` and of every template it includes: it changes when any of them does.
+    func inputHash(of name: String) -> UInt64 { inputHashes[name] ?? 0 }
 
     /// Whether there is a template called `name` (its file name without `.mustache`).
     func contains(_ name: String) -> Bool { library.getTemplate(named: name) != nil }

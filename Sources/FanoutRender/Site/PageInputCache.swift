@@ -1,0 +1,85 @@
+import FanoutCore
+import Foundation
+
+/// Hashes of what many pages show, each made the first time an input key needs it (README, "Rebuilds"): a post's
+/// card values (a post shows on its owner's and every follower's timeline) and a user as lists show them (name and
+/// profile link, on the likers and followers of many pages).
+final class PageInputCache: @unchecked Sendable {  // the slots are only touched under the lock of their stripe
+    private let views: SiteViews
+    /// By post: the hash of its card's values (``PostCard/hashInput(into:)``); 0 until made.
+    private let cards: UnsafeMutableBufferPointer<UInt64>
+    /// By user: the hash of the user as ``SiteViews/person(_:)`` shows them; 0 until made.
+    private let people: UnsafeMutableBufferPointer<UInt64>
+    private let locks = (0..<64).map { _ in NSLock() }
+    /// A hash of the templates cards and hearts are rendered with: part of the key of every page showing cards.
+    let cardTemplates: UInt64
+    /// A hash of what every page shows whatever its kind (site title, export, navigation: ``SiteViews/common``).
+    let common: UInt64
+
+    init(views: SiteViews, templates: TemplateSet) {
+        self.views = views
+        cards = .allocate(capacity: views.dataset.posts.count)
+        cards.initialize(repeating: 0)
+        people = .allocate(capacity: views.dataset.users.count)
+        people.initialize(repeating: 0)
+        var hasher = StableHasher()
+        for name in ["post-card", "post-card.md", "heart"] { hasher.combine(templates.inputHash(of: name)) }
+        cardTemplates = hasher.finalize()
+        hasher = StableHasher()
+        hasher.combine(templateValue: views.common)
+        common = hasher.finalize()
+    }
+
+    deinit {
+        cards.deallocate()
+        people.deallocate()
+    }
+
+    /// Everything post `p`'s card shows is made from, as ``SiteViews/postCard(_:root:onItsPage:)`` reads it (a
+    /// feed entry and a post page's card show less of the same): keep the two side by side.
+    func card(_ p: Int) -> UInt64 {
+        cached(cards, p) { hasher in
+            let (dataset, derived) = (views.dataset, views.derived)
+            let post = dataset.posts[p]
+            hasher.combine(dataset.key(post.key))
+            hasher.combine(views.posterName(post))
+            hasher.combine(optional: post.owner == noKey ? nil : dataset.key(post.owner))
+            let likers = derived.likers[p]
+            hasher.combine(likers.count)
+            for liker in likers.prefix(3) { hasher.combine(views.username(Int(liker))) }
+            hasher.combine(derived.postTimes[p]?.bitPattern)
+            hasher.combine(optional: post.imageURL)
+            hasher.combine(post.imageHeight?.bitPattern)
+            hasher.combine(views.flagged.contains(post.key))
+            hasher.combine(optional: post.caption)
+            hasher.combine(post.storedLikeCount.map { UInt64(bitPattern: $0) })
+        }
+    }
+
+    /// The user or key `key` as a list of people shows it: name and profile link, or the bare key.
+    func person(_ key: KeyID) -> UInt64 {
+        let u = views.derived.user(key)
+        let feed = { (hasher: inout StableHasher) in
+            hasher.combine(optional: u.map(self.views.username))
+            hasher.combine(self.views.dataset.key(key))
+        }
+        // Cached by user, for the key the user is stored under (the one lists name them by).
+        guard let u, views.dataset.users[u].key == key else {
+            var hasher = StableHasher()
+            feed(&hasher)
+            return hasher.finalize()
+        }
+        return cached(people, u, feed)
+    }
+
+    private func cached(_ slots: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ feed: (inout StableHasher) -> Void) -> UInt64 {
+        let lock = locks[i % locks.count]
+        let known = lock.withLock { slots[i] }
+        if known != 0 { return known }
+        var hasher = StableHasher()
+        feed(&hasher)
+        let hash = hasher.finalize()
+        lock.withLock { slots[i] = hash }
+        return hash
+    }
+}
