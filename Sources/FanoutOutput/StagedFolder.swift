@@ -110,13 +110,6 @@ public final class StagedFolder: Sendable {
         guard FileDescriptor.writeAll(fd, bytes) else { throw failure(relativePath, "cannot write") }
     }
 
-    /// Hard-links the file at `relativePath` of the current target into the new folder, keeping it as it was
-    /// (same inode, same modification time); false when there is no such file or it cannot be linked.
-    package func keepPrevious(_ relativePath: String) throws(OutputError) -> Bool {
-        let path = try prepare(relativePath)
-        return link(target.appendingPathComponent(relativePath).path, path) == 0
-    }
-
     /// The staging path of `relativePath`, its folder created.
     func prepare(_ relativePath: String) throws(OutputError) -> String {
         let path = staging.path + "/" + relativePath

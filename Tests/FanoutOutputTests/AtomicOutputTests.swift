@@ -40,6 +40,36 @@ import Testing
         #expect(throws: OutputError.self) { try AtomicFile.write("y", to: path("plain/inside.txt")) }
     }
 
+    /// An update in place moves the staged files named, deletes the others named and the folders they leave
+    /// empty, leaves every other file as it was, and leaves no temporary behind.
+    @Test func anUpdateInPlaceMovesAndDeletesOnlyWhatItIsTold() throws {
+        let site = path("site")
+        let first = try StagedFolder(path: site)
+        for file in ["a.html", "keep/b.html", "gone/deep/c.html", "gone/d.html", "stays/e.html"] {
+            try first.write("old \(file)", to: file)
+        }
+        try first.commit()
+        let linked = try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int
+
+        let update = try StagedFolder(path: site)
+        try update.write("new a", to: "a.html")
+        try update.write("new f", to: "new/folder/f.html")
+        try update.write("dropped", to: "unnamed.html")
+        try update.commitInPlace([
+            .move(from: "a.html", to: "a.html"), .move(from: "new/folder/f.html", to: "new/folder/f.html"),
+            .delete("gone/deep/c.html"), .delete("gone/d.html"), .delete("keep/missing.html"),
+        ])
+        func read(_ file: String) throws -> String { try String(contentsOfFile: path("site/\(file)"), encoding: .utf8) }
+        #expect(try read("a.html") == "new a")
+        #expect(try read("new/folder/f.html") == "new f")
+        #expect(try read("keep/b.html") == "old keep/b.html")
+        #expect(!FileManager.default.fileExists(atPath: path("site/gone")), "emptied folders go")
+        #expect(!FileManager.default.fileExists(atPath: path("site/unnamed.html")))
+        #expect(try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int == linked,
+            "a file no step names is not touched")
+        #expect(contents() == ["site"], "no temporary left")
+    }
+
     @Test func aFolderReplacesOnlyItsOwnOutputAndOnlyWhenCommitted() throws {
         let site = path("site")
         let first = try StagedFolder(path: site)
@@ -50,8 +80,6 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path("site/\(StagedFolder.markerName)")))
 
         let second = try StagedFolder(path: site)
-        #expect(try second.keepPrevious("deep/page.html"))
-        #expect(try !second.keepPrevious("missing.html"))
         try second.write("two", to: "other.html")
         second.abandon()
         #expect(contents() == ["site"], "an abandoned folder leaves nothing behind")

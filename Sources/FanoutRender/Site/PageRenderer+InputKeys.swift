@@ -9,16 +9,17 @@ extension PageRenderer {
     /// either changes. What many pages share is hashed once (``PageInputCache``): a post's card values, a user as
     /// lists show them. The property test (`IncrementalBuildPropertyTests`) edits exports and templates at
     /// random and compares incremental builds with full ones byte for byte.
-    func inputKey(_ job: SiteBuilder.Job) -> UInt64? {
+    /// `path` is the page's path (``path(of:)``), which the caller has made already.
+    func inputKey(_ job: SiteBuilder.Job, path: String) -> UInt64? {
         var hasher = StableHasher()
         switch job {
         case .timeline(let u, let page), .timelineMarkdown(let u, let page):
             let markdown = if case .timelineMarkdown = job { true } else { false }
-            start(&hasher, job, template: markdown ? "timeline.md" : "timeline")
+            start(&hasher, path, template: markdown ? "timeline.md" : "timeline")
             feedUser(u, into: &hasher)
             feedPosts(derived.timelines[u], page: page, viewer: u, into: &hasher)
         case .profile(let u, let page):
-            start(&hasher, job, template: "profile")
+            start(&hasher, path, template: "profile")
             let user = dataset.users[u]
             feedUser(u, into: &hasher)
             hasher.combine(optional: user.name)
@@ -29,14 +30,14 @@ extension PageRenderer {
             hasher.combine(following.count)
             for key in following { hasher.combine(inputs.person(key)) }
         case .feed(let u):
-            start(&hasher, job, template: nil)
+            start(&hasher, path, template: nil)
             feedUser(u, into: &hasher)
             hasher.combine(optional: baseURL)
             let entries = derived.timelines[u].prefix(AtomFeed.entryLimit)
             hasher.combine(entries.count)
             for p in entries { hasher.combine(inputs.card(Int(p))) }
         case .post(let p):
-            start(&hasher, job, template: "post")
+            start(&hasher, path, template: "post")
             hasher.combine(inputs.card(p))
             hasher.combine(derived.likers[p].count)
             for liker in derived.likers[p] { hasher.combine(inputs.person(dataset.users[Int(liker)].key)) }
@@ -47,9 +48,9 @@ extension PageRenderer {
     }
 
     /// What every page feeds first: the renderer, the page's path, its template and what every page shows.
-    private func start(_ hasher: inout StableHasher, _ job: SiteBuilder.Job, template: String?) {
+    private func start(_ hasher: inout StableHasher, _ path: String, template: String?) {
         hasher.combine(RendererIdentity.hash)
-        hasher.combine(path(of: job))
+        hasher.combine(path)
         hasher.combine(inputs.common)
         hasher.combine(perPage)
         if let template {

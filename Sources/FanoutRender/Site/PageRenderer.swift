@@ -14,7 +14,7 @@ struct PageRenderer: @unchecked Sendable {
     /// The site's published URL, ending in `/`, for feeds; nil for relative feed links.
     let baseURL: String?
     let cards: CardCache
-    /// Hashes for input keys (``inputKey(_:)``), made as they are first needed.
+    /// Hashes for input keys (``inputKey(_:path:)``), made as they are first needed.
     let inputs: PageInputCache
     /// Timeline coverage for the report's chart and `report.json`, computed once per build.
     let coverage: TimelineCoverage?

@@ -158,16 +158,16 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Carries `job`'s page over from the previous build when its input key is unchanged; else renders and
-    /// writes it. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:)``), so that an
+    /// writes it. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:path:)``), so that an
     /// unchanged page costs neither its values nor its rendering; else from its values.
     private func emit(
         _ job: Job, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
     ) throws {
-        guard let key = work.timed(\.keys, { renderer.inputKey(job) }) else {
+        let path = work.timed(\.keys) { renderer.path(of: job) }
+        guard let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) else {
             let source = try work.timed(\.values) { try renderer.source(job) }
             return try emit(source, into: output, work: &work, log: &log)
         }
-        let path = renderer.path(of: job)
         if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return }
         let source = try work.timed(\.values) { try renderer.source(job) }
         try write(source, inputKey: key, into: output, work: &work, log: &log)
