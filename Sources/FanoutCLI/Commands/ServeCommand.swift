@@ -107,9 +107,11 @@ final class SiteLoader: Sendable {
                 (dataset, derived, audit) = (analysis.dataset, analysis.derived, analysis.audit)
                 data.withLock { $0 = (dataset, derived, audit) }
             }
-            return try SitePages(
-                dataset: dataset, derived: derived, audit: audit, options: settings.options(exportName: export.path),
-                templates: templates, byPath: true)
+            return try PhaseClock.measure("index") {
+                try SitePages(
+                    dataset: dataset, derived: derived, audit: audit, options: settings.options(exportName: export.path),
+                    templates: templates, byPath: true)
+            }
         } catch let error as UsageError {
             throw LoadError(description: error.message)
         }

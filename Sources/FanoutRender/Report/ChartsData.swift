@@ -55,19 +55,24 @@ public struct ChartsData: Sendable, Equatable {
     /// Nil when the layout has no stored timelines, since then there is nothing to cover.
     public static func timelineCoverage(dataset: Dataset, derived: DerivedData) -> [Coverage]? {
         guard dataset.schema.timeline != nil else { return nil }
-        var storedByUser: [Int: Set<Int32>] = [:]
+        // The stored entries grouped by user, then each user's posts marked with the user's number in one array
+        // over all posts: no set per user, which for 200,000 users cost a second.
+        var pairs: [(group: Int32, value: Int32)] = []
+        pairs.reserveCapacity(dataset.timeline.count)
         for entry in dataset.timeline {
             guard let u = derived.user(entry.user), let p = derived.post(entry.post) else { continue }
-            storedByUser[u, default: []].insert(Int32(p))
+            pairs.append((Int32(u), Int32(p)))
         }
+        let stored = GroupedIndex(groupCount: dataset.users.count, pairs: pairs)
+        var markedFor = [Int32](repeating: -1, count: dataset.posts.count)
         let users = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 && !derived.timelines[$0].isEmpty }
             .sorted { derived.userRank[$0] < derived.userRank[$1] }
         return users.map { u in
-            let stored = storedByUser[u] ?? []
+            for p in stored[u] { markedFor[Int(p)] = Int32(u) }
             let timeline = derived.timelines[u]
             return Coverage(
                 username: dataset.users[u].shownName ?? dataset.key(dataset.users[u].key),
-                stored: timeline.count { stored.contains($0) }, derived: timeline.count)
+                stored: timeline.count { markedFor[Int($0)] == Int32(u) }, derived: timeline.count)
         }
     }
 }

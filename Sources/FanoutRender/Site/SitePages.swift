@@ -12,8 +12,8 @@ public struct SitePages: Sendable {
     /// The users with pages (a uid stored twice has pages once, for the user the uid resolves to).
     let liveUsers: [Int]
     /// Lookups from a path's parts to what it shows, for ``job(at:)``; empty unless made `byPath`.
-    private let userFolders: [String: Int]
-    private let postFiles: [String: Int]
+    private let userFolders: FileNameIndex?
+    private let postFiles: FileNameIndex?
     private let contentFiles: [String: Int]
     /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's
     /// prefix ranges; empty unless made `byPath`.
@@ -49,22 +49,15 @@ public struct SitePages: Sendable {
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
         guard byPath else {
-            (userFolders, postFiles, contentFiles, byUsername, byUID) = ([:], [:], [:], [], [])
+            (userFolders, postFiles, contentFiles, byUsername, byUID) = (nil, nil, [:], [], [])
             return
         }
-        // Keyed by the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
-        var users: [String: Int] = [:]
-        users.reserveCapacity(liveUsers.count)
-        for u in liveUsers { users[SafeFileName.forKey(dataset.key(dataset.users[u].key))] = u }
-        var posts: [String: Int] = [:]
-        posts.reserveCapacity(dataset.posts.count)
-        for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p {
-            posts[SafeFileName.forKey(dataset.key(dataset.posts[p].key))] = p
-        }
-        userFolders = users
+        // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
+        postFiles = FileNameIndex(
+            dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset) { dataset.posts[$0].key }
+        userFolders = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
         byUsername = liveUsers.map { (views.username($0).lowercased(), $0) }.sorted { Self.precedes($0.name, $1.name) }
         byUID = liveUsers.map { (dataset.key(dataset.users[$0].key), $0) }.sorted { Self.precedes($0.uid, $1.uid) }
-        postFiles = posts
         contentFiles = Dictionary(navPages.map { page in
             (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!)
         }) { first, _ in first }
@@ -143,9 +136,15 @@ public struct SitePages: Sendable {
             return .index(page: page)
         }
         if parts.count == 1, path.hasSuffix(".html"), let i = contentFiles[String(path.dropLast(5))] { return .content(i) }
-        if parts.count == 2, parts[0] == "posts", parts[1].hasSuffix(".html"),
-           let p = postFiles[String(parts[1].dropLast(5))] { return .post(p) }
-        guard parts.count == 3, parts[0] == "users", let u = userFolders[String(parts[1])] else { return nil }
+        if parts.count == 2, parts[0] == "posts", parts[1].hasSuffix(".html"), let postFiles {
+            let candidates = postFiles.candidates(parts[1].dropLast(5), dataset: dataset) { derived.post($0) }
+            return candidates.lazy.map { SiteBuilder.Job.post($0) }.first { renderer.path(of: $0) == path }
+        }
+        guard parts.count == 3, parts[0] == "users", let userFolders else { return nil }
+        let folder = parts[1]
+        guard let u = userFolders.candidates(folder, dataset: dataset, lookUp: { derived.user($0) })
+            .first(where: { renderer.views.links.userFolder(dataset.users[$0].key) == "users/\(folder)" })
+        else { return nil }
         let file = parts[2]
         if file == "feed.xml" { return .feed(u) }
         // `index.html`, `page-N.html`, `index.md`, `page-N.md`, `profile.html`, `profile-N.html` (``SiteLinks``).
