@@ -1,3 +1,4 @@
+import Dispatch
 import FanoutCore
 
 /// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
@@ -36,28 +37,51 @@ public struct SitePages: Sendable {
         let kinds = options.pageKinds
         let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
         let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
+        // The orders and lookups pages need, each independent of the others: made on both cores, since `serve`
+        // answers once they are (README, "Serving the site").
+        let made = Locked(Indexes())
+        DispatchQueue.concurrentPerform(iterations: byPath ? 6 : 2) { part in
+            switch part {
+            case 0:
+                let order = liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }
+                made.withLock { $0.usersByName = order }
+            case 1:
+                guard kinds.contains(.report) else { return }
+                let coverage = ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init)
+                made.withLock { $0.coverage = coverage }
+            case 2:
+                // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
+                let posts = FileNameIndex(
+                    dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset) { dataset.posts[$0].key }
+                made.withLock { $0.postFiles = posts }
+            case 3:
+                let users = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
+                made.withLock { $0.userFolders = users }
+            case 4:
+                let byUsername = liveUsers.map { (views.username($0).lowercased(), $0) }.sorted { Self.precedes($0.0, $1.0) }
+                made.withLock { $0.byUsername = byUsername }
+            default:
+                let byUID = liveUsers.map { (dataset.key(dataset.users[$0].key), $0) }.sorted { Self.precedes($0.0, $1.0) }
+                made.withLock { $0.byUID = byUID }
+            }
+        }
+        let indexes = made.withLock { $0 }
         renderer = PageRenderer(
             views: views, templates: templates, audit: audit,
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
-            usersByName: liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }, perPage: options.perPage, baseURL: options.baseURL,
+            usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
-            inputs: PageInputCache(views: views, templates: templates),
-            coverage: kinds.contains(.report) ? ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) : nil)
+            inputs: PageInputCache(views: views, templates: templates), coverage: indexes.coverage)
         self.kinds = kinds
         self.perPage = options.perPage
         self.baseURL = options.baseURL
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
+        (postFiles, userFolders, byUsername, byUID) = (indexes.postFiles, indexes.userFolders, indexes.byUsername, indexes.byUID)
         guard byPath else {
-            (userFolders, postFiles, contentFiles, byUsername, byUID) = (nil, nil, [:], [], [])
+            contentFiles = [:]
             return
         }
-        // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
-        postFiles = FileNameIndex(
-            dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset) { dataset.posts[$0].key }
-        userFolders = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
-        byUsername = liveUsers.map { (views.username($0).lowercased(), $0) }.sorted { Self.precedes($0.name, $1.name) }
-        byUID = liveUsers.map { (dataset.key(dataset.users[$0].key), $0) }.sorted { Self.precedes($0.uid, $1.uid) }
         contentFiles = Dictionary(navPages.map { page in
             (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!)
         }) { first, _ in first }
@@ -223,4 +247,14 @@ public struct SitePages: Sendable {
         guard kinds.contains(.posts), let id = dataset.keyID(key), let p = derived.post(id) else { return nil }
         return renderer.views.links.post(dataset.posts[p].key)
     }
+}
+
+/// What ``SitePages`` makes on both cores before it can render.
+private struct Indexes {
+    var usersByName: [Int] = []
+    var coverage: TimelineCoverage?
+    var postFiles: FileNameIndex?
+    var userFolders: FileNameIndex?
+    var byUsername: [(name: String, user: Int)] = []
+    var byUID: [(uid: String, user: Int)] = []
 }
