@@ -117,7 +117,9 @@ public struct SiteOutput: Sendable {
         }
         let changing = Set(written + deleted)
         let interim = previous.paths.indices.filter { !changing.contains(previous.paths[$0]) }
-        try folder.write(BuildManifest.text(interim.map { (previous.paths[$0], previous.entries[$0]) }), to: Self.interimName)
+        try folder.write(
+            BuildManifest.text(interim.map { (previous.paths[$0], previous.entries[$0]) }, sorted: previous.isSorted),
+            to: Self.interimName)
         try folder.write(manifestText(log), to: BuildManifest.fileName)
         try folder.commitInPlace(
             [.move(from: Self.interimName, to: BuildManifest.fileName)]
@@ -126,9 +128,29 @@ public struct SiteOutput: Sendable {
         return summary
     }
 
-    /// The new manifest: the entries carried over and those of the pages rendered.
+    /// The new manifest: the entries carried over and those of the pages rendered. A rebuild renders few of many
+    /// pages, so when the previous manifest is in order, the carried entries keep its order and the rendered ones
+    /// are merged in, rather than all sorted again.
     private func manifestText(_ log: Log) -> String {
-        BuildManifest.text(log.carried.map { (previous.paths[$0], previous.entries[$0]) } + log.rendered.map { ($0.path, $0.entry) })
+        let rendered = log.rendered.map { (path: $0.path, entry: $0.entry) }
+        guard previous.isSorted else {
+            return BuildManifest.text(log.carried.map { (previous.paths[$0], previous.entries[$0]) } + rendered)
+        }
+        let carried = log.carried.sorted().map { (path: previous.paths[$0], entry: previous.entries[$0]) }
+        var merged: [(path: String, entry: BuildManifest.Entry)] = []
+        merged.reserveCapacity(carried.count + rendered.count)
+        var (i, j) = (0, 0)
+        let new = rendered.sorted { $0.path < $1.path }
+        while i < carried.count || j < new.count {
+            if j == new.count || (i < carried.count && carried[i].path < new[j].path) {
+                merged.append(carried[i])
+                i += 1
+            } else {
+                merged.append(new[j])
+                j += 1
+            }
+        }
+        return BuildManifest.text(merged, sorted: true)
     }
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
