@@ -16,8 +16,8 @@ struct PageRenderer: @unchecked Sendable {
     let cards: CardCache
     /// Hashes for input keys (``inputKey(_:path:)``), made as they are first needed.
     let inputs: PageInputCache
-    /// Timeline coverage for the report's chart and `report.json`, computed once per build.
-    let coverage: TimelineCoverage?
+    /// Timeline coverage for the report's chart and `report.json`, made once per build while other pages render.
+    let coverage: Deferred<TimelineCoverage?>
 
     var dataset: Dataset { views.dataset }
     var derived: DerivedData { views.derived }
@@ -59,13 +59,13 @@ struct PageRenderer: @unchecked Sendable {
         case .searchJSON: return PageSource(path: path, body: .text(SearchData.json(views.searchEntries(usersByName))))
         case .searchScript: return PageSource(path: path, body: .text(SearchData.script(views.searchEntries(usersByName))))
         case .report:
-            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
+            let context = ReportView.context(audit, info: info, coverage: coverage.value, pageLinks: FindingPages(views: views).links)
             return page("report", views.page(path, title: "Validation report", context))
         case .reportMarkdown:
-            let context = ReportView.context(audit, info: info, coverage: coverage, pageLinks: FindingPages(views: views).links)
+            let context = ReportView.context(audit, info: info, coverage: coverage.value, pageLinks: FindingPages(views: views).links)
             return page("report.md", views.page(path, title: "Validation report", context))
         case .reportJSON:
-            return PageSource(path: path, body: .text(JSONReport.render(audit, info: info, coverage: coverage)))
+            return PageSource(path: path, body: .text(JSONReport.render(audit, info: info, coverage: coverage.value)))
         case .timeline(let u, let n): return page("timeline", try timeline(u, page: n, markdown: false, path: path))
         case .timelineMarkdown(let u, let n): return page("timeline.md", try timeline(u, page: n, markdown: true, path: path))
         case .profile(let u, let n): return page("profile", try profile(u, page: n, path: path))

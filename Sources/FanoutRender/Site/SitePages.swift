@@ -18,8 +18,7 @@ public struct SitePages: Sendable {
     private let contentFiles: [String: Int]
     /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's
     /// prefix ranges; empty unless made `byPath`.
-    private let byUsername: [(name: String, user: Int)]
-    private let byUID: [(uid: String, user: Int)]
+    private let search: Deferred<SearchOrders>
 
     /// The pages of one export. `byPath`: also index them by path, for ``render(path:)`` (a server); a build,
     /// which renders every page in turn, does without. Fails when a `Content/` page or a card template is bad.
@@ -37,32 +36,27 @@ public struct SitePages: Sendable {
         let kinds = options.pageKinds
         let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
         let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
-        // The orders and lookups pages need, each independent of the others: made on both cores, since `serve`
-        // answers once they are (README, "Serving the site").
+        // What the first page needs, made on both cores; what only some pages need (the report's coverage, the
+        // search's orders) is made meanwhile and waited for by those pages, so that `serve` answers its first page
+        // as soon as it can (README, "Serving the site").
+        let coverage = kinds.contains(.report)
+            ? Deferred { ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) }
+            : Deferred(value: nil)
+        search = byPath ? Deferred { SearchOrders(liveUsers, views: views) } : Deferred(value: SearchOrders())
         let made = Locked(Indexes())
-        DispatchQueue.concurrentPerform(iterations: byPath ? 6 : 2) { part in
+        DispatchQueue.concurrentPerform(iterations: byPath ? 3 : 1) { part in
             switch part {
             case 0:
                 let order = liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }
                 made.withLock { $0.usersByName = order }
             case 1:
-                guard kinds.contains(.report) else { return }
-                let coverage = ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init)
-                made.withLock { $0.coverage = coverage }
-            case 2:
                 // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
                 let posts = FileNameIndex(
                     dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset) { dataset.posts[$0].key }
                 made.withLock { $0.postFiles = posts }
-            case 3:
+            default:
                 let users = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
                 made.withLock { $0.userFolders = users }
-            case 4:
-                let byUsername = liveUsers.map { (views.username($0).lowercased(), $0) }.sorted { Self.precedes($0.0, $1.0) }
-                made.withLock { $0.byUsername = byUsername }
-            default:
-                let byUID = liveUsers.map { (dataset.key(dataset.users[$0].key), $0) }.sorted { Self.precedes($0.0, $1.0) }
-                made.withLock { $0.byUID = byUID }
             }
         }
         let indexes = made.withLock { $0 }
@@ -71,13 +65,13 @@ public struct SitePages: Sendable {
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
             usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
-            inputs: PageInputCache(views: views, templates: templates), coverage: indexes.coverage)
+            inputs: PageInputCache(views: views, templates: templates), coverage: coverage)
         self.kinds = kinds
         self.perPage = options.perPage
         self.baseURL = options.baseURL
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
-        (postFiles, userFolders, byUsername, byUID) = (indexes.postFiles, indexes.userFolders, indexes.byUsername, indexes.byUID)
+        (postFiles, userFolders) = (indexes.postFiles, indexes.userFolders)
         guard byPath else {
             contentFiles = [:]
             return
@@ -208,6 +202,7 @@ public struct SitePages: Sendable {
         guard !prefix.isEmpty, limit > 0 else { return [] }
         var found: [Int] = []
         let folded = prefix.lowercased()
+        let (byUsername, byUID) = (search.value.byUsername, search.value.byUID)
         var i = Self.lowerBound(byUsername.count) { Self.precedes(byUsername[$0].name, folded) }
         while i < byUsername.count, found.count < limit, byUsername[i].name.utf8.starts(with: folded.utf8) {
             found.append(byUsername[i].user)
@@ -252,9 +247,19 @@ public struct SitePages: Sendable {
 /// What ``SitePages`` makes on both cores before it can render.
 private struct Indexes {
     var usersByName: [Int] = []
-    var coverage: TimelineCoverage?
     var postFiles: FileNameIndex?
     var userFolders: FileNameIndex?
+}
+
+/// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's prefix ranges.
+private struct SearchOrders: Sendable {
     var byUsername: [(name: String, user: Int)] = []
     var byUID: [(uid: String, user: Int)] = []
+
+    init() {}
+
+    init(_ users: [Int], views: SiteViews) {
+        byUsername = users.map { (views.username($0).lowercased(), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        byUID = users.map { (views.dataset.key(views.dataset.users[$0].key), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+    }
 }
