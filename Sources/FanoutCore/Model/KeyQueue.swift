@@ -32,6 +32,10 @@ package struct KeyQueue {
     /// The number of tickets handed out.
     package var ticketCount: Int { ids.count + waiting }
 
+    /// Makes room for the tickets of `bytes` bytes of an export (a key in 32 bytes or more: Makestagram exports
+    /// take 44), so that ``ids`` is not grown while they are read (see ``Dataset/reserveCapacity(forBytes:)``).
+    package mutating func reserveTickets(forBytes bytes: Int) { ids.reserveCapacity(bytes / 32) }
+
     /// Queues `bytes` for interning into `table` and returns its ticket.
     @inline(__always)
     package mutating func ticket(_ bytes: UnsafeRawBufferPointer, table: inout KeyTable) -> KeyID {

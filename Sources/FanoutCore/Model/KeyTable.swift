@@ -26,11 +26,14 @@ package struct KeyTable: Sendable {
 
     /// Makes room for `count` keys without growing, when the table is still empty. Growing rehashes every key
     /// so far, a cache miss each; reading a large export sizes the table once from the file's size instead.
+    /// The bytes and offsets are sized too, at 24 bytes a key (uids take 28, push IDs 20).
     package mutating func reserveCapacity(_ count: Int) {
         guard self.count == 0 else { return }
         var capacity = slots.capacity
         while count * 5 > capacity * 3 { capacity *= 2 }
         if capacity > slots.capacity { slots = KeySlots(capacity: capacity) }
+        arena.reserveCapacity(count * 24)
+        starts.reserveCapacity(count + 1)
     }
 
     /// The number of distinct keys.

@@ -128,7 +128,7 @@ struct TreeWalker<Sink: FactSink> {
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
     /// With a ``handoff``, stops at the split point the second walker found (see ``stoppedAtSplit``).
     mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
-        sink.prepare(forBytes: buffer.count)
+        sink.prepare(reading: min(handoff?.target ?? buffer.count, buffer.count), of: buffer.count)
         reader = JSONReader(buffer)
         self.buffer = buffer
         nextCheckpoint = Self.checkpointInterval
@@ -152,7 +152,7 @@ struct TreeWalker<Sink: FactSink> {
     /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
     /// top-level keys. The first walker reads everything before `split`.
     mutating func resume(_ buffer: UnsafeRawBufferPointer, at split: SplitPoint) throws(JSONSyntaxError) {
-        sink.prepare(forBytes: buffer.count)
+        sink.prepare(reading: buffer.count - split.position.offset, of: buffer.count)
         reader = JSONReader(buffer, resumingAt: split.position)
         self.buffer = buffer
         regionStart = split.position.offset
@@ -179,14 +179,14 @@ struct TreeWalker<Sink: FactSink> {
         }
     }
 
-    /// Takes over what the second walker of a split read found besides its facts, after ``stoppedAtSplit``.
-    mutating func append(_ second: consuming TreeWalker) {
+    /// Takes over what the second walker of a split read found, after ``stoppedAtSplit``; its sink is left empty.
+    mutating func append(_ second: inout TreeWalker) {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
         rootKeyCount += second.rootKeyCount
         for i in matches.indices { matches[i] += second.matches[i] }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
-        sink.append(second.sink)
+        sink.append(&second.sink)
     }
 
     /// Skims the export from the start (building nothing) for a place near `target` where a second walker can
