@@ -81,6 +81,11 @@ final class KeySlots: @unchecked Sendable {
         if n > 0 { (at + 8).copyMemory(from: bytes.baseAddress!, byteCount: n) }
     }
 
+    /// The inline bytes of a slot as words (after the key's end, zeros).
+    @inline(__always) func words(_ slot: Int) -> UnsafePointer<UInt64> {
+        UnsafePointer((base + slot * Self.slotSize + 8).assumingMemoryBound(to: UInt64.self))
+    }
+
     /// The inline bytes of a slot.
     @inline(__always) func inline(_ slot: Int) -> UnsafeRawPointer {
         UnsafeRawPointer(base + slot * Self.slotSize + 8)

@@ -49,6 +49,11 @@ package struct KeyTable: Sendable {
     package mutating func intern(_ bytes: UnsafeRawBufferPointer, hash: Int) -> KeyID {
         let (found, slot) = find(bytes, hash: hash)
         if let found { return found }
+        return insert(bytes, hash: hash, at: slot)
+    }
+
+    /// Adds `bytes`, whose ``hash(_:)`` is `hash`, in the empty slot `slot`, where a lookup for it stopped.
+    private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash: Int, at slot: Int) -> KeyID {
         if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
         let id = KeyID(count)
         arena.append(contentsOf: bytes)
@@ -57,6 +62,29 @@ package struct KeyTable: Sendable {
         // Linear probing stays short below 60 % load.
         if count * 5 > slots.capacity * 3 { grow() }
         return id
+    }
+
+    /// Returns the id of the key of `count` bytes (at most ``KeyQueue/inlineBytes``) held in `words` followed by
+    /// zeros, whose ``hash(_:)`` is `hash`, adding it when new: ``KeyQueue``'s lookup, comparing whole words with
+    /// the slot's bytes, which are followed by zeros too.
+    @inline(__always)
+    package mutating func intern(words: UnsafePointer<UInt64>, count: Int, hash: Int) -> KeyID {
+        let signature = KeySlots.signature(length: count, hash: hash)
+        let wordCount = (count &+ 7) &>> 3
+        let mask = slots.mask
+        var slot = hash & mask
+        while true {
+            let header = slots.header(slot)
+            if header == 0 { break }
+            if header &>> 32 == signature {
+                let inline = slots.words(slot)
+                var w = 0
+                while w < wordCount && inline[w] == words[w] { w &+= 1 }
+                if w == wordCount { return KeyID(truncatingIfNeeded: Int(header & 0xFFFF_FFFF) &- 1) }
+            }
+            slot = (slot &+ 1) & mask
+        }
+        return insert(UnsafeRawBufferPointer(start: words, count: count), hash: hash, at: slot)
     }
 
     /// Asks the CPU to load the slot where a key of hash `hash` is looked up first, so that ``intern(_:hash:)``
@@ -148,32 +176,66 @@ package struct KeyTable: Sendable {
         slots = fresh
     }
 
-    /// A fast 64-bit hash of short keys: eight bytes at a time, mixed by multiplication.
+    /// A fast 64-bit hash of short keys: eight bytes at a time, mixed by multiplication; the last word holds
+    /// the bytes after the last whole one, followed by zeros (see ``hash(_:copyingInto:)``).
     static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var h = hashSeed ^ UInt64(bytes.count)
+        let whole = bytes.count &>> 3
         var i = 0
-        while i + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            h = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            i += 8
+        while i < whole {
+            h = mix(h, bytes.loadUnaligned(fromByteOffset: i &<< 3, as: UInt64.self))
+            i &+= 1
+        }
+        return finish(h, tail: tailWord(bytes))
+    }
+
+    /// The ``hash(_:)`` of `bytes`, which are at most ``KeyQueue/inlineBytes`` long, copied into `words` on the
+    /// way: whole words, then the rest followed by zeros (the form ``intern(words:count:hash:)`` compares).
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer, copyingInto words: UnsafeMutablePointer<UInt64>) -> Int {
+        var h = hashSeed ^ UInt64(bytes.count)
+        let whole = bytes.count &>> 3
+        var i = 0
+        while i < whole {
+            let word = bytes.loadUnaligned(fromByteOffset: i &<< 3, as: UInt64.self)
+            words[i] = word
+            h = mix(h, word)
+            i &+= 1
+        }
+        let tail = tailWord(bytes)
+        if bytes.count & 7 != 0 { words[whole] = tail.littleEndian }
+        return finish(h, tail: tail)
+    }
+
+    private static let hashSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    @inline(__always) private static func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+        let m = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
+        return m ^ (m &>> 31)
+    }
+
+    @inline(__always) private static func finish(_ h: UInt64, tail: UInt64) -> Int {
+        var h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h &>> 29
+        return Int(truncatingIfNeeded: h & 0x7FFF_FFFF_FFFF_FFFF)
+    }
+
+    /// The bytes after the last whole word of `bytes`, byte `i` of them in bits `8i ..< 8i + 8` of a word with
+    /// zeros above; 0 when there are none.
+    @inline(__always) private static func tailWord(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let rest = bytes.count & 7
+        guard rest != 0 else { return 0 }
+        if bytes.count >= 8 {
+            // The last eight bytes in one load, shifted down past the ones already in whole words.
+            let last = bytes.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self)
+            return UInt64(littleEndian: last) &>> UInt64((8 &- rest) &<< 3)
         }
         var tail: UInt64 = 0
-        if i < bytes.count {
-            if bytes.count >= 8 {
-                // The last eight bytes, overlapping the words already mixed: one load instead of a byte loop.
-                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
-            } else {
-                var shift: UInt64 = 0
-                while i < bytes.count {
-                    tail |= UInt64(bytes[i]) << shift
-                    shift += 8
-                    i += 1
-                }
-            }
+        var i = 0
+        while i < rest {
+            tail |= UInt64(bytes[i]) &<< UInt64(i &<< 3)
+            i &+= 1
         }
-        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 29
-        return Int(truncatingIfNeeded: h & 0x7FFF_FFFF_FFFF_FFFF)
+        return tail
     }
 }

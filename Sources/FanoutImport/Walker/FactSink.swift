@@ -98,14 +98,14 @@ package struct DatasetSink: FactSink {
         // The path names the post's keys, so their tickets are resolved now (field problems are rare).
         queue.flush(into: &dataset.keys)
         var post = post
-        queue.ids.withUnsafeBufferPointer { post.renumberKeys(through: $0) }
+        queue.withIDs { post.renumberKeys(through: $0) }
         dataset.fieldProblems.append(FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
     }
 
     /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
     package mutating func completeFacts() {
         queue.flush(into: &dataset.keys)
-        dataset.renumberKeys(since: ticketed, through: queue.ids)
+        queue.withIDs { dataset.renumberKeys(since: ticketed, through: $0) }
         queue.reset(into: &dataset.keys)
         ticketed = dataset.factCounts
     }
