@@ -14,9 +14,36 @@ typedef struct {
     uint64_t quote, backslash, open, close;
 } block_masks;
 
-#ifdef FANOUT_X86
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 // `{` and `[` differ only in bit 5, as do `}` and `]`: one comparison each after setting it.
-__attribute__((target("avx2"))) static block_masks classify_avx2(const uint8_t *p) {
+ALWAYS_INLINE block_masks classify_scalar(const uint8_t *p) {
+    block_masks m = {0, 0, 0, 0};
+    for (int k = 0; k < 64; k++) {
+        uint8_t b = p[k], b5 = b | 0x20;
+        m.quote |= (uint64_t)(b == '"') << k;
+        m.backslash |= (uint64_t)(b == '\\') << k;
+        m.open |= (uint64_t)(b5 == '{') << k;
+        m.close |= (uint64_t)(b5 == '}') << k;
+    }
+    return m;
+}
+
+#ifdef FANOUT_X86
+#define AVX512 __attribute__((target("avx512f,avx512bw")))
+#define AVX2 __attribute__((target("avx2")))
+
+AVX512 ALWAYS_INLINE block_masks classify_avx512(const uint8_t *p) {
+    block_masks m;
+    __m512i v = _mm512_loadu_si512((const void *)p), v5 = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+    m.quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+    m.backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+    m.open = _mm512_cmpeq_epi8_mask(v5, _mm512_set1_epi8('{'));
+    m.close = _mm512_cmpeq_epi8_mask(v5, _mm512_set1_epi8('}'));
+    return m;
+}
+
+AVX2 ALWAYS_INLINE block_masks classify_avx2(const uint8_t *p) {
     block_masks m;
     const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\');
     const __m256i bit5 = _mm256_set1_epi8(0x20), open = _mm256_set1_epi8('{'), close = _mm256_set1_epi8('}');
@@ -31,7 +58,7 @@ __attribute__((target("avx2"))) static block_masks classify_avx2(const uint8_t *
     return m;
 }
 
-static block_masks classify_sse2(const uint8_t *p) {
+ALWAYS_INLINE block_masks classify_sse2(const uint8_t *p) {
     block_masks m = {0, 0, 0, 0};
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
     const __m128i bit5 = _mm_set1_epi8(0x20), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
@@ -46,37 +73,10 @@ static block_masks classify_sse2(const uint8_t *p) {
 }
 #endif
 
-static block_masks classify_scalar(const uint8_t *p) {
-    block_masks m = {0, 0, 0, 0};
-    for (int k = 0; k < 64; k++) {
-        uint8_t b = p[k], b5 = b | 0x20;
-        m.quote |= (uint64_t)(b == '"') << k;
-        m.backslash |= (uint64_t)(b == '\\') << k;
-        m.open |= (uint64_t)(b5 == '{') << k;
-        m.close |= (uint64_t)(b5 == '}') << k;
-    }
-    return m;
-}
-
-typedef block_masks (*classifier)(const uint8_t *);
-
-static classifier pick_classifier(fanout_scan_way way) {
-#ifdef FANOUT_X86
-    __builtin_cpu_init();
-    int avx2 = __builtin_cpu_supports("avx2");
-    if (way == fanout_scan_scalar) return classify_scalar;
-    if (way == fanout_scan_sse2 || !avx2) return classify_sse2;
-    return classify_avx2;
-#else
-    (void)way;
-    return classify_scalar;
-#endif
-}
-
 // The characters escaped by a backslash (simdjson's branchless odd-sequence trick): a backslash run of odd
 // length escapes the byte after it. `carry` says whether the previous block's last byte escapes this block's
 // first.
-static inline uint64_t escaped_bytes(uint64_t backslash, uint64_t *carry) {
+ALWAYS_INLINE uint64_t escaped_bytes(uint64_t backslash, uint64_t *carry) {
     const uint64_t even = 0x5555555555555555ULL;
     backslash &= ~*carry;
     uint64_t follows = backslash << 1 | *carry;
@@ -89,7 +89,7 @@ static inline uint64_t escaped_bytes(uint64_t backslash, uint64_t *carry) {
 
 // Bit i set when an odd number of bits at or below i are set: the bytes from an opening quote up to (not
 // including) its closing one.
-static inline uint64_t prefix_xor(uint64_t x) {
+ALWAYS_INLINE uint64_t prefix_xor(uint64_t x) {
     x ^= x << 1;
     x ^= x << 2;
     x ^= x << 4;
@@ -99,18 +99,9 @@ static inline uint64_t prefix_xor(uint64_t x) {
     return x;
 }
 
-size_t fanout_skip_container(const uint8_t *p, size_t count, size_t start) {
-    return fanout_skip_container_with(p, count, start, fanout_scan_best);
-}
-
-size_t fanout_skip_container_with(const uint8_t *p, size_t count, size_t start, fanout_scan_way way) {
-    static classifier best = 0;
-    classifier classify = __atomic_load_n(&best, __ATOMIC_RELAXED);
-    if (!classify) {
-        classify = pick_classifier(fanout_scan_best);  // every thread that gets here stores the same pointer
-        __atomic_store_n(&best, classify, __ATOMIC_RELAXED);
-    }
-    if (way != fanout_scan_best) classify = pick_classifier(way);
+// The scan, written once and compiled into each way below with its classifier inlined (a call per block through
+// a pointer cost a third of the skim).
+ALWAYS_INLINE size_t skip(const uint8_t *p, size_t count, size_t start, block_masks (*classify)(const uint8_t *)) {
     uint64_t escape_carry = 0, in_string_carry = 0;
     long depth = 0;
     uint8_t tail[64];
@@ -143,4 +134,56 @@ size_t fanout_skip_container_with(const uint8_t *p, size_t count, size_t start, 
         }
     }
     return count;
+}
+
+static size_t skip_scalar(const uint8_t *p, size_t count, size_t start) {
+    return skip(p, count, start, classify_scalar);
+}
+
+#ifdef FANOUT_X86
+AVX512 static size_t skip_avx512(const uint8_t *p, size_t count, size_t start) {
+    return skip(p, count, start, classify_avx512);
+}
+
+AVX2 static size_t skip_avx2(const uint8_t *p, size_t count, size_t start) {
+    return skip(p, count, start, classify_avx2);
+}
+
+static size_t skip_sse2(const uint8_t *p, size_t count, size_t start) {
+    return skip(p, count, start, classify_sse2);
+}
+#endif
+
+typedef size_t (*skipper)(const uint8_t *, size_t, size_t);
+
+static skipper pick(fanout_scan_way way) {
+#ifdef FANOUT_X86
+    __builtin_cpu_init();
+    int avx2 = __builtin_cpu_supports("avx2");
+    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    switch (way) {
+    case fanout_scan_scalar: return skip_scalar;
+    case fanout_scan_sse2: return skip_sse2;
+    case fanout_scan_avx2: return avx2 ? skip_avx2 : skip_sse2;
+    case fanout_scan_avx512: return avx512 ? skip_avx512 : avx2 ? skip_avx2 : skip_sse2;
+    default: return avx512 ? skip_avx512 : avx2 ? skip_avx2 : skip_sse2;
+    }
+#else
+    (void)way;
+    return skip_scalar;
+#endif
+}
+
+size_t fanout_skip_container(const uint8_t *p, size_t count, size_t start) {
+    static skipper best = 0;
+    skipper chosen = __atomic_load_n(&best, __ATOMIC_RELAXED);
+    if (!chosen) {
+        chosen = pick(fanout_scan_best);  // every thread that gets here stores the same pointer
+        __atomic_store_n(&best, chosen, __ATOMIC_RELAXED);
+    }
+    return chosen(p, count, start);
+}
+
+size_t fanout_skip_container_with(const uint8_t *p, size_t count, size_t start, fanout_scan_way way) {
+    return pick(way)(p, count, start);
 }

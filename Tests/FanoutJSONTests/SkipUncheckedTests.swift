@@ -56,11 +56,11 @@ import Testing
         }
     }
 
-    /// Expects every way of scanning (scalar, SSE2, AVX2; those the machine lacks fall back to another) to end
-    /// the value at `start` of `bytes` at `end`, when it is a container.
+    /// Expects every way of scanning (scalar, SSE2, AVX2, AVX-512; those the machine lacks fall back to another)
+    /// to end the value at `start` of `bytes` at `end`, when it is a container.
     static func expectEveryWay(_ bytes: [UInt8], from start: Int, endsAt end: Int) {
         guard bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else { return }
-        for way in [fanout_scan_scalar, fanout_scan_sse2, fanout_scan_avx2] {
+        for way in [fanout_scan_scalar, fanout_scan_sse2, fanout_scan_avx2, fanout_scan_avx512] {
             let found = bytes.withUnsafeBufferPointer {
                 fanout_skip_container_with($0.baseAddress!, $0.count, start, way)
             }

@@ -52,7 +52,7 @@ struct TreeWalker<Sink: FactSink> {
     private var split: SplitPoint?
     /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker.
     private(set) var stoppedAtSplit = false
-    private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
+    private let values = SlotValues(count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
     /// The first top-level keys read, for messages (see ``rootKeyCount`` for how many there are).
     private(set) var rootKeys: [String] = []
@@ -60,7 +60,8 @@ struct TreeWalker<Sink: FactSink> {
     private(set) var rootKeyCount = 0
     /// Per relation (``RelationKind/rawValue``), how many nodes its pattern reached, so that a schema whose path
     /// matches nothing can be told from an export that has nothing of that kind.
-    private(set) var matches = [Int](repeating: 0, count: RelationKind.allCases.count)
+    var matches: [Int] { matchCounts.array }
+    private var matchCounts = RelationCounts()
     /// Whether the top level was an object.
     private(set) var rootWasObject = false
     /// Top-level keys to report when seen: other layouts' own keys, so detection can tell a mixed export.
@@ -183,7 +184,9 @@ struct TreeWalker<Sink: FactSink> {
     mutating func append(_ second: inout TreeWalker) {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
         rootKeyCount += second.rootKeyCount
-        for i in matches.indices { matches[i] += second.matches[i] }
+        for relation in RelationKind.allCases {
+            matchCounts[relation.rawValue] += second.matchCounts[relation.rawValue]
+        }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
         sink.append(&second.sink)
@@ -354,7 +357,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         for relation in patterns.second(node) {
-            matches[relation] += 1
+            matchCounts[relation] &+= 1
             emit(RelationKind(rawValue: relation)!, present: present)
         }
     }
