@@ -48,10 +48,6 @@ package struct KeyQueue {
         try body(UnsafeBufferPointer(start: storage.ids, count: storage.idCount))
     }
 
-    /// Makes room for the tickets of `bytes` bytes of an export (a key in 32 bytes or more: Makestagram exports
-    /// take 44), so that the ids are not grown while they are read (see ``Dataset/reserveCapacity(forBytes:)``).
-    package mutating func reserveTickets(forBytes bytes: Int) { storage.reserveIDs(bytes / 32) }
-
     /// Queues `bytes` for interning into `table` and returns its ticket.
     @inline(__always)
     package mutating func ticket(_ bytes: UnsafeRawBufferPointer, table: inout KeyTable) -> KeyID {
@@ -77,11 +73,14 @@ package struct KeyQueue {
         while waiting > 0 { resolveOldest(into: &table) }
     }
 
-    /// Forgets the tickets (after their facts were renumbered) and frees their ids; the next ticket is 0 again.
+    /// Forgets the tickets (after their facts were renumbered); the next ticket is 0 again.
     package mutating func reset(into table: inout KeyTable) {
         flush(into: &table)
-        storage.freeIDs()
+        storage.removeIDs()
     }
+
+    /// Frees the memory of the tickets' ids, after ``reset(into:)``.
+    package mutating func freeIDs() { storage.freeIDs() }
 
     @inline(__always)
     private mutating func resolveOldest(into table: inout KeyTable) {
@@ -116,14 +115,15 @@ private final class QueueStorage: @unchecked Sendable {
         idCount &+= 1
     }
 
-    /// Makes room for `capacity` ids in all. `realloc` moves a large block by remapping its pages, without
-    /// copying them.
-    func reserveIDs(_ capacity: Int) {
+    /// Makes room for `capacity` ids in all.
+    private func reserveIDs(_ capacity: Int) {
         guard capacity > idCapacity else { return }
         guard let grown = realloc(ids, capacity * MemoryLayout<KeyID>.stride) else { fatalError("out of memory") }
         ids = grown.assumingMemoryBound(to: KeyID.self)
         idCapacity = capacity
     }
+
+    func removeIDs() { idCount = 0 }
 
     func freeIDs() {
         free(ids)

@@ -34,6 +34,8 @@ package struct KeyTable: Sendable {
         if capacity > slots.capacity { slots = KeySlots(capacity: capacity) }
         arena.reserveCapacity(count * 24)
         starts.reserveCapacity(count + 1)
+        HugePages.advise(&arena)
+        HugePages.advise(&starts)
     }
 
     /// The number of distinct keys.

@@ -91,6 +91,8 @@ package struct TableRowSink: FactSink {
     package mutating func releaseKeys(to mark: Int) { keys.pop(to: mark) }
 
     package mutating func prepare(reading region: Int, of total: Int) {}
+    // Keys are released level by level (``releaseKeys(to:)``): nothing to settle.
+    package mutating func settleKeys() {}
     // Rows are written as facts arrive: nothing is held back.
     package mutating func completeFacts() {}
 

@@ -23,6 +23,9 @@ package protocol FactSink {
     /// Called once before reading `region` bytes of an export of `total` bytes (all of them, or a walker's part of
     /// a split read).
     mutating func prepare(reading region: Int, of total: Int)
+    /// Called where the walker holds no key it was handed (between members of a level above every capture), so
+    /// that a sink whose ids are provisional may make the ones handed out so far final now.
+    mutating func settleKeys()
     /// Called when the walker has read its part of the export (the whole tree, its half of a split read, a Parse
     /// class file): the facts handed over so far must be final, as ``append(_:)`` and the sink's owner see them.
     mutating func completeFacts()
@@ -84,13 +87,11 @@ package struct DatasetSink: FactSink {
     /// nearly every key (the second half of a Makestagram export is its timelines). A table that turns out too
     /// small still grows; one too large costs about a tenth of the export's size.
     ///
-    /// The facts' arrays and the tickets are sized for the walker's `region`
-    /// (``Dataset/reserveCapacity(forBytes:)``, ``KeyQueue/reserveTickets(forBytes:)``).
+    /// The facts' arrays are sized for the walker's `region` (``Dataset/reserveCapacity(forBytes:)``).
     package mutating func prepare(reading region: Int, of total: Int) {
         guard total >= 1 << 20 else { return }
         dataset.keys.reserveCapacity(total / 1024)
         dataset.reserveCapacity(forBytes: region)
-        queue.reserveTickets(forBytes: region)
     }
 
     @inline(__always) package mutating func user(_ user: User, position: Int) { dataset.users.append(user) }
@@ -104,6 +105,20 @@ package struct DatasetSink: FactSink {
 
     /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
     package mutating func completeFacts() {
+        settle()
+        queue.freeIDs()
+    }
+
+    /// Settles the tickets handed out so far once there are ``settledTickets`` of them: renumbering the facts
+    /// every so often, rather than all at the end, keeps the tickets' ids few (in the caches, and no fresh memory
+    /// for an id per key read) and finds the facts still in the caches too.
+    @inline(__always) package mutating func settleKeys() {
+        if queue.ticketCount >= Self.settledTickets { settle() }
+    }
+
+    private static let settledTickets = 1 << 16
+
+    private mutating func settle() {
         queue.flush(into: &dataset.keys)
         queue.withIDs { dataset.renumberKeys(since: ticketed, through: $0) }
         queue.reset(into: &dataset.keys)

@@ -159,7 +159,10 @@ struct TreeWalker<Sink: FactSink> {
         regionStart = split.position.offset
         nextCheckpoint = regionStart + Self.checkpointInterval
         rootWasObject = true
-        while let key = try reader.nextKey() { try dispatch(split.node, key) }
+        while let key = try reader.nextKey() {
+            try dispatch(split.node, key)
+            sink.settleKeys()
+        }
         try readRootMembers()
         try reader.finish()
         sink.completeFacts()
@@ -176,6 +179,7 @@ struct TreeWalker<Sink: FactSink> {
                 seenWatchedKeys.append(String(decoding: key, as: UTF8.self))
             }
             try dispatch(0, key)
+            sink.settleKeys()
             if stoppedAtSplit { return }
         }
     }
@@ -295,6 +299,8 @@ struct TreeWalker<Sink: FactSink> {
         }
         while let key = try members.next(&reader) {
             try dispatch(node, key)
+            // Between members of a level above every capture, the walker holds no key: the sink may settle them.
+            if captures.isEmpty { sink.settleKeys() }
             if reader.offset >= stopCheck, reachedStopCheck(node) { return }
         }
     }
@@ -548,6 +554,9 @@ struct TreeWalker<Sink: FactSink> {
 /// restoring it around each level costs no allocation.
 struct Captures {
     private var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
+
+    /// Whether no key is captured (the walker is above every capturing level).
+    var isEmpty: Bool { user == noKey && post == noKey && poster == noKey && target == noKey && id == noKey }
 
     subscript(slot: CaptureSlot) -> KeyID {
         get {
