@@ -9,8 +9,15 @@ struct RelationCounts {
 
     /// The count of the relation whose ``RelationKind/rawValue`` is `relation`.
     subscript(relation: Int) -> Int {
-        get { withUnsafeBytes(of: counts) { $0.load(fromByteOffset: relation &* 8, as: Int.self) } }
-        set { withUnsafeMutableBytes(of: &counts) { $0.storeBytes(of: newValue, toByteOffset: relation &* 8, as: Int.self) } }
+        var counts = counts
+        return withUnsafeBytes(of: &counts) { $0.load(fromByteOffset: relation &* 8, as: Int.self) }
+    }
+
+    /// Adds `count` to the count of the relation whose ``RelationKind/rawValue`` is `relation`.
+    @inline(__always) mutating func add(_ count: Int, to relation: Int) {
+        withUnsafeMutableBytes(of: &counts) {
+            $0.storeBytes(of: $0.load(fromByteOffset: relation &* 8, as: Int.self) &+ count, toByteOffset: relation &* 8, as: Int.self)
+        }
     }
 
     /// The counts in ``RelationKind`` order.

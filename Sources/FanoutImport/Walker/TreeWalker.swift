@@ -189,7 +189,7 @@ struct TreeWalker<Sink: FactSink> {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
         rootKeyCount += second.rootKeyCount
         for relation in RelationKind.allCases {
-            matchCounts[relation.rawValue] += second.matchCounts[relation.rawValue]
+            matchCounts.add(second.matchCounts[relation.rawValue], to: relation.rawValue)
         }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
@@ -363,7 +363,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         for relation in patterns.second(node) {
-            matchCounts[relation] &+= 1
+            matchCounts.add(1, to: relation)
             emit(RelationKind(rawValue: relation)!, present: present)
         }
     }
