@@ -8,9 +8,9 @@ import CPrefetch
 /// The interned id of a database key (a uid or a post key): an index into a ``KeyTable``.
 public typealias KeyID = Int32
 
-/// Marks "no key" in fields that may be absent, so that facts stay small plain values. A computed constant, not
-/// a global `let`: other modules read a global through an accessor call, over a million times in a read.
-package var noKey: KeyID { -1 }
+/// Marks "no key" in fields that may be absent, so that facts stay small plain values. An inlinable constant,
+/// not a global `let`: other modules read a global through an accessor call, over a million times in a read.
+@inlinable package var noKey: KeyID { -1 }
 
 /// Interns database keys: every distinct key's bytes are stored once and facts refer to them by ``KeyID``.
 ///
