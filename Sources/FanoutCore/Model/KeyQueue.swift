@@ -7,17 +7,18 @@ import Darwin
 /// Interns keys in batches, so that the cache misses of many lookups overlap instead of following one another.
 ///
 /// A lookup in a large ``KeyTable`` misses the caches (README "Performance"): the slot is somewhere in a table of
-/// tens of megabytes. Looked up one at a time, each key waits for its miss. The queue instead hashes a key when it
-/// is read, asks the CPU to prefetch its slot, and hands back a *ticket*; the key is interned only when
-/// ``depth`` more keys have been queued after it, by which time its slot is in the cache. Tickets count keys in
-/// the order they were queued and keys are interned in that order, so every key gets the id that interning it at
-/// once would have given (first-seen order), and ``ids`` maps ticket `t` to its id once ``flush(into:)`` ran.
+/// megabytes, and the key's bytes it points at somewhere else. Looked up one at a time, each key waits for both
+/// misses. The queue instead hashes a key when it is read, asks the CPU to prefetch its slot, and hands back a
+/// *ticket*; once ``depth`` / 2 more keys have been queued, the slot has arrived and the bytes it points at are
+/// prefetched; the key is interned when ``depth`` keys have been queued after it, by which time both are in the
+/// cache. Tickets count keys in the order they were queued and keys are interned in that order, so every key
+/// gets the id that interning it at once would have given (first-seen order), and ``ids`` maps ticket `t` to its
+/// id once ``flush(into:)`` ran.
 ///
 /// The reader's key bytes are valid only until its next call, so the queue copies each key (up to
-/// ``inlineBytes``), in whole words with zeros after its end: hashing it, and comparing it with a slot's bytes
-/// (zeros after the key's end too), then take a few word operations instead of byte loops and `memcmp` calls,
-/// which were most of interning's instructions. A longer key is rare, and is interned at once after the keys
-/// queued before it.
+/// ``inlineBytes``), in whole words with zeros after its end: hashing it and comparing it with the table's copy
+/// then take a few word operations instead of byte loops and `memcmp` calls, which were most of interning's
+/// instructions. A longer key is rare, and is interned at once after the keys queued before it.
 ///
 /// One queue serves one table: copies of a queue share its waiting entries and ids, so only one of them may be
 /// used.
@@ -65,6 +66,12 @@ package struct KeyQueue {
         entry.storeBytes(of: hash, as: Int.self)
         entry.storeBytes(of: count, toByteOffset: 8, as: Int.self)
         waiting &+= 1
+        // Halfway through the queue, a key's slot has arrived: the bytes it points at are asked for next.
+        if waiting > Self.depth &>> 1 {
+            let halfway = storage.base + ((head &+ waiting &- 1 &- Self.depth &>> 1) & (Self.depth &- 1)) &* Self.stride
+            table.prefetchBytes(
+                hash: halfway.load(as: Int.self), count: halfway.load(fromByteOffset: 8, as: Int.self))
+        }
         return ticket
     }
 

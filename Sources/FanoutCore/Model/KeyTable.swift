@@ -16,10 +16,11 @@ public typealias KeyID = Int32
 ///
 /// Exports repeat the same few hundred thousand uids and post keys millions of times (every like, follow
 /// and timeline entry names two of them), so facts hold 4-byte ids instead of strings. The table keeps the
-/// bytes in one arena and finds them with open addressing, which avoids a `String` allocation per lookup
-/// when keys come straight from the JSON reader's buffer.
+/// bytes one after another (``KeyBytes``) and finds them with open addressing (``KeySlots``), which avoids a
+/// `String` allocation per lookup when keys come straight from the JSON reader's buffer.
 package struct KeyTable: Sendable {
-    private var arena: [UInt8] = []
+    private var bytes = KeyBytes()
+    /// Where each key's bytes start in ``bytes``, and after the last, where they end.
     private var starts: [Int] = [0]
     private var slots = KeySlots(capacity: 1024)
     /// An empty table.
@@ -33,9 +34,9 @@ package struct KeyTable: Sendable {
         var capacity = slots.capacity
         while count * 5 > capacity * 3 { capacity *= 2 }
         if capacity > slots.capacity { slots = KeySlots(capacity: capacity) }
-        arena.reserveCapacity(count * 24)
+        if !isKnownUniquelyReferenced(&bytes) { bytes = bytes.copy() }
+        bytes.reserve(count * 24)
         starts.reserveCapacity(count + 1)
-        HugePages.advise(&arena)
         HugePages.advise(&starts)
     }
 
@@ -55,45 +56,79 @@ package struct KeyTable: Sendable {
         return insert(bytes, hash: hash, at: slot)
     }
 
-    /// Adds `bytes`, whose ``hash(_:)`` is `hash`, in the empty slot `slot`, where a lookup for it stopped.
-    private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash: Int, at slot: Int) -> KeyID {
+    /// Adds `key`, whose ``hash(_:)`` is `hash`, in the empty slot `slot`, where a lookup for it stopped.
+    private mutating func insert(_ key: UnsafeRawBufferPointer, hash: Int, at slot: Int) -> KeyID {
         if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+        if !isKnownUniquelyReferenced(&bytes) { bytes = bytes.copy() }
         let id = KeyID(count)
-        arena.append(contentsOf: bytes)
-        starts.append(arena.count)
-        slots.store(slot, id: id, signature: KeySlots.signature(length: bytes.count, hash: hash), bytes: bytes)
+        let offset = bytes.append(key)
+        starts.append(bytes.count)
+        slots.store(slot, id: id, signature: KeySlots.signature(length: key.count, hash: hash), offset: offset, count: key.count)
         // Linear probing stays short below 60 % load.
         if count * 5 > slots.capacity * 3 { grow() }
         return id
     }
 
     /// Returns the id of the key of `count` bytes (at most ``KeyQueue/inlineBytes``) held in `words` followed by
-    /// zeros, whose ``hash(_:)`` is `hash`, adding it when new: ``KeyQueue``'s lookup, comparing whole words with
-    /// the slot's bytes, which are followed by zeros too.
+    /// zeros, whose ``hash(_:)`` is `hash`, adding it when new: ``KeyQueue``'s lookup, comparing whole words.
     @inline(__always)
     package mutating func intern(words: UnsafePointer<UInt64>, count: Int, hash: Int) -> KeyID {
         let signature = KeySlots.signature(length: count, hash: hash)
-        let wordCount = (count &+ 7) &>> 3
         let mask = slots.mask
         var slot = hash & mask
         while true {
             let header = slots.header(slot)
             if header == 0 { break }
-            if header &>> 32 == signature {
-                let inline = slots.words(slot)
-                var w = 0
-                while w < wordCount && inline[w] == words[w] { w &+= 1 }
-                if w == wordCount { return KeyID(truncatingIfNeeded: Int(header & 0xFFFF_FFFF) &- 1) }
+            if header &>> 32 == signature && sameKey(at: slots.location(slot), words: words, count: count) {
+                return KeyID(truncatingIfNeeded: Int(header & 0xFFFF_FFFF) &- 1)
             }
             slot = (slot &+ 1) & mask
         }
         return insert(UnsafeRawBufferPointer(start: words, count: count), hash: hash, at: slot)
     }
 
+    /// Whether the key at `location` in ``bytes`` is the `count` bytes held in `words` followed by zeros: word by
+    /// word, the last one's bytes past the key masked off (``KeyBytes`` always extends past them).
+    @inline(__always)
+    private func sameKey(at location: (offset: Int, count: Int), words: UnsafePointer<UInt64>, count: Int) -> Bool {
+        guard location.count == count else { return false }
+        let at = bytes.base + location.offset
+        let whole = count &>> 3
+        var w = 0
+        while w < whole {
+            if at.loadUnaligned(fromByteOffset: w &<< 3, as: UInt64.self) != words[w] { return false }
+            w &+= 1
+        }
+        let rest = count & 7
+        guard rest != 0 else { return true }
+        let last = UInt64(littleEndian: at.loadUnaligned(fromByteOffset: whole &<< 3, as: UInt64.self))
+        return last & ((1 &<< UInt64(rest &<< 3)) &- 1) == UInt64(littleEndian: words[whole])
+    }
+
     /// Asks the CPU to load the slot where a key of hash `hash` is looked up first, so that ``intern(_:hash:)``
     /// finds it in the cache (see ``KeyQueue``).
     @inline(__always) package func prefetch(hash: Int) {
-        fanout_prefetch(slots.base + (hash & slots.mask) * KeySlots.slotSize)
+        fanout_prefetch(slots.base + (hash & slots.mask) &* KeySlots.slotSize)
+    }
+
+    /// Asks the CPU to load the bytes of the first key whose slot matches the signature of a key of `count`
+    /// bytes and hash `hash` (most often that key itself): ``KeyQueue``'s second prefetch, once the slots it
+    /// looks at have arrived from its first.
+    @inline(__always) package func prefetchBytes(hash: Int, count: Int) {
+        let signature = KeySlots.signature(length: count, hash: hash)
+        let mask = slots.mask
+        var slot = hash & mask
+        while true {
+            let header = slots.header(slot)
+            if header == 0 { return }
+            if header &>> 32 == signature {
+                let at = bytes.base + slots.location(slot).offset
+                fanout_prefetch(at)
+                fanout_prefetch(at + (count &- 1))
+                return
+            }
+            slot = (slot &+ 1) & mask
+        }
     }
 
     /// Returns the id of `key`, adding it when new.
@@ -119,62 +154,51 @@ package struct KeyTable: Sendable {
     /// Calls `body` with the key's bytes, without making a `String`.
     package func withBytes<T>(_ id: KeyID, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let start = starts[Int(id)], end = starts[Int(id) + 1]
-        return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        return try body(UnsafeRawBufferPointer(start: bytes.base + start, count: end - start))
     }
 
     /// Orders two keys by their UTF-8 bytes, the order Firebase uses for keys that are not integers.
     package func precedes(_ a: KeyID, _ b: KeyID) -> Bool {
         if a == b { return false }
         let sa = starts[Int(a)], ea = starts[Int(a) + 1], sb = starts[Int(b)], eb = starts[Int(b) + 1]
-        return arena.withUnsafeBytes { buffer in
-            let n = min(ea - sa, eb - sb)
-            let order = n == 0 ? 0 : memcmp(buffer.baseAddress! + sa, buffer.baseAddress! + sb, n)
-            return order != 0 ? order < 0 : ea - sa < eb - sb
-        }
+        let n = min(ea - sa, eb - sb)
+        let order = n == 0 ? 0 : memcmp(bytes.base + sa, bytes.base + sb, n)
+        return order != 0 ? order < 0 : ea - sa < eb - sb
     }
 
     /// The key's length in bytes.
     package func byteCount(_ id: KeyID) -> Int { starts[Int(id) + 1] - starts[Int(id)] }
 
-    /// The id of `bytes` if present, and the slot where it is or would go.
-    private func find(_ bytes: UnsafeRawBufferPointer, hash: Int) -> (KeyID?, Int) {
-        let signature = KeySlots.signature(length: bytes.count, hash: hash)
-        let inlineCount = min(bytes.count, KeySlots.inlineBytes)
+    /// The id of `key` if present, and the slot where it is or would go.
+    private func find(_ key: UnsafeRawBufferPointer, hash: Int) -> (KeyID?, Int) {
+        let signature = KeySlots.signature(length: key.count, hash: hash)
         let mask = slots.mask
         var slot = hash & mask
         while true {
             let header = slots.header(slot)
             if header == 0 { return (nil, slot) }
-            if header >> 32 == signature
-                && (inlineCount == 0 || memcmp(slots.inline(slot), bytes.baseAddress!, inlineCount) == 0)
-            {
-                let id = Int(header & 0xFFFF_FFFF) - 1
-                if bytes.count <= KeySlots.inlineBytes || sameTail(id, bytes) { return (KeyID(id), slot) }
+            if header >> 32 == signature {
+                let location = slots.location(slot)
+                if location.count == key.count
+                    && (key.count == 0 || memcmp(bytes.base + location.offset, key.baseAddress!, key.count) == 0)
+                {
+                    return (KeyID(Int(header & 0xFFFF_FFFF) - 1), slot)
+                }
             }
             slot = (slot &+ 1) & mask
         }
     }
 
-    /// Whether key `id`, whose first 56 bytes matched, also matches the rest of `bytes`.
-    private func sameTail(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        let start = starts[id], length = starts[id + 1] - start
-        guard length == bytes.count else { return false }
-        let skip = KeySlots.inlineBytes
-        return arena.withUnsafeBytes {
-            memcmp($0.baseAddress! + start + skip, bytes.baseAddress! + skip, length - skip) == 0
-        }
-    }
-
     private mutating func grow() {
         let fresh = KeySlots(capacity: slots.capacity * 2)
-        arena.withUnsafeBytes { arenaBytes in
-            for id in 0..<count {
-                let key = UnsafeRawBufferPointer(rebasing: arenaBytes[starts[id]..<starts[id + 1]])
-                let hash = Self.hash(key)
-                var slot = hash & fresh.mask
-                while fresh.header(slot) != 0 { slot = (slot &+ 1) & fresh.mask }
-                fresh.store(slot, id: KeyID(id), signature: KeySlots.signature(length: key.count, hash: hash), bytes: key)
-            }
+        for id in 0..<count {
+            let start = starts[id], end = starts[id + 1]
+            let hash = Self.hash(UnsafeRawBufferPointer(start: bytes.base + start, count: end - start))
+            var slot = hash & fresh.mask
+            while fresh.header(slot) != 0 { slot = (slot &+ 1) & fresh.mask }
+            fresh.store(
+                slot, id: KeyID(id), signature: KeySlots.signature(length: end - start, hash: hash), offset: start,
+                count: end - start)
         }
         slots = fresh
     }
