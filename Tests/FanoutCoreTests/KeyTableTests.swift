@@ -113,7 +113,9 @@ import Testing
             for (i, key) in keys.enumerated() {
                 // At every offset of a buffer, so that the words the queue reads are at every alignment.
                 let padded = [UInt8](repeating: 0xFF, count: i % 8) + key
-                let ticket = padded.withUnsafeBytes { queue.ticket(UnsafeRawBufferPointer(rebasing: $0[(i % 8)...]), table: &batched) }
+                let ticket = padded.withUnsafeBytes {
+                    queue.ticket(UnsafeRawBufferPointer(rebasing: $0[(i % 8)...]), table: &batched)
+                }
                 #expect(ticket == KeyID(round * keys.count + i))
             }
         }

@@ -115,9 +115,13 @@ import Testing
     }
 
     static func appendString(to out: inout [UInt8], _ generator: inout SplitMix64) {
-        let pieces = [#"\\"#, #"\""#, #"\\\""#, #"\u00e9"#, "{", "}", "[", "]", ",", ":", "é", "日本", "ab", "x", " ", #"\n"#]
+        let pieces = [
+            #"\\"#, #"\""#, #"\\\""#, #"\u00e9"#, "{", "}", "[", "]", ",", ":", "é", "日本", "ab", "x", " ", #"\n"#,
+        ]
         out.append(UInt8(ascii: "\""))
-        for _ in 0..<Int(generator.next() % 40) { out += Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8) }
+        for _ in 0..<Int(generator.next() % 40) {
+            out += Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8)
+        }
         out.append(UInt8(ascii: "\""))
     }
 

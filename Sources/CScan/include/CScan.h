@@ -14,7 +14,9 @@ size_t fanout_skip_container(const uint8_t *p, size_t count, size_t start);
 
 // The ways of turning 64 bytes into bit masks, for tests: each must give the same results. A way the CPU
 // lacks (or that is not for its architecture) falls back to another.
-typedef enum { fanout_scan_best, fanout_scan_scalar, fanout_scan_sse2, fanout_scan_avx2, fanout_scan_avx512 } fanout_scan_way;
+typedef enum {
+    fanout_scan_best, fanout_scan_scalar, fanout_scan_sse2, fanout_scan_avx2, fanout_scan_avx512
+} fanout_scan_way;
 
 // `fanout_skip_container`, done the way `way` says.
 size_t fanout_skip_container_with(const uint8_t *p, size_t count, size_t start, fanout_scan_way way);
@@ -26,9 +28,8 @@ size_t fanout_skip_container_with(const uint8_t *p, size_t count, size_t start, 
 static inline size_t fanout_string_stop(const uint8_t *p, size_t i, size_t count) {
 #if defined(__SSE2__)
     typedef signed char bytes16 __attribute__((vector_size(16)));
-    const bytes16 quote = {'"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"', '"'};
-    const bytes16 backslash = {'\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\', '\\'};
-    const bytes16 space = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+    // A scalar beside a vector stands for that vector with the scalar in every lane.
+    const bytes16 none = {0}, quote = none + '"', backslash = none + '\\', space = none + ' ';
     while (i + 16 <= count) {
         bytes16 v;
         __builtin_memcpy(&v, p + i, 16);

@@ -94,7 +94,8 @@ package struct KeyQueue {
         let entry = storage.base + head &* Self.stride
         let hash = entry.load(as: Int.self)
         let count = entry.load(fromByteOffset: 8, as: Int.self)
-        storage.append(table.intern(words: UnsafePointer((entry + 16).assumingMemoryBound(to: UInt64.self)), count: count, hash: hash))
+        let words = UnsafePointer((entry + 16).assumingMemoryBound(to: UInt64.self))
+        storage.append(table.intern(words: words, count: count, hash: hash))
         head = (head &+ 1) & (Self.depth &- 1)
         waiting &-= 1
     }

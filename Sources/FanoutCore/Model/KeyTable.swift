@@ -63,7 +63,8 @@ package struct KeyTable: Sendable {
         let id = KeyID(count)
         let offset = bytes.append(key)
         starts.append(bytes.count)
-        slots.store(slot, id: id, signature: KeySlots.signature(length: key.count, hash: hash), offset: offset, count: key.count)
+        let signature = KeySlots.signature(length: key.count, hash: hash)
+        slots.store(slot, id: id, signature: signature, offset: offset, count: key.count)
         // Linear probing stays short below 60 % load.
         if count * 5 > slots.capacity * 3 { grow() }
         return id

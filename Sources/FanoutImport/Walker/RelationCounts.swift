@@ -16,7 +16,8 @@ struct RelationCounts {
     /// Adds `count` to the count of the relation whose ``RelationKind/rawValue`` is `relation`.
     @inline(__always) mutating func add(_ count: Int, to relation: Int) {
         withUnsafeMutableBytes(of: &counts) {
-            $0.storeBytes(of: $0.load(fromByteOffset: relation &* 8, as: Int.self) &+ count, toByteOffset: relation &* 8, as: Int.self)
+            let at = relation &* 8
+            $0.storeBytes(of: $0.load(fromByteOffset: at, as: Int.self) &+ count, toByteOffset: at, as: Int.self)
         }
     }
 
