@@ -74,18 +74,32 @@ package struct KeyTable: Sendable {
     /// zeros, whose ``hash(_:)`` is `hash`, adding it when new: ``KeyQueue``'s lookup, comparing whole words.
     @inline(__always)
     package mutating func intern(words: UnsafePointer<UInt64>, count: Int, hash: Int) -> KeyID {
+        let (slot, found) = probe(hash: hash, count: count) {
+            sameKey(at: slots.location($0), words: words, count: count)
+        }
+        if found { return id(at: slot) }
+        return insert(UnsafeRawBufferPointer(start: words, count: count), hash: hash, at: slot)
+    }
+
+    /// Follows the slots a key of `count` bytes and hash `hash` may be in, from the first: returns the first
+    /// whose signature is the key's and for which `matches` is true, or (`found` false) the empty slot where the
+    /// key would go.
+    @inline(__always)
+    private func probe(hash: Int, count: Int, _ matches: (Int) -> Bool) -> (slot: Int, found: Bool) {
         let signature = KeySlots.signature(length: count, hash: hash)
         let mask = slots.mask
         var slot = hash & mask
         while true {
             let header = slots.header(slot)
-            if header == 0 { break }
-            if header &>> 32 == signature && sameKey(at: slots.location(slot), words: words, count: count) {
-                return KeyID(truncatingIfNeeded: Int(header & 0xFFFF_FFFF) &- 1)
-            }
+            if header == 0 { return (slot, false) }
+            if header &>> 32 == signature && matches(slot) { return (slot, true) }
             slot = (slot &+ 1) & mask
         }
-        return insert(UnsafeRawBufferPointer(start: words, count: count), hash: hash, at: slot)
+    }
+
+    /// The id of the key in `slot`.
+    @inline(__always) private func id(at slot: Int) -> KeyID {
+        KeyID(truncatingIfNeeded: Int(slots.header(slot) & 0xFFFF_FFFF) &- 1)
     }
 
     /// Whether the key at `location` in ``bytes`` is the `count` bytes held in `words` followed by zeros: word by
@@ -116,20 +130,11 @@ package struct KeyTable: Sendable {
     /// bytes and hash `hash` (most often that key itself): ``KeyQueue``'s second prefetch, once the slots it
     /// looks at have arrived from its first.
     @inline(__always) package func prefetchBytes(hash: Int, count: Int) {
-        let signature = KeySlots.signature(length: count, hash: hash)
-        let mask = slots.mask
-        var slot = hash & mask
-        while true {
-            let header = slots.header(slot)
-            if header == 0 { return }
-            if header &>> 32 == signature {
-                let at = bytes.base + slots.location(slot).offset
-                fanout_prefetch(at)
-                fanout_prefetch(at + (count &- 1))
-                return
-            }
-            slot = (slot &+ 1) & mask
-        }
+        let (slot, found) = probe(hash: hash, count: count) { _ in true }
+        guard found else { return }
+        let at = bytes.base + slots.location(slot).offset
+        fanout_prefetch(at)
+        fanout_prefetch(at + (count &- 1))
     }
 
     /// Returns the id of `key`, adding it when new.
@@ -172,22 +177,12 @@ package struct KeyTable: Sendable {
 
     /// The id of `key` if present, and the slot where it is or would go.
     private func find(_ key: UnsafeRawBufferPointer, hash: Int) -> (KeyID?, Int) {
-        let signature = KeySlots.signature(length: key.count, hash: hash)
-        let mask = slots.mask
-        var slot = hash & mask
-        while true {
-            let header = slots.header(slot)
-            if header == 0 { return (nil, slot) }
-            if header >> 32 == signature {
-                let location = slots.location(slot)
-                if location.count == key.count
-                    && (key.count == 0 || memcmp(bytes.base + location.offset, key.baseAddress!, key.count) == 0)
-                {
-                    return (KeyID(Int(header & 0xFFFF_FFFF) - 1), slot)
-                }
-            }
-            slot = (slot &+ 1) & mask
+        let (slot, found) = probe(hash: hash, count: key.count) {
+            let location = slots.location($0)
+            return location.count == key.count
+                && (key.count == 0 || memcmp(bytes.base + location.offset, key.baseAddress!, key.count) == 0)
         }
+        return (found ? id(at: slot) : nil, slot)
     }
 
     private mutating func grow() {
