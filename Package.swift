@@ -33,7 +33,9 @@ let package = Package(
         // A CPU prefetch hint, which Swift cannot express, for the key table's batched interning.
         .target(name: "CPrefetch"),
         // Streaming byte-level JSON reader and canonical writer.
-        .target(name: "FanoutJSON"),
+        .target(name: "FanoutJSON", dependencies: ["CScan"]),
+        // JSON's structure found 64 bytes at a time (SIMD), which Swift cannot express well, for the reader's skims.
+        .target(name: "CScan"),
         // Schemas and the adapters that fill the core from an export.
         .target(
             name: "FanoutImport",

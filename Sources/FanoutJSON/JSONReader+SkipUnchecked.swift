@@ -3,40 +3,31 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CScan
 
 extension JSONReader {
     /// Consumes the next value without validating it, for a second pass over a document that an earlier pass
     /// has read whole without error (Fanout's search for the positions of findings, README "Reports").
     ///
-    /// It only matches brackets outside strings and finds each string's end with `memchr`, so it is several times
-    /// faster than ``skipValue()``; on a document that is not valid JSON it stops somewhere, never out of bounds,
-    /// and the reader's later calls may fail or return nonsense.
+    /// It only matches brackets outside strings, 64 bytes a step, so it is many times faster than ``skipValue()``;
+    /// on a document that is not valid JSON it stops somewhere, never out of bounds, and the reader's later calls
+    /// may fail or return nonsense.
     package mutating func skipValueUnchecked() throws(JSONSyntaxError) {
         guard state == .value else { throw noValueExpected() }
         let p = input.base
         let n = input.count
         var i = input.skipWhitespace(from: cursor)
         guard i < n else { throw input.endOfInput() }
-        var depth = 0
-        repeat {
-            switch p[i] {
-            case Byte.quote:
-                i = Self.endOfString(p, n, from: i &+ 1)
-            case Byte.openBrace, Byte.openBracket:
-                depth &+= 1
-                i &+= 1
-            case Byte.closeBrace, Byte.closeBracket:
-                depth &-= 1
-                i &+= 1
-            default:
-                if depth == 0 {
-                    // A number or literal on its own: up to the next delimiter.
-                    while i < n, !Self.endsScalar(p[i]) { i &+= 1 }
-                } else {
-                    i &+= 1
-                }
-            }
-        } while depth > 0 && i < n
+        switch p[i] {
+        case Byte.openBrace, Byte.openBracket:
+            // Containers, where nearly all the bytes are, 64 bytes a step (`CScan`).
+            i = fanout_skip_container(p, n, i)
+        case Byte.quote:
+            i = Self.endOfString(p, n, from: i &+ 1)
+        default:
+            // A number or literal: up to the next delimiter.
+            while i < n, !Self.endsScalar(p[i]) { i &+= 1 }
+        }
         completeValue(at: min(i, n))
     }
 

@@ -1,3 +1,5 @@
+import CScan
+
 /// The result of scanning one string literal.
 struct StringScan {
     /// The index just past the closing quote.
@@ -52,6 +54,10 @@ extension ByteScanner {
         var i = start &+ 1
         var hasEscapes = false
         while true {
+            #if arch(x86_64)
+            // Sixteen bytes at a time (SSE2, `CScan`) while none of them can end the fast path.
+            i = fanout_string_stop(p, i, n)
+            #else
             // Eight bytes at a time while none of them can end the fast path.
             while i &+ 8 <= n {
                 let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
@@ -64,7 +70,8 @@ extension ByteScanner {
                 }
                 i &+= 8
             }
-            // Then byte by byte to the exact stop byte (at most the last 7 bytes of the input, or none).
+            #endif
+            // Then byte by byte to the exact stop byte (at most the last bytes of the input, or none).
             while i < n && stops[Int(p[i])] == 0 { i &+= 1 }
             guard i < n else { throw error("unterminated string", at: start) }
             let byte = p[i]

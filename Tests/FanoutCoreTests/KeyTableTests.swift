@@ -92,4 +92,35 @@ import Testing
         queue.flush(into: &batched)
         #expect(queue.ids == [direct.intern("u7")])
     }
+
+    @Test func keysOfEveryLengthThroughTheQueueGetTheirDirectIds() {
+        // The queue copies keys in whole words padded with zeros, and compares words: every length up to and past
+        // what it copies, keys that differ only in their last byte, and keys that differ only by trailing zero
+        // bytes (equal once padded; their lengths tell them apart).
+        var keys: [[UInt8]] = []
+        for length in 0...60 {
+            let base = (0..<length).map { UInt8(truncatingIfNeeded: 0x41 + $0 * 7) }
+            keys.append(base)
+            if length > 0 { keys.append(base.dropLast() + [0x7A]) }
+            keys.append(base + [0])
+            keys.append(base + [0, 0])
+        }
+        var direct = KeyTable(), batched = KeyTable()
+        var queue = KeyQueue()
+        let expected = keys.map { key in key.withUnsafeBytes { direct.intern($0) } }
+        #expect(Set(expected).count == Set(keys).count)
+        for round in 0..<2 {
+            for (i, key) in keys.enumerated() {
+                // At every offset of a buffer, so that the words the queue reads are at every alignment.
+                let padded = [UInt8](repeating: 0xFF, count: i % 8) + key
+                let ticket = padded.withUnsafeBytes {
+                    queue.ticket(UnsafeRawBufferPointer(rebasing: $0[(i % 8)...]), table: &batched)
+                }
+                #expect(ticket == KeyID(round * keys.count + i))
+            }
+        }
+        queue.flush(into: &batched)
+        #expect(queue.ids == expected + expected)
+        #expect(batched.count == direct.count)
+    }
 }

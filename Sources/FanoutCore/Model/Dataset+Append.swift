@@ -15,7 +15,7 @@ extension Dataset {
         // The other table (its slots take about a tenth of the export's size) is not needed any more: freed
         // before the facts are moved, when the merge holds the most memory.
         other.keys = KeyTable()
-        other.renumberKeys(since: FactCounts(), through: queue.ids)
+        queue.withIDs { other.renumberKeys(since: FactCounts(), through: $0) }
         users.append(moving: &other.users)
         posts.append(moving: &other.posts)
         likes.append(moving: &other.likes)

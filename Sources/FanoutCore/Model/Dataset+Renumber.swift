@@ -78,18 +78,16 @@ extension Dataset {
 
     /// Renumbers the keys of the facts added since `start`: each id other than ``noKey`` becomes `ids[id]`.
     /// (Field problems hold rendered paths, not ids.)
-    package mutating func renumberKeys(since start: FactCounts, through ids: [KeyID]) {
-        ids.withUnsafeBufferPointer { ids in
-            users.renumberKeys(from: start.users, ids)
-            posts.renumberKeys(from: start.posts, ids)
-            likes.renumberKeys(from: start.likes, ids)
-            likeMirror.renumberKeys(from: start.likeMirror, ids)
-            following.renumberKeys(from: start.following, ids)
-            followers.renumberKeys(from: start.followers, ids)
-            timeline.renumberKeys(from: start.timeline, ids)
-            postMirror.renumberKeys(from: start.postMirror, ids)
-            flags.renumberKeys(from: start.flags, ids)
-        }
+    package mutating func renumberKeys(since start: FactCounts, through ids: UnsafeBufferPointer<KeyID>) {
+        users.renumberKeys(from: start.users, ids)
+        posts.renumberKeys(from: start.posts, ids)
+        likes.renumberKeys(from: start.likes, ids)
+        likeMirror.renumberKeys(from: start.likeMirror, ids)
+        following.renumberKeys(from: start.following, ids)
+        followers.renumberKeys(from: start.followers, ids)
+        timeline.renumberKeys(from: start.timeline, ids)
+        postMirror.renumberKeys(from: start.postMirror, ids)
+        flags.renumberKeys(from: start.flags, ids)
     }
 }
 

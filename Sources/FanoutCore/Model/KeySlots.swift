@@ -2,15 +2,16 @@
 import Glibc
 #endif
 
-/// The hash table behind ``KeyTable``: one 64-byte cache line per slot, holding the key's id, length, hash
-/// tag and its first 56 bytes.
+/// The hash table behind ``KeyTable``: 16 bytes a slot, four to a cache line, holding the key's id, length and
+/// hash tag, and where its bytes are in the table's ``KeyBytes``.
 ///
-/// Interning is bound by memory latency, not instructions: millions of lookups of random keys each used to
-/// miss the cache three times (slot, offsets, key bytes). With the key inline in its slot, a lookup of a
-/// key of up to 56 bytes (uids, push IDs) costs one miss.
+/// Slots used to be 64 bytes holding each key's first 56 bytes, so that a lookup missed the cache once. But the
+/// table was then a tenth of the export's size, all of it fresh memory that the kernel zeroes page by page before
+/// the process sees it, and on a virtual machine that was most of the read's kernel time (README "Performance").
+/// A slot now points at the key's bytes, which the table keeps anyway; batched interning prefetches the slot and,
+/// a few keys later, the bytes it points at (``KeyQueue``), so neither access waits for memory.
 final class KeySlots: @unchecked Sendable {
-    static let slotSize = 64
-    static let inlineBytes = 56
+    static let slotSize = 16
 
     let base: UnsafeMutableRawPointer
     let capacity: Int
@@ -18,9 +19,6 @@ final class KeySlots: @unchecked Sendable {
 
     /// Whether `base` was mapped (large tables) rather than allocated.
     private let mapped: Bool
-
-    /// Tables from this size on are mapped in huge pages where the system offers them.
-    static let hugePageBytes = 2 << 20
 
     /// `capacity` empty slots; `capacity` is a power of two.
     ///
@@ -31,7 +29,7 @@ final class KeySlots: @unchecked Sendable {
         self.capacity = capacity
         let bytes = capacity * Self.slotSize
         #if canImport(Glibc)
-        if bytes >= Self.hugePageBytes,
+        if bytes >= HugePages.size,
             let region = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             region != MAP_FAILED
         {
@@ -42,7 +40,7 @@ final class KeySlots: @unchecked Sendable {
         }
         #endif
         mapped = false
-        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: Self.slotSize)
+        base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
     }
 
@@ -63,9 +61,9 @@ final class KeySlots: @unchecked Sendable {
         return fresh
     }
 
-    /// The header word of a slot: id + 1 in the low 32 bits (0 = empty), then length and tag.
+    /// The header word of a slot: id + 1 in the low 32 bits (0 = empty), then the signature (length and tag).
     @inline(__always) func header(_ slot: Int) -> UInt64 {
-        base.load(fromByteOffset: slot * Self.slotSize, as: UInt64.self)
+        base.load(fromByteOffset: slot &* Self.slotSize, as: UInt64.self)
     }
 
     /// The header's upper half for a key of `length` bytes with hash `hash`.
@@ -73,16 +71,18 @@ final class KeySlots: @unchecked Sendable {
         UInt64(min(length, 255)) | (UInt64(truncatingIfNeeded: hash) >> 40) << 8
     }
 
-    /// Fills an empty slot.
-    func store(_ slot: Int, id: KeyID, signature: UInt64, bytes: UnsafeRawBufferPointer) {
-        let at = base + slot * Self.slotSize
-        at.storeBytes(of: UInt64(UInt32(id + 1)) | signature << 32, as: UInt64.self)
-        let n = min(bytes.count, Self.inlineBytes)
-        if n > 0 { (at + 8).copyMemory(from: bytes.baseAddress!, byteCount: n) }
+    /// Where the bytes of the key in `slot` start in the table's ``KeyBytes``, and how many there are.
+    @inline(__always) func location(_ slot: Int) -> (offset: Int, count: Int) {
+        let word = base.load(fromByteOffset: slot &* Self.slotSize &+ 8, as: UInt64.self)
+        return (Int(truncatingIfNeeded: word & 0xFF_FFFF_FFFF), Int(truncatingIfNeeded: word &>> 40))
     }
 
-    /// The inline bytes of a slot.
-    @inline(__always) func inline(_ slot: Int) -> UnsafeRawPointer {
-        UnsafeRawPointer(base + slot * Self.slotSize + 8)
+    /// Fills an empty slot with key `id`, whose bytes are the `count` at `offset` in the table's ``KeyBytes``.
+    /// Offsets below 2^40 and lengths below 2^24 fit, far more than an export has.
+    func store(_ slot: Int, id: KeyID, signature: UInt64, offset: Int, count: Int) {
+        precondition(offset < 1 << 40 && count < 1 << 24, "key table: a key beyond what a slot can locate")
+        let at = base + slot * Self.slotSize
+        at.storeBytes(of: UInt64(UInt32(id + 1)) | signature << 32, as: UInt64.self)
+        at.storeBytes(of: UInt64(offset) | UInt64(count) << 40, toByteOffset: 8, as: UInt64.self)
     }
 }

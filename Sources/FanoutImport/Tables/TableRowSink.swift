@@ -90,7 +90,9 @@ package struct TableRowSink: FactSink {
 
     package mutating func releaseKeys(to mark: Int) { keys.pop(to: mark) }
 
-    package mutating func prepare(forBytes bytes: Int) {}
+    package mutating func prepare(reading region: Int, of total: Int) {}
+    // Keys are released level by level (``releaseKeys(to:)``): nothing to settle.
+    package mutating func settleKeys() {}
     // Rows are written as facts arrive: nothing is held back.
     package mutating func completeFacts() {}
 
@@ -230,9 +232,8 @@ package struct TableRowSink: FactSink {
 
     /// Takes over the rows of `other`, which read the part of the export after this sink's and wrote its own
     /// parts: the output puts those after this sink's (see ``RowOutput``).
-    package mutating func append(_ other: consuming TableRowSink) {
+    package mutating func append(_ other: inout TableRowSink) {
         finish()
-        var other = other
         other.finish()
         output.append(other.output)
         for t in rows.indices { rows[t] += other.rows[t] }

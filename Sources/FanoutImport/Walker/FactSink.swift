@@ -20,8 +20,12 @@ package protocol FactSink {
     var keyMark: Int { get }
     /// Forgets the keys handed out since `mark`, after that level of the tree was read.
     mutating func releaseKeys(to mark: Int)
-    /// Called once before reading an export of `bytes` bytes.
-    mutating func prepare(forBytes bytes: Int)
+    /// Called once before reading `region` bytes of an export of `total` bytes (all of them, or a walker's part of
+    /// a split read).
+    mutating func prepare(reading region: Int, of total: Int)
+    /// Called where the walker holds no key it was handed (between members of a level above every capture), so
+    /// that a sink whose ids are provisional may make the ones handed out so far final now.
+    mutating func settleKeys()
     /// Called when the walker has read its part of the export (the whole tree, its half of a split read, a Parse
     /// class file): the facts handed over so far must be final, as ``append(_:)`` and the sink's owner see them.
     mutating func completeFacts()
@@ -49,8 +53,10 @@ package protocol FactSink {
 
     /// Whether the sink cannot take more facts (an output failed): the walker then stops at its next checkpoint.
     var hasFailed: Bool { get }
-    /// Takes over the facts of `other`, read from the part of the same export that follows this sink's.
-    mutating func append(_ other: consuming Self)
+    /// Takes over the facts of `other`, read from the part of the same export that follows this sink's, leaving
+    /// `other` without them (inout rather than consuming, so that no second reference to its storage is left
+    /// while they are merged).
+    mutating func append(_ other: inout Self)
 }
 
 /// The sink that fills the domain core.
@@ -76,12 +82,16 @@ package struct DatasetSink: FactSink {
     @inline(__always) package var keyMark: Int { 0 }
     @inline(__always) package mutating func releaseKeys(to mark: Int) {}
 
-    /// Sizes the key table for an export of `bytes` at one distinct key per kilobyte, what Makestagram exports
-    /// hold (1.1 M keys in 1.1 GB). Both walkers of a split read size for the whole export: each sees nearly
-    /// every key (the second half of a Makestagram export is its timelines). A table that turns out too small
-    /// still grows; one too large costs about a tenth of the export's size.
-    package mutating func prepare(forBytes bytes: Int) {
-        if bytes >= 1 << 20 { dataset.keys.reserveCapacity(bytes / 1024) }
+    /// Sizes the key table for an export of `total` bytes at one distinct key per kilobyte, what Makestagram
+    /// exports hold (1.1 M keys in 1.1 GB). Both walkers of a split read size it for the whole export: each sees
+    /// nearly every key (the second half of a Makestagram export is its timelines). A table that turns out too
+    /// small still grows; one too large costs about a tenth of the export's size.
+    ///
+    /// The facts' arrays are sized for the walker's `region` (``Dataset/reserveCapacity(forBytes:)``).
+    package mutating func prepare(reading region: Int, of total: Int) {
+        guard total >= 1 << 20 else { return }
+        dataset.keys.reserveCapacity(total / 1024)
+        dataset.reserveCapacity(forBytes: region)
     }
 
     @inline(__always) package mutating func user(_ user: User, position: Int) { dataset.users.append(user) }
@@ -89,14 +99,28 @@ package struct DatasetSink: FactSink {
         // The path names the post's keys, so their tickets are resolved now (field problems are rare).
         queue.flush(into: &dataset.keys)
         var post = post
-        queue.ids.withUnsafeBufferPointer { post.renumberKeys(through: $0) }
+        queue.withIDs { post.renumberKeys(through: $0) }
         dataset.fieldProblems.append(FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
     }
 
     /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
     package mutating func completeFacts() {
+        settle()
+        queue.freeIDs()
+    }
+
+    /// Settles the tickets handed out so far once there are ``settledTickets`` of them: renumbering the facts
+    /// every so often, rather than all at the end, keeps the tickets' ids few (in the caches, and no fresh memory
+    /// for an id per key read) and finds the facts still in the caches too.
+    @inline(__always) package mutating func settleKeys() {
+        if queue.ticketCount >= Self.settledTickets { settle() }
+    }
+
+    private static let settledTickets = 1 << 16
+
+    private mutating func settle() {
         queue.flush(into: &dataset.keys)
-        dataset.renumberKeys(since: ticketed, through: queue.ids)
+        queue.withIDs { dataset.renumberKeys(since: ticketed, through: $0) }
         queue.reset(into: &dataset.keys)
         ticketed = dataset.factCounts
     }
@@ -110,7 +134,11 @@ package struct DatasetSink: FactSink {
     @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { dataset.flags.append(flag) }
 
     package var hasFailed: Bool { false }
-    package mutating func append(_ other: consuming DatasetSink) { dataset.append(other.dataset) }
+    package mutating func append(_ other: inout DatasetSink) {
+        var taken = Dataset(schema: other.dataset.schema)
+        swap(&taken, &other.dataset)
+        dataset.append(consume taken)
+    }
 }
 
 extension TreeWalker where Sink == DatasetSink {

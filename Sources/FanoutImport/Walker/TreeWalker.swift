@@ -52,7 +52,7 @@ struct TreeWalker<Sink: FactSink> {
     private var split: SplitPoint?
     /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker.
     private(set) var stoppedAtSplit = false
-    private var values = [FieldValue](repeating: .missing, count: FieldRole.slotCount)
+    private let values = SlotValues(count: FieldRole.slotCount)
     private(set) var matchedRootKeys = 0
     /// The first top-level keys read, for messages (see ``rootKeyCount`` for how many there are).
     private(set) var rootKeys: [String] = []
@@ -60,7 +60,8 @@ struct TreeWalker<Sink: FactSink> {
     private(set) var rootKeyCount = 0
     /// Per relation (``RelationKind/rawValue``), how many nodes its pattern reached, so that a schema whose path
     /// matches nothing can be told from an export that has nothing of that kind.
-    private(set) var matches = [Int](repeating: 0, count: RelationKind.allCases.count)
+    var matches: [Int] { matchCounts.array }
+    private var matchCounts = RelationCounts()
     /// Whether the top level was an object.
     private(set) var rootWasObject = false
     /// Top-level keys to report when seen: other layouts' own keys, so detection can tell a mixed export.
@@ -128,7 +129,7 @@ struct TreeWalker<Sink: FactSink> {
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
     /// With a ``handoff``, stops at the split point the second walker found (see ``stoppedAtSplit``).
     mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
-        sink.prepare(forBytes: buffer.count)
+        sink.prepare(reading: min(handoff?.target ?? buffer.count, buffer.count), of: buffer.count)
         reader = JSONReader(buffer)
         self.buffer = buffer
         nextCheckpoint = Self.checkpointInterval
@@ -152,13 +153,16 @@ struct TreeWalker<Sink: FactSink> {
     /// Reads the export from `split` to its end: the rest of the split section's members, then the remaining
     /// top-level keys. The first walker reads everything before `split`.
     mutating func resume(_ buffer: UnsafeRawBufferPointer, at split: SplitPoint) throws(JSONSyntaxError) {
-        sink.prepare(forBytes: buffer.count)
+        sink.prepare(reading: buffer.count - split.position.offset, of: buffer.count)
         reader = JSONReader(buffer, resumingAt: split.position)
         self.buffer = buffer
         regionStart = split.position.offset
         nextCheckpoint = regionStart + Self.checkpointInterval
         rootWasObject = true
-        while let key = try reader.nextKey() { try dispatch(split.node, key) }
+        while let key = try reader.nextKey() {
+            try dispatch(split.node, key)
+            sink.settleKeys()
+        }
         try readRootMembers()
         try reader.finish()
         sink.completeFacts()
@@ -175,18 +179,21 @@ struct TreeWalker<Sink: FactSink> {
                 seenWatchedKeys.append(String(decoding: key, as: UTF8.self))
             }
             try dispatch(0, key)
+            sink.settleKeys()
             if stoppedAtSplit { return }
         }
     }
 
-    /// Takes over what the second walker of a split read found besides its facts, after ``stoppedAtSplit``.
-    mutating func append(_ second: consuming TreeWalker) {
+    /// Takes over what the second walker of a split read found, after ``stoppedAtSplit``; its sink is left empty.
+    mutating func append(_ second: inout TreeWalker) {
         rootKeys.append(contentsOf: second.rootKeys.prefix(max(0, 50 - rootKeys.count)))
         rootKeyCount += second.rootKeyCount
-        for i in matches.indices { matches[i] += second.matches[i] }
+        for relation in RelationKind.allCases {
+            matchCounts.add(second.matchCounts[relation.rawValue], to: relation.rawValue)
+        }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
-        sink.append(second.sink)
+        sink.append(&second.sink)
     }
 
     /// Skims the export from the start (building nothing) for a place near `target` where a second walker can
@@ -292,6 +299,8 @@ struct TreeWalker<Sink: FactSink> {
         }
         while let key = try members.next(&reader) {
             try dispatch(node, key)
+            // Between members of a level above every capture, the walker holds no key: the sink may settle them.
+            if captures.isEmpty { sink.settleKeys() }
             if reader.offset >= stopCheck, reachedStopCheck(node) { return }
         }
     }
@@ -354,7 +363,7 @@ struct TreeWalker<Sink: FactSink> {
             try reader.skipValue()
         }
         for relation in patterns.second(node) {
-            matches[relation] += 1
+            matchCounts.add(1, to: relation)
             emit(RelationKind(rawValue: relation)!, present: present)
         }
     }
@@ -545,6 +554,9 @@ struct TreeWalker<Sink: FactSink> {
 /// restoring it around each level costs no allocation.
 struct Captures {
     private var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
+
+    /// Whether no key is captured (the walker is above every capturing level).
+    var isEmpty: Bool { user == noKey && post == noKey && poster == noKey && target == noKey && id == noKey }
 
     subscript(slot: CaptureSlot) -> KeyID {
         get {
