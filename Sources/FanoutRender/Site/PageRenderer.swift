@@ -51,8 +51,9 @@ struct PageRenderer: @unchecked Sendable {
 
     /// What `job`'s page is made from: its template and values, or its text; nothing is rendered yet but what
     /// the values are made of (a `Content/` page's HTML, the report's findings).
-    func source(_ job: SiteBuilder.Job) throws(RenderError) -> PageSource {
-        let path = path(of: job)
+    /// `path`: the page's path, when the caller has made it already.
+    func source(_ job: SiteBuilder.Job, path: String? = nil) throws(RenderError) -> PageSource {
+        let path = path ?? self.path(of: job)
         func page(_ template: String, _ values: [String: Any]) -> PageSource { PageSource(path: path, body: .template(template, values)) }
         switch job {
         case .index(let page): return PageSource(path: path, body: .template("index", try index(page: page, path: path)))

@@ -165,11 +165,11 @@ public struct SiteBuilder: Sendable {
     ) throws {
         let path = work.timed(\.keys) { renderer.path(of: job) }
         guard let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) else {
-            let source = try work.timed(\.values) { try renderer.source(job) }
+            let source = try work.timed(\.values) { try renderer.source(job, path: path) }
             return try emit(source, into: output, work: &work, log: &log)
         }
         if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return }
-        let source = try work.timed(\.values) { try renderer.source(job) }
+        let source = try work.timed(\.values) { try renderer.source(job, path: path) }
         try write(source, inputKey: key, into: output, work: &work, log: &log)
     }
 
