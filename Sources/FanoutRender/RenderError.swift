@@ -7,6 +7,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     case templateLine(file: String, line: Int, message: String)
     /// A content page is unreadable.
     case content(file: String, message: String)
+    /// Two pages would be written to the same file (`Content/report.md` and the validation report), each named
+    /// by where it comes from.
+    case samePath(path: String, first: String, second: String)
 
     /// One line for stderr.
     public var description: String {
@@ -14,6 +17,8 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .template(let file, let message): "template \(file): \(message)"
         case .templateLine(let file, let line, let message): "\(file):\(line): \(message)"
         case .content(let file, let message): "content \(file): \(message)"
+        case .samePath(let path, let first, let second):
+            "two pages would be written to \(path): \(first) and \(second); rename one of them"
         }
     }
 }

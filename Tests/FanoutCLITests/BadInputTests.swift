@@ -77,6 +77,31 @@ import Testing
         #expect(siblings.allSatisfy { !$0.contains("fanout-tmp") && !$0.contains("fanout-old") })
     }
 
+    /// A `Content/` page or a template folder's file whose page would land on another page's file is refused,
+    /// naming both, before anything is written; a rebuild would otherwise flip the file between them.
+    @Test(arguments: [
+        ("Content/report.md", "report.html", "the validation report and Content/report.md", [String]()),
+        ("Templates/index.html", "index.html", "the index and Templates/index.html", []),
+        ("Templates/sitemap.xml", "sitemap.xml", "Templates/sitemap.xml and the sitemap", ["--base-url", "https://example.org/"]),
+    ])
+    func twoPagesForOneFileAreRefused(file: String, path: String, names: String, options: [String]) throws {
+        let cli = try CLI()
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+        try cli.write("# Mine\n", to: file)
+        let project = ["--content", "Content", "--templates", "Templates"]
+        let refused = try cli.run(["build", demo, "--out", "site"] + project + options)
+        #expect(refused.code == 2, "\(refused.stderr)")
+        #expect(refused.stderr == "Error: two pages would be written to \(path): \(names); rename one of them\n")
+        #expect(!cli.exists("site"), "nothing written")
+        // The same on a rebuild over a site built before the clash: the site is left as it was.
+        try FileManager.default.removeItem(at: cli.url(file))
+        #expect(try cli.run(["build", demo, "--out", "site"] + project + options).code == 0)
+        let before = cli.files(under: "site")
+        try cli.write("# Mine\n", to: file)
+        #expect(try cli.run(["build", demo, "--out", "site"] + project + options).code == 2)
+        #expect(cli.files(under: "site") == before)
+    }
+
     @Test func hostileStringsAreEscapedEverywhere() throws {
         let cli = try CLI()
         try cli.write("""

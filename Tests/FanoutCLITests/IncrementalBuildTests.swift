@@ -86,6 +86,23 @@ import Testing
         #expect(leftovers.isEmpty, "the killed run's temporary folder is swept: \(leftovers)")
     }
 
+    /// A rebuild killed while it deletes the pages it no longer makes (here, fewer pages per timeline) leaves
+    /// the rest for the next build to delete; or, when the next build asks for them again (`reverted`), keeps
+    /// those still there and renders those already gone.
+    @Test(arguments: [1, 30, 200], [false, true])
+    func aRebuildKilledWhileDeletingFilesIsFinishedByTheNext(afterSteps: Int, reverted: Bool) throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "30", "--seed", "9", "--out", "export.json").code == 0)
+        #expect(try cli.run("build", "export.json", "--out", "site", "--per-page", "3").code == 0)
+        let killed = try cli.run(["build", "export.json", "--out", "site", "--per-page", "50"], environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
+        #expect(killed.code == 9, "killed by SIGKILL: \(killed.stderr)")
+        let perPage = reverted ? "3" : "50"
+        let next = try cli.run("build", "export.json", "--out", "site", "--per-page", perPage)
+        #expect(next.code == 0, "\(next.stderr)")
+        #expect(try cli.run("build", "export.json", "--out", "full", "--per-page", perPage).code == 0)
+        #expect(try IncrementalBuildPropertyTests.differences(cli, "site", "full").isEmpty)
+    }
+
     @Test func unchangedExportWritesNothingAndOneMovedLikeRewritesOnlyItsPages() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "120", "--seed", "5", "--out", "export.json").code == 0)

@@ -103,19 +103,3 @@ import Testing
         #expect(keyed.count == 1)
     }
 }
-
-/// What a template change reaches: the template, and every template including it, directly or not.
-@Suite struct TemplateIncludesTests {
-    @Test func partialsAndParents() {
-        #expect(TemplateIncludes.names(in: "{{<layout}}{{$body}}{{> post-list}}{{/body}}{{/layout}}{{{raw}}}") == ["layout", "post-list"])
-        #expect(TemplateIncludes.names(in: "{{=<% %>=}}<%> hidden%>") == nil)
-        #expect(TemplateIncludes.names(in: "{{>*dynamic}}") == nil)
-        let closures = TemplateIncludes.closures([
-            "timeline": "{{<layout}}{{>post-list}}{{/layout}}", "layout": "{{title}}", "post-list": "{{>pagination}}",
-            "pagination": "", "other": "{{=| |=}}",
-        ])
-        #expect(closures["timeline"] == ["timeline", "layout", "post-list", "pagination"])
-        #expect(closures["layout"] == ["layout"])
-        #expect(closures["other"] == ["timeline", "layout", "post-list", "pagination", "other"])
-    }
-}

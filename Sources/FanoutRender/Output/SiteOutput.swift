@@ -49,8 +49,8 @@ public struct SiteOutput: Sendable {
     /// build is not forced.
     private let inPlace: Bool
 
-    /// The manifest moved in before an in-place update's files: the previous one without the files about to
-    /// change, so that a run killed in the middle of the update leaves none of them carried over on its word.
+    /// The manifest moved in before an in-place update's files: the previous one without the files about to be
+    /// written, so that a run killed in the middle of the update leaves none of them carried over on its word.
     static let interimName = ".fanout-manifest-interim"
 
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
@@ -115,7 +115,10 @@ public struct SiteOutput: Sendable {
             folder.abandon()
             return summary
         }
-        let changing = Set(written + deleted)
+        // The files about to be deleted keep their entries: until each is deleted it is what its entry says, and
+        // a run killed before deleting it leaves it for the next build to delete (or, asked for again, to carry
+        // over while it is still there).
+        let changing = Set(written)
         let interim = previous.paths.indices.filter { !changing.contains(previous.paths[$0]) }
         try folder.write(
             BuildManifest.text(interim.map { (previous.paths[$0], previous.entries[$0]) }, sorted: previous.isSorted),

@@ -72,13 +72,10 @@ public struct SitePages: Sendable {
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
         (postFiles, userFolders) = (indexes.postFiles, indexes.userFolders)
-        guard byPath else {
-            contentFiles = [:]
-            return
-        }
-        contentFiles = Dictionary(navPages.map { page in
-            (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!)
-        }) { first, _ in first }
+        contentFiles = byPath
+            ? Dictionary(navPages.map { page in (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!) }) { first, _ in first }
+            : [:]
+        try checkDistinctPaths(contentDirectory: options.contentDirectory)
     }
 
     private var dataset: Dataset { renderer.views.dataset }

@@ -4,34 +4,38 @@
 enum TemplateIncludes {
     /// The names `text` includes; nil when it cannot tell, because the template changes its delimiters
     /// (`{{=<% %>=}}`) or names a partial dynamically (`{{>*name}}`): such a template depends on every template.
+    ///
+    /// Reads a tag as swift-mustache's parser does: any whitespace (`Character.isWhitespace`: tabs and line
+    /// breaks too) may stand around the name, and the name is a run of the characters a partial's name may hold.
+    /// Whitespace before the `>` or `<` is skipped too: reading a tag the engine does not take as a partial
+    /// only adds a dependency, and a page rendered once more is harmless, a page left stale is not.
     static func names(in text: String) -> Set<String>? {
         var names = Set<String>()
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i + 1 < bytes.count {
-            guard bytes[i] == UInt8(ascii: "{"), bytes[i + 1] == UInt8(ascii: "{") else {
-                i += 1
-                continue
-            }
-            var j = i + 2
-            while j < bytes.count, bytes[j] == UInt8(ascii: "{") { j += 1 }  // `{{{` opens a triple tag
-            while j < bytes.count, bytes[j] == UInt8(ascii: " ") { j += 1 }
-            guard j < bytes.count else { break }
-            switch bytes[j] {
-            case UInt8(ascii: "="): return nil
-            case UInt8(ascii: ">"), UInt8(ascii: "<"):
-                j += 1
-                while j < bytes.count, bytes[j] == UInt8(ascii: " ") { j += 1 }
-                if j < bytes.count, bytes[j] == UInt8(ascii: "*") { return nil }
-                let start = j
-                while j < bytes.count, bytes[j] != UInt8(ascii: "}"), bytes[j] != UInt8(ascii: " ") { j += 1 }
-                names.insert(String(decoding: bytes[start..<j], as: UTF8.self))
+        var i = text.startIndex
+        func skipWhitespace() { while i < text.endIndex, text[i].isWhitespace { i = text.index(after: i) } }
+        while let open = text[i...].firstRange(of: "{{") {
+            i = open.upperBound
+            while i < text.endIndex, text[i] == "{" { i = text.index(after: i) }  // `{{{` opens a triple tag
+            skipWhitespace()
+            guard i < text.endIndex else { break }
+            switch text[i] {
+            case "=": return nil
+            case ">", "<":
+                i = text.index(after: i)
+                skipWhitespace()
+                if i < text.endIndex, text[i] == "*" { return nil }
+                let start = i
+                while i < text.endIndex, partialNameCharacters.contains(text[i]) { i = text.index(after: i) }
+                names.insert(String(text[start..<i]))
             default: break
             }
-            i = j
         }
         return names
     }
+
+    /// The characters swift-mustache reads as a partial's name.
+    private static let partialNameCharacters = Set<Character>(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
 
     /// Every template each of `texts` (by name) includes, directly or through others, itself included; a
     /// template whose includes cannot be told includes them all.

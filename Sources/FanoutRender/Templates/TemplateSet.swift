@@ -12,6 +12,8 @@ public struct TemplateSet: Sendable {
     private let library: MustacheLibrary
     /// Non-template files (such as `style.css`) by name, copied to the site's root.
     package let assets: [String: String]
+    /// Where each asset comes from, for messages: `Templates/style.css`, or `style.css (built in)`.
+    let assetOrigins: [String: String]
     /// Records the values each template is rendered with, for the test that checks ``TemplateVariables``.
     var recorder: TemplateRecorder?
     /// By template name: a hash of its text and of the texts of every template it includes, directly or not
@@ -65,6 +67,7 @@ public struct TemplateSet: Sendable {
         }
         self.library = library
         self.assets = assets
+        assetOrigins = shown.filter { assets[$0.key] != nil }
         let texts = Dictionary(uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
             (String(name.dropLast(".mustache".count)), text)
         })
