@@ -6,7 +6,8 @@
 // Data: `search.json` at the site's root, an array of {"username", "uid", "url"} with url relative to that root.
 // A page opened from disk may not fetch, so there the same array comes from `search-data.js`. When the page
 // defines `window.fanoutSearchURL` (fanout serve does), each search asks the server instead:
-// `fanoutSearchURL + '?q=' + encodeURIComponent(prefix)`, answered with an array of the same shape.
+// `fanoutSearchURL + '?q=' + encodeURIComponent(prefix)`, answered with an array of the same shape (the first
+// matches) and the number of all matches in the header X-Total-Count.
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -64,7 +65,9 @@
 
   function plural(n, one, many) { return n.toLocaleString('en-US') + ' ' + (n === 1 ? one : many); }
 
-  function show(prefix, found) {
+  // Lists the first of `found` and says how many match in all: `total`, or all of `found`.
+  function show(prefix, found, total) {
+    var count = total === undefined ? found.length : total;
     list.textContent = '';
     found.slice(0, shown).forEach(function (e) {
       var href;
@@ -82,9 +85,9 @@
       item.appendChild(link);
       list.appendChild(item);
     });
-    if (found.length === 0) say('No user’s name or uid starts with “' + prefix + '”.');
-    else if (found.length <= shown) say(plural(found.length, 'user matches', 'users match') + '.');
-    else say('The first ' + shown + ' of ' + plural(found.length, 'match', 'matches') + '; type more to narrow them.');
+    if (count === 0) say('No user’s name or uid starts with “' + prefix + '”.');
+    else if (count <= shown) say(plural(count, 'user matches', 'users match') + '.');
+    else say('The first ' + shown + ' of ' + plural(count, 'match', 'matches') + '; type more to narrow them.');
   }
 
   function search() {
@@ -92,11 +95,13 @@
     if (!prefix) { list.textContent = ''; say(''); return; }
     if (typeof window.fanoutSearchURL === 'string') {
       var ticket = ++asked;
+      var total;
       fetch(window.fanoutSearchURL + '?q=' + encodeURIComponent(prefix)).then(function (response) {
         if (!response.ok) throw new Error('HTTP ' + response.status);
+        total = parseInt(response.headers.get('X-Total-Count'), 10);
         return response.json();
       }).then(function (found) {
-        if (ticket === asked) show(prefix, found);
+        if (ticket === asked) show(prefix, found, isNaN(total) ? found.length : total);
       }, function (error) {
         if (ticket === asked) say('Search failed: ' + error.message);
       });

@@ -118,18 +118,21 @@ def search_and_open(tab, index_url, entries, target, by, enter_in_box, where, an
         prefix = shortest_prefix(entries, target[by], target)
         expected = matches(entries, prefix)
     else:
-        # A server answers at most SHOWN users, so the status can count only a prefix matching no more.
+        # A server lists its first SHOWN matches and counts them all: the shortest prefix it lists the target at.
         value = target[by]
-        prefix = next((value[:n] for n in range(1, len(value) + 1) if len(matches(entries, value[:n])) <= SHOWN), value)
-        expected = answers(prefix)
+        prefix = next((value[:n] for n in range(1, len(value) + 1)
+                       if any(e["uid"] == target["uid"] for e in answers(value[:n])[0])), value)
+        expected, total = answers(prefix)
         check(any(e["uid"] == target["uid"] for e in expected), f"{where}: the server's answer to {prefix!r} lacks {target['uid']}")
+        check(total == len(matches(entries, prefix)),
+              f"{where}: the server counts {total} matches of {prefix!r}, the static search {len(matches(entries, prefix))}")
     tab.goto(index_url)
     if not tab.wait("!document.querySelector('form.search').hidden", f"{where}: the search form shown"):
         return
     tab.click("#user-search")
     tab.type(prefix)
     label = f"{where}: {by} prefix {prefix!r}"
-    count = f"{len(expected):,}"
+    count = f"{len(expected) if answers is None else total:,}"
     status = tab.wait(f"(() => {{ const s = document.querySelector('.search-status').textContent;"
                       f" return s.includes({json.dumps(count)}) && document.querySelectorAll('.search-results a').length ? s : ''; }})()",
                       f"{label}: the status counting {count} users")
@@ -194,8 +197,9 @@ class FanoutServe:
             sys.exit(f"fanout serve printed {self.url!r}, not its URL: {self.process.stderr.read()}")
 
     def search(self, prefix):
+        """The users the server lists for `prefix`, and how many match in all (its X-Total-Count)."""
         with urllib.request.urlopen(self.url + "_fanout/search?q=" + urllib.parse.quote(prefix)) as response:
-            return json.loads(response.read())
+            return json.loads(response.read()), int(response.headers["X-Total-Count"])
 
     def stop(self):
         self.process.send_signal(signal.SIGINT)
@@ -262,6 +266,18 @@ def main():
             try:
                 for target, by in ((entries[len(entries) // 6], "username"), (entries[len(entries) // 7], "uid")):
                     search_and_open(tab, served.url, entries, target, by, False, "fanout serve", served.search)
+                # One letter matches more users than are listed: the status counts them all, as from disk.
+                letter = max("abcdefghijklmnopqrstuvwxyz", key=lambda c: len(matches(entries, c)))
+                count = len(matches(entries, letter))
+                check(count > SHOWN, f"the letter {letter!r} matches only {count} users")
+                tab.goto(served.url)
+                if tab.wait("!document.querySelector('form.search').hidden", "fanout serve: the search form shown"):
+                    tab.click("#user-search")
+                    tab.type(letter.upper())
+                    tab.wait(f"document.querySelector('.search-status').textContent.startsWith("
+                             f"{json.dumps(f'The first {SHOWN} of {count:,} matches')}) && "
+                             f"document.querySelectorAll('.search-results a').length === {SHOWN}",
+                             f"fanout serve: {letter.upper()!r} listing {SHOWN} of {count:,} matches")
             finally:
                 served.stop()
     finally:

@@ -84,11 +84,15 @@ struct SiteResponder: HTTPResponder {
             let uid: String
             let url: String
         }
-        let hits = pages.users(matching: query, limit: Self.searchLimit).map { Hit(username: $0.username, uid: $0.uid, url: "/" + $0.path) }
+        let (found, total) = pages.users(matching: query, limit: Self.searchLimit)
+        let hits = found.map { Hit(username: $0.username, uid: $0.uid, url: "/" + $0.path) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(hits)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        return Self.response(.ok, json, type: "application/json; charset=utf-8", isHead: isHead, cache: "no-store")
+        var response = Self.response(.ok, json, type: "application/json; charset=utf-8", isHead: isHead, cache: "no-store")
+        // How many match in all, beyond the first 20 listed: the search box's status line counts them.
+        response.headers[.init("X-Total-Count")!] = "\(total)"
+        return response
     }
 
     /// The reload event stream: `reload` when the site changed (or failed to), a comment every 15 s to keep the

@@ -105,17 +105,49 @@ public enum SiteServer {
         stopper.attach(group)
         do {
             try await group.run()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ListenError(description: "\(settings.host):\(settings.port): the port is in use; "
-                + "give another with --port N (--port 0 picks a free one)")
-        } catch let error as IOError {
-            throw ListenError(description: "\(settings.host):\(settings.port): cannot listen: \(Self.reason(error))")
-        } catch let error as SocketAddressError {
-            throw ListenError(description: "--bind \(settings.host): not an address of this machine (\(error))")
+        } catch {
+            throw listenError(error, settings) ?? error
         }
     }
 
-    private static func reason(_ error: IOError) -> String {
-        String(cString: strerror(error.errnoCode))
+    /// Fails as ``run(_:settings:watched:load:stopper:onListening:log:)`` would when it cannot listen, but at
+    /// once, before a large export is loaded: the address does not resolve or is not this machine's, or the port
+    /// is taken. (A port taken between this check and the server's start still fails there, with the same error.)
+    public static func checkListen(_ settings: Settings) throws(ListenError) {
+        do {
+            let address = try SocketAddress.makeAddressResolvingHost(settings.host, port: settings.port)
+            #if canImport(Glibc)
+            let stream = Int32(SOCK_STREAM.rawValue)
+            #else
+            let stream = SOCK_STREAM
+            #endif
+            let fd = socket(address.protocolFamily, stream, 0)
+            guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
+            defer { close(fd) }
+            // As the server's own socket: a port whose last connections are closing (TIME_WAIT) is free.
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            let bound = address.withSockAddr { bind(fd, $0, socklen_t($1)) }
+            guard bound == 0 else { throw IOError(errnoCode: errno, reason: "bind") }
+        } catch {
+            throw listenError(error, settings) ?? ListenError(description: "--bind \(settings.host): cannot listen: \(error)")
+        }
+    }
+
+    /// The message for an error that means the server cannot listen; nil for any other error.
+    private static func listenError(_ error: any Error, _ settings: Settings) -> ListenError? {
+        switch error {
+        case let error as IOError where error.errnoCode == EADDRINUSE:
+            ListenError(description: "\(settings.host):\(settings.port): the port is in use; "
+                + "give another with --port N (--port 0 picks a free one)")
+        case let error as IOError:
+            ListenError(description: "\(settings.host):\(settings.port): cannot listen: \(String(cString: strerror(error.errnoCode)))")
+        case is SocketAddressError.UnknownHost:
+            ListenError(description: "--bind \(settings.host): neither an IP address nor a host name that resolves")
+        case is SocketAddressError:
+            ListenError(description: "--bind \(settings.host): not an address of this machine (\(error))")
+        default:
+            nil
+        }
     }
 }

@@ -103,6 +103,18 @@ import FoundationNetworking
         #expect(hits.allSatisfy { $0["username"]!.lowercased().hasPrefix(username.prefix(3).lowercased()) })
         let (byUID, _) = try fetch("/_fanout/search?q=" + uid.prefix(uid.count - 1))
         #expect((try JSONSerialization.jsonObject(with: byUID) as? [[String: String]])?.contains { $0["uid"] == uid } == true)
+        // As the built site's search (search.js over search.json) matches: username or uid, in any case, and
+        // how many match in all in X-Total-Count, the first 20 listed.
+        let entries = try #require(try JSONSerialization.jsonObject(with: built("search.json")) as? [[String: String]])
+        for query in ["a", "0", String(uid.prefix(2)).uppercased(), String(uid.prefix(2)).lowercased(), String(username.prefix(1))] {
+            let q = query.lowercased()
+            let matching = entries.filter { $0["username"]!.lowercased().hasPrefix(q) || $0["uid"]!.lowercased().hasPrefix(q) }
+            let answer = try server.request("/_fanout/search?q=" + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            let listed = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [[String: String]])
+            #expect(answer.header("X-Total-Count") == "\(matching.count)", "\(query)")
+            #expect(listed.count == min(20, matching.count), "\(query)")
+            #expect(Set(listed.map { $0["uid"]! }).isSubset(of: matching.map { $0["uid"]! }), "\(query)")
+        }
 
         // The lookups redirect (302) to the pages `build` writes.
         let redirect = try server.request("/u/" + uid)
@@ -139,6 +151,23 @@ import FoundationNetworking
         #expect(broken.contains("id=\"fanout-serve-error\"") && broken.contains("timeline.mustache"), "\(broken.suffix(600))")
         #expect(broken.contains("served-edit-marker"))
         try original.write(to: template, atomically: true, encoding: .utf8)
+        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
+
+        // A broken export: its error on the page, and still there after a template edit meanwhile (the reload
+        // reads the export again rather than reusing the last one that loaded), until the export is mended.
+        let exportFile = cli.url("gen.json")
+        let export = try Data(contentsOf: exportFile)
+        try export.prefix(export.count / 2).write(to: exportFile)
+        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(try server.request("/" + timelinePath).text.contains("id=\"fanout-serve-error\""))
+        try (original + "<p>edited-while-broken</p>\n").write(to: template, atomically: true, encoding: .utf8)
+        #expect(read(events, until: "event: reload", seconds: 15))
+        let stillBroken = try server.request("/" + timelinePath).text
+        #expect(stillBroken.contains("id=\"fanout-serve-error\"") && stillBroken.contains("gen.json"), "\(stillBroken.suffix(600))")
+        try original.write(to: template, atomically: true, encoding: .utf8)
+        #expect(read(events, until: "event: reload", seconds: 15))
+        try export.write(to: exportFile)
         #expect(read(events, until: "event: reload", seconds: 15))
         #expect(Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
 
@@ -229,6 +258,12 @@ import FoundationNetworking
         #expect(second.code == 2 && second.stdout.isEmpty)
         #expect(second.stderr == "Error: 127.0.0.1:\(server.port): the port is in use; give another with --port N (--port 0 picks a free one)\n")
         #expect(try cli.run("serve", demo, "--port", "70000").code == 2)
+        // An address that is no address, or not this machine's: one message, exit 2, before the export is read.
+        let noAddress = try cli.run("serve", demo, "--port", "0", "--bind", "999.1.1.1")
+        #expect(noAddress.code == 2 && noAddress.stdout.isEmpty)
+        #expect(noAddress.stderr == "Error: --bind 999.1.1.1: neither an IP address nor a host name that resolves\n")
+        let notOurs = try cli.run("serve", demo, "--port", "0", "--bind", "192.0.2.1")
+        #expect(notOurs.code == 2 && notOurs.stderr.hasPrefix("Error: 192.0.2.1:0: cannot listen: "), "\(notOurs.stderr)")
         #expect(try cli.run("serve", "missing.json").code == 2)
         _ = server.stop()
     }

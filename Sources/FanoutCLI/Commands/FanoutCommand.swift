@@ -54,7 +54,13 @@ public struct FanoutCommand: ParsableCommand {
                 print(fullMessage(for: error))
                 return 0
             }
-            if status.rawValue == 1 { return 1 }
+            // Exit code 1 means findings (``ExitCode`` thrown by check, build and report): any other error the
+            // argument parser does not know (one from the HTTP server, say) gets its message and code 2.
+            if status.rawValue == 1 {
+                if error is ExitCode { return 1 }
+                printError(String(describing: error))
+                return 2
+            }
             let message = fullMessage(for: error)
             if !message.isEmpty { printError(message) }
             return status == .validationFailure ? 2 : status.rawValue

@@ -40,6 +40,12 @@ struct ServeCommand: ParsableCommand {
         let settings = try site.settings(input, project)
         let export = try input.input(project)
         guard (0...65535).contains(port) else { throw UsageError(message: "--port \(port): expected 0 to 65535") }
+        // Before the export is read, which takes seconds for a large one.
+        do {
+            try SiteServer.checkListen(.init(host: bind, port: port))
+        } catch {
+            throw UsageError(message: error.description)
+        }
         let loader = SiteLoader(export: export, configuration: configuration, settings: settings)
         let pages = try loader.load(exportChanged: true)
         // Standard input is read once: nothing to watch there.
@@ -81,7 +87,7 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// Loads the site for `serve`, at start and on each reload: the export is read, derived and checked again only
-/// when it changed; templates and `Content/` are read every time.
+/// when it changed or its last read failed; templates and `Content/` are read every time.
 final class SiteLoader: Sendable {
     private let export: ExportInput
     private let configuration: AuditConfiguration
@@ -103,6 +109,9 @@ final class SiteLoader: Sendable {
             if let last, !exportChanged {
                 (dataset, derived, audit) = last
             } else {
+                // Forgotten before reading: when the export fails to load, the next reload, for whatever change,
+                // reads it again, so that its error stays shown until the export loads (README, "Serving the site").
+                data.withLock { $0 = nil }
                 let analysis = try Analysis(export, configuration: configuration)
                 (dataset, derived, audit) = (analysis.dataset, analysis.derived, analysis.audit)
                 data.withLock { $0 = (dataset, derived, audit) }

@@ -193,27 +193,35 @@ public struct SitePages: Sendable {
         return Sitemap.render(pages: htmlPages, baseURL: baseURL, limit: sitemapLimit)
     }
 
-    /// The users whose username (compared in lower case) or uid starts with `prefix`, at most `limit`: usernames
-    /// first, then uids, each in byte order; for a search box. Needs `byPath`.
-    public func users(matching prefix: String, limit: Int) -> [(username: String, uid: String, path: String)] {
-        guard !prefix.isEmpty, limit > 0 else { return [] }
+    /// The users whose username or uid, compared in lower case, starts with `prefix`, as the static site's search
+    /// matches them: the first `limit` (usernames first, then uids, each in byte order) and how many match in all,
+    /// for a search box's status line. Needs `byPath`.
+    public func users(matching prefix: String, limit: Int) -> (found: [(username: String, uid: String, path: String)], total: Int) {
+        guard !prefix.isEmpty else { return ([], 0) }
         var found: [Int] = []
+        var total = 0
         let folded = prefix.lowercased()
         let (byUsername, byUID) = (search.value.byUsername, search.value.byUID)
         var i = Self.lowerBound(byUsername.count) { Self.precedes(byUsername[$0].name, folded) }
-        while i < byUsername.count, found.count < limit, byUsername[i].name.utf8.starts(with: folded.utf8) {
-            found.append(byUsername[i].user)
+        while i < byUsername.count, byUsername[i].name.utf8.starts(with: folded.utf8) {
+            if found.count < limit { found.append(byUsername[i].user) }
+            total += 1
             i += 1
         }
-        i = Self.lowerBound(byUID.count) { Self.precedes(byUID[$0].uid, prefix) }
-        while i < byUID.count, found.count < limit, byUID[i].uid.utf8.starts(with: prefix.utf8) {
-            if !found.contains(byUID[i].user) { found.append(byUID[i].user) }
+        i = Self.lowerBound(byUID.count) { Self.precedes(byUID[$0].uid, folded) }
+        while i < byUID.count, byUID[i].uid.utf8.starts(with: folded.utf8) {
+            let user = byUID[i].user
+            // Counted once when the username matches too.
+            if !renderer.views.username(user).lowercased().utf8.starts(with: folded.utf8) {
+                if found.count < limit { found.append(user) }
+                total += 1
+            }
             i += 1
         }
-        return found.map { u in
+        return (found.map { u in
             let key = dataset.users[u].key
             return (renderer.views.username(u), dataset.key(key), renderer.views.links.timeline(key))
-        }
+        }, total)
     }
 
     private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
@@ -257,6 +265,7 @@ private struct SearchOrders: Sendable {
 
     init(_ users: [Int], views: SiteViews) {
         byUsername = users.map { (views.username($0).lowercased(), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-        byUID = users.map { (views.dataset.key(views.dataset.users[$0].key), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        byUID = users.map { (views.dataset.key(views.dataset.users[$0].key).lowercased(), $0) }
+            .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
     }
 }
