@@ -57,7 +57,13 @@ struct SiteResponder: HTTPResponder {
         } catch let error as RenderError {
             return html(.internalServerError, Self.message("This page could not be rendered", String(describing: error)), state: state, isHead: isHead)
         }
-        guard let text else { return notFound(path, state: state, isHead: isHead) }
+        guard let text else {
+            // A folder's path without its slash (`/users/<folder>`): to the folder, as static servers answer.
+            if !sitePath.isEmpty, !path.hasSuffix("/"), pages.hasPage(at: sitePath + "/index.html") {
+                return Response(status: .movedPermanently, headers: [.location: request.uri.path + "/", .contentLength: "0"])
+            }
+            return notFound(path, state: state, isHead: isHead)
+        }
         let type = Self.contentType(sitePath)
         let body = type.hasPrefix("text/html") ? LiveReload.inject(into: text, error: state.error) : text
         return Self.response(.ok, body, type: type, isHead: isHead)

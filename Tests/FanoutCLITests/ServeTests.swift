@@ -198,6 +198,14 @@ import FoundationNetworking
         }
         let missing = try server.request("/no-such-page.html")
         #expect(missing.status == 404 && missing.header("Content-Type") == "text/html; charset=utf-8" && missing.text.contains("Not found"))
+        // A folder's path without its slash is sent to the folder, as a static server does; other paths are not.
+        let timeline = try #require(try server.request("/u/uidAlice0000000000000000000").header("Location"))
+        let folder = String(timeline.dropLast("/index.html".count))
+        let toFolder = try server.request(folder)
+        #expect(toFolder.status == 301 && toFolder.header("Location") == folder + "/", "\(folder): \(toFolder.status)")
+        #expect(try server.request(folder + "/").status == 200)
+        #expect(try server.request("/users/nobody").status == 404)
+        #expect(try server.request(folder + "/index").status == 404)
 
         #expect(try server.request("/" + String(repeating: "a", count: 64 * 1024)).status == 414)
         let headers = (0..<20).map { "X-Filler-\($0): " + String(repeating: "h", count: 1024) }

@@ -176,6 +176,9 @@ public struct SitePages: Sendable {
         }
     }
 
+    /// Whether `build` writes a page at `path` (relative to the site's root), without rendering it.
+    public func hasPage(at path: String) -> Bool { job(at: path) != nil }
+
     /// The text of the page `build` writes at `path` (relative to the site's root), or nil when it writes none
     /// there. Safe to call from several threads at once.
     public func render(path: String) throws(RenderError) -> String? {
