@@ -6,14 +6,8 @@ extension SitePages {
     /// becomes `report.html`, the validation report's file). Without this, the file would hold whichever page
     /// was written last, and each rebuild would flip between them.
     func checkDistinctPaths(contentDirectory: String?) throws(RenderError) {
-        var topLevel: [SiteBuilder.Job] = []
-        if kinds.contains(.index) { topLevel.append(.index(page: 1)) }
-        if kinds.contains(.search) { topLevel += [.searchJSON, .searchScript] }
-        if kinds.contains(.report) { topLevel += [.report, .reportMarkdown, .reportJSON] }
-        if kinds.contains(.pages) {
-            for (i, page) in renderer.pages.enumerated() where page.name != "index" { topLevel.append(.content(i)) }
-        }
-        topLevel += renderer.templates.assets.keys.sorted().map { SiteBuilder.Job.asset($0) }
+        // The jobs ``jobs`` puts at the site's root; the index's other pages are under `page/`.
+        let topLevel = (kinds.contains(.index) ? [.index(page: 1)] : []) + searchAndReportJobs + contentAndAssetJobs
         var first: [String: SiteBuilder.Job] = [:]
         for job in topLevel {
             let path = renderer.path(of: job)

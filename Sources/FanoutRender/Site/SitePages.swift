@@ -87,8 +87,7 @@ public struct SitePages: Sendable {
         if kinds.contains(.index) {
             for page in 1...indexPageCount { jobs.append(.index(page: page)) }
         }
-        if kinds.contains(.search) { jobs += [.searchJSON, .searchScript] }
-        if kinds.contains(.report) { jobs += [.report, .reportMarkdown, .reportJSON] }
+        jobs += searchAndReportJobs
         for u in liveUsers {
             for page in 1...timelinePageCount(u) {
                 if kinds.contains(.timelines) { jobs.append(.timeline(u, page: page)) }
@@ -102,11 +101,23 @@ public struct SitePages: Sendable {
         if kinds.contains(.posts) {
             for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p { jobs.append(.post(p)) }
         }
+        return jobs + contentAndAssetJobs
+    }
+
+    /// The search's and the report's files, of the kinds chosen: at the site's root, as are
+    /// ``contentAndAssetJobs`` and the index's first page (``checkDistinctPaths(contentDirectory:)``).
+    var searchAndReportJobs: [SiteBuilder.Job] {
+        (kinds.contains(.search) ? [.searchJSON, .searchScript] : [])
+            + (kinds.contains(.report) ? [.report, .reportMarkdown, .reportJSON] : [])
+    }
+
+    /// The `Content/` pages, when chosen, and the assets (always).
+    var contentAndAssetJobs: [SiteBuilder.Job] {
+        var jobs: [SiteBuilder.Job] = []
         if kinds.contains(.pages) {
             for (i, page) in renderer.pages.enumerated() where page.name != "index" { jobs.append(.content(i)) }
         }
-        for name in renderer.templates.assets.keys.sorted() { jobs.append(.asset(name)) }
-        return jobs
+        return jobs + renderer.templates.assets.keys.sorted().map { .asset($0) }
     }
 
     private var indexPageCount: Int { Pagination(perPage: perPage, count: liveUsers.count).pageCount }
@@ -202,20 +213,21 @@ public struct SitePages: Sendable {
     public func users(matching prefix: String, limit: Int) -> (found: [(username: String, uid: String, path: String)], total: Int) {
         guard !prefix.isEmpty else { return ([], 0) }
         var found: [Int] = []
-        var total = 0
         let folded = prefix.lowercased()
         let (byUsername, byUID) = (search.value.byUsername, search.value.byUID)
+        // The users whose username matches: counted once when their uid matches too.
+        var byName = Set<Int>()
         var i = Self.lowerBound(byUsername.count) { Self.precedes(byUsername[$0].name, folded) }
         while i < byUsername.count, byUsername[i].name.utf8.starts(with: folded.utf8) {
             if found.count < limit { found.append(byUsername[i].user) }
-            total += 1
+            byName.insert(byUsername[i].user)
             i += 1
         }
+        var total = byName.count
         i = Self.lowerBound(byUID.count) { Self.precedes(byUID[$0].uid, folded) }
         while i < byUID.count, byUID[i].uid.utf8.starts(with: folded.utf8) {
             let user = byUID[i].user
-            // Counted once when the username matches too.
-            if !renderer.views.username(user).lowercased().utf8.starts(with: folded.utf8) {
+            if !byName.contains(user) {
                 if found.count < limit { found.append(user) }
                 total += 1
             }
