@@ -187,6 +187,8 @@ def report(sql, export_name, findings_by_rule):
             # The severity each rule ran at (`--rule R=S` re-grades), which SARIF and JUnit show even for a
             # rule without findings.
             "severities": {q["rule"]: q["severity"] for q in sql["queries"]},
+            # The rules of the schema's declarations, as `check --format json` lists them.
+            **({"declared_rules": sql["declared_rules"]} if sql.get("declared_rules") else {}),
         },
         "tool": "fanout",
         "version": 1,

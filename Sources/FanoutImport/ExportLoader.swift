@@ -132,7 +132,7 @@ public enum ExportLoader {
         if !walker.seenWatchedKeys.isEmpty {
             throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
-        try RelationMatches(schema: schema, counts: walker.matches).check(
+        try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(
             source: bytes.source,
             found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"), warn: warn)
         return walker.sink

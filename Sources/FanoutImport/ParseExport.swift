@@ -105,7 +105,7 @@ enum ParseExport {
         let files = found.filter { $0.hasSuffix(".json") }
         let listed = files.isEmpty ? "the export has no class files" : "the export's class files are "
             + files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", … (\(files.count) in all)" : "")
-        try RelationMatches(schema: schema, counts: walker.matches).check(source: source, found: listed, warn: warn)
+        try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(source: source, found: listed, warn: warn)
     }
 
     private static func notParse(_ source: String, _ schema: Schema, found: [String]) -> InputError {

@@ -7,10 +7,23 @@ struct RelationMatches {
     let schema: Schema
     /// Per relation (``RelationKind/rawValue``), the nodes its pattern reached.
     let counts: [Int]
+    /// Per declared row set (``RowSets``), the rows that held what the declaration reads.
+    var declaredCounts: [Int] = []
 
     /// The schema's relations whose pattern matched nothing, in the schema's order.
     var unmatched: [RelationKind] {
         RelationKind.allCases.filter { $0.pattern(in: schema) != nil && counts[$0.rawValue] == 0 }
+    }
+
+    /// A declaration's rows as the schema file writes them: `[[counters]] tweet-count at "users/{poster}/tweetCount"`.
+    func described(_ set: RowSet) -> String {
+        let declarations = schema.declarations
+        if set.role == .targets { return "[[references]] to \"\(set.pattern)\"" }
+        let kind = declarations.counters.contains { $0.name == set.name } ? "counters"
+            : declarations.mirrors.contains { $0.name == set.name } ? "mirrors"
+            : declarations.copies.contains { $0.name == set.name } ? "copies" : "references"
+        let at = set.fieldPart.keys.isEmpty ? set.pattern.description : "\(set.pattern)/\(set.fieldPart)"
+        return "[[\(kind)]] \(set.name) at \"\(at)\""
     }
 
     /// The relation as the schema file writes it: `[users] path "members/{user}"`.
@@ -32,5 +45,8 @@ struct RelationMatches {
                     + "\(found). Check the schema's users path (see `fanout schemas show \(Presets.names[0])`)")
         }
         for relation in unmatched { warn?("\(source): \(described(relation)) matched nothing; \(found)") }
+        for (set, count) in zip(RowSets(schema).sets, declaredCounts) where count == 0 && set.role != .originals {
+            warn?("\(source): \(described(set)) matched nothing; \(found)")
+        }
     }
 }

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func chartValuesComeFromTheFindings() throws {
-        let rules = ["like-count-mismatch", "follow-self"].compactMap(RuleCatalog.descriptor)
+        let rules = ["like-count-mismatch", "follow-self"].compactMap { RuleCatalog.descriptor($0) }
         let findings = [mismatch(stored: 7, counted: 5), mismatch(stored: 3, counted: 5), mismatch(stored: 9, counted: 7),
                         Finding(rule: "follow-self", severity: .warning, message: "m", paths: ["q"])]
         let data = ChartsData(AuditResult(findings: findings, rulesRun: rules, skipped: []))

@@ -38,7 +38,7 @@ struct BuildCommand: ParsableCommand {
     func run() throws {
         // Everything that can be wrong with the command line or its files is found before the export is read.
         let project = try input.project()
-        let configuration = try rules.configuration(base: project.rules)
+        let configuration = try rules.configuration(project, schema: input.layout(project))
         let settings = try site.settings(input, project)
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
         let templateSet = try settings.templates()

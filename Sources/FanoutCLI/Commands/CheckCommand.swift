@@ -37,12 +37,14 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if let explain {
-            printOutput(try RuleExplanation.text(explain))
+            // A declared rule is explained from the schema that declares it.
+            let schema = RuleCatalog.descriptor(explain) == nil ? try input.layout(input.project()) : nil
+            printOutput(try RuleExplanation.text(explain, schema: schema))
             return
         }
         // Everything that can be wrong with the command line or its files is found before the export is read.
         let project = try input.project()
-        let configuration = try rules.configuration(base: project.rules)
+        let configuration = try rules.configuration(project, schema: input.layout(project))
         let threshold = (report.failOn ?? project.failOn ?? .error).threshold
         let requests = try report.requests()
         let known = try report.baseline.map(BaselineFile.read)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutCore
+import FanoutRender
 import FanoutExport
 import FanoutJSON
 import Foundation
@@ -35,7 +36,7 @@ struct SQLCommand: ParsableCommand {
     func run() throws {
         let project = try input.project()
         let (schema, exportName) = try source(project)
-        let configuration = try rules.configuration(base: project.rules)
+        let configuration = try rules.configuration(project, schema: schema)
         let (queries, skipped) = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect)
         let derivedQueries = derived ? RuleQueries.derived(schema: schema, dialect: dialect) : []
         switch format {
@@ -43,7 +44,7 @@ struct SQLCommand: ParsableCommand {
             var out = "-- fanout sql --dialect \(dialect.rawValue): \(queries.count) rules over the tables of `fanout tables` "
                 + "(\(schema.name) layout)\n"
             for query in queries {
-                let summary = RuleCatalog.descriptor(query.rule)?.summary ?? ""
+                let summary = RuleCatalog.descriptor(query.rule, schema: schema)?.summary ?? ""
                 out += "\n-- \(query.rule) (\(query.severity.rawValue)): \(summary)\n\(query.sql);\n"
             }
             for rule in skipped { out += "\n-- skipped \(rule.rule): \(rule.reason)\n" }
@@ -59,6 +60,11 @@ struct SQLCommand: ParsableCommand {
                 ("tool", .string("fanout")),
                 ("version", .number(JSONNumber(1))),
             ]
+            let declaredRules = RuleCatalog.declaredDescriptors(for: schema)
+            if !declaredRules.isEmpty {
+                // What the job's report lists as `summary.declared_rules` (README "Declaring your app's copies").
+                members.insert(("declared_rules", JSONReport.declaredRules(declaredRules)), at: 0)
+            }
             if derived {
                 members.insert(("derived", .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })), at: 0)
             }

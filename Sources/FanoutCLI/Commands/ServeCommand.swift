@@ -36,7 +36,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let project = try input.project()
-        let configuration = try rules.configuration(base: project.rules)
+        let configuration = try rules.configuration(project, schema: input.layout(project))
         let settings = try site.settings(input, project)
         let export = try input.input(project)
         guard (0...65535).contains(port) else { throw UsageError(message: "--port \(port): expected 0 to 65535") }

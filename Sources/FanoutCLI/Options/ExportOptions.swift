@@ -56,8 +56,13 @@ struct ExportOptions: ParsableArguments {
             throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
                 + "or set export in \(ProjectConfig.fileName)")
         }
+        return ExportInput(path: path, schema: try layout(project))
+    }
+
+    /// The layout `--schema` or the project file names; nil when the export's is to be detected.
+    func layout(_ project: ProjectConfig) throws -> Schema? {
         let name = schema ?? project.schema.map { SchemaChoice.isFile($0) ? resolve($0) : $0 }
-        return ExportInput(path: path, schema: try name.map(SchemaChoice.resolve))
+        return try name.map(SchemaChoice.resolve)
     }
 }
 

@@ -53,7 +53,11 @@ enum ReportInputs {
             }
         }
         // One report goes through the same steps: a job's report may list its findings in any order.
-        let catalogue = RuleCatalog.descriptors
+        var declared: [RuleDescriptor] = []
+        for (_, report) in reports {
+            for rule in report.result.declaredRules where !declared.contains(where: { $0.id == rule.id }) { declared.append(rule) }
+        }
+        let catalogue = RuleCatalog.descriptors + declared
         let rulesRun = catalogue.filter { ranIn[$0.id] != nil }
         var skipped: [SkippedRule] = []
         for rule in catalogue where ranIn[rule.id] == nil {
@@ -78,7 +82,8 @@ enum ReportInputs {
             info.baseline = BaselineOutcome(hidden: outcomes.reduce(0) { $0 + $1.hidden }, fixed: fixedInAll)
         }
         return ParsedReport(
-            result: AuditResult(findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities),
+            result: AuditResult(
+                findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities, declaredRules: declared),
             info: info, coverage: reports.lazy.compactMap(\.report.coverage).first)
     }
 }

@@ -3,9 +3,9 @@ import FanoutCore
 /// What `fanout check --explain RULE` prints.
 enum RuleExplanation {
     /// The rule's id, severity, summary, explanation and whether its fix is mechanical.
-    static func text(_ id: String) throws -> String {
-        guard let rule = RuleCatalog.descriptor(id) else {
-            throw UsageError(message: "--explain \(id): \(RuleCatalog.unknownMessage(id))")
+    static func text(_ id: String, schema: Schema? = nil) throws -> String {
+        guard let rule = RuleCatalog.descriptor(id, schema: schema) else {
+            throw UsageError(message: "--explain \(id): \(RuleCatalog.unknownMessage(id, schema: schema))")
         }
         let fix = rule.isMechanical
             ? "Fix: mechanical; each finding carries it, and `fanout export EXPORT --out DIR --repair` writes the patch."

@@ -42,6 +42,9 @@ public struct ProjectConfig: Sendable, Equatable {
     public var failOn: FailOn?
     /// Rules switched off or re-graded, by rule id.
     public var rules: [String: RuleSetting]
+    /// The lines of `[rules]` that name no built-in rule: the schema's declarations may have them
+    /// (``checkRules(schema:)``, once the schema is known).
+    var undeclaredRules: [String: ConfigError] = [:]
 
     /// A configuration with the given settings; by default, none.
     public init(
@@ -56,6 +59,14 @@ public struct ProjectConfig: Sendable, Equatable {
         self.out = out
         self.failOn = failOn
         self.rules = rules
+    }
+
+    /// Fails on the first rule `[rules]` names that neither Fanout nor `schema`'s declarations have, naming its line.
+    public func checkRules(schema: Schema?) throws(ConfigError) {
+        for (rule, error) in undeclaredRules.sorted(by: { ($0.value.line ?? 0, $0.key) < ($1.value.line ?? 0, $1.key) })
+        where RuleCatalog.descriptor(rule, schema: schema) == nil {
+            throw ConfigError(file: error.file, line: error.line, message: "[rules] \(rule): \(RuleCatalog.unknownMessage(rule, schema: schema))")
+        }
     }
 
     /// Reads the file at `path`.
@@ -123,7 +134,7 @@ private struct ConfigReader {
                 config.failOn = threshold
             case "rules":
                 guard let rules = value.table else { throw fail(key, "rules: expected a table ([rules])") }
-                config.rules = try readRules(rules)
+                config.rules = try readRules(rules, undeclared: &config.undeclaredRules)
             default:
                 throw fail(key, "unknown key \"\(key)\"; known keys: \(ProjectConfig.keys.joined(separator: ", "))")
             }
@@ -131,7 +142,9 @@ private struct ConfigReader {
         return config
     }
 
-    func readRules(_ table: TOMLTable) throws(ConfigError) -> [String: RuleSetting] {
+    /// The settings of `[rules]`; rules Fanout does not have go into `undeclared` with the error they make unless the
+    /// schema declares them.
+    func readRules(_ table: TOMLTable, undeclared: inout [String: ConfigError]) throws(ConfigError) -> [String: RuleSetting] {
         var settings: [String: RuleSetting] = [:]
         for (rule, value) in ordered(table, name: "rules") {
             guard RuleCatalog.descriptor(rule) != nil else {
@@ -141,7 +154,12 @@ private struct ConfigReader {
                     throw fail(rule, in: "rules", "[rules] \(rule): not a rule; \(setting) is a setting of the file's "
                         + "top level: move it above [rules] (every key after a [table] line belongs to that table)")
                 }
-                throw fail(rule, in: "rules", "[rules] \(rule): \(RuleCatalog.unknownMessage(rule))")
+                undeclared[rule] = fail(rule, in: "rules", "[rules] \(rule): \(RuleCatalog.unknownMessage(rule))")
+                guard let text = value.string, RuleSetting(text) != nil else {
+                    throw fail(rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
+                }
+                settings[rule] = RuleSetting(text)
+                continue
             }
             guard let text = value.string, let setting = RuleSetting(text) else {
                 throw fail(rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")

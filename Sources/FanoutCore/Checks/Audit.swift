@@ -25,13 +25,27 @@ public struct AuditResult: Sendable {
     public var skipped: [SkippedRule]
     /// The severity each rule that ran reported at, where configuration changed it from the default.
     public var severities: [String: Severity]
+    /// The rules of the schema's declarations, run or skipped (README "Declaring your app's copies"), which
+    /// reports that describe every rule (SARIF) list after the built-in ones.
+    public var declaredRules: [RuleDescriptor]
 
     /// A result (the audit makes these; reports and tests may too).
-    public init(findings: [Finding], rulesRun: [RuleDescriptor], skipped: [SkippedRule], severities: [String: Severity] = [:]) {
+    public init(
+        findings: [Finding], rulesRun: [RuleDescriptor], skipped: [SkippedRule], severities: [String: Severity] = [:],
+        declaredRules: [RuleDescriptor] = []
+    ) {
         self.findings = findings
         self.rulesRun = rulesRun
         self.skipped = skipped
         self.severities = severities
+        self.declaredRules = declaredRules
+    }
+
+    /// Every rule of the run, run or skipped, in report order: the built-in ones (those of relations the schema
+    /// does not place are not part of it), then the declared ones.
+    public var allRules: [RuleDescriptor] {
+        let ids = Set(rulesRun.map(\.id) + skipped.map(\.rule))
+        return (RuleCatalog.descriptors + declaredRules).filter { ids.contains($0.id) }
     }
 
     /// The severity `rule` reported at in this run.
@@ -64,7 +78,7 @@ public enum Audit {
         }
         return AuditResult(
             findings: results.value.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
-            severities: severities)
+            severities: severities, declaredRules: RuleCatalog.declaredDescriptors(for: context.dataset.schema))
     }
 
     /// The rules `configuration` and `schema` let run, each with its severity, and the others with the reason,
@@ -75,8 +89,9 @@ public enum Audit {
         var ran: [(rule: any ConsistencyRule, severity: Severity)] = []
         var skipped: [SkippedRule] = []
         var severities: [String: Severity] = [:]
-        for rule in RuleCatalog.rules {
+        for rule in RuleCatalog.rules(for: schema) {
             let id = rule.descriptor.id
+            guard RuleCatalog.isPlaced(id, in: schema) else { continue }
             let setting = configuration.settings[id] ?? .severity(rule.descriptor.defaultSeverity)
             guard case .severity(let severity) = setting else {
                 skipped.append(SkippedRule(rule: id, reason: "switched off by configuration"))

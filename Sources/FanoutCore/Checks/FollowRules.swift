@@ -21,18 +21,28 @@ struct FollowMirrorMissingRule: MirrorRule {
 
     let orphanNamesSourceFirst = true
 
-    func sides(of dataset: Dataset) -> (source: [Follow], mirror: [Follow]) { (dataset.following, dataset.followers) }
+    func sides(of context: CheckContext) -> (source: [Follow], mirror: [Follow]) { (context.dataset.following, context.dataset.followers) }
 
     func pair(_ follow: Follow) -> Int64 { packed(follow) }
 
-    func paths(of follow: Follow, in dataset: Dataset) -> (source: String?, mirror: String?) {
-        (dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow))
+    func paths(of follow: Follow, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
+        let other = Follow(user: follow.user, target: follow.target)
+        return fromSource ? (dataset.path(ofFollowing: follow), dataset.path(ofFollower: other))
+            : (dataset.path(ofFollowing: other), dataset.path(ofFollower: follow))
     }
 
     func reportsMissing(_ follow: Follow, in context: CheckContext) -> Bool {
         // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
         follow.user != follow.target && (context.dataset.schema.users == nil
             || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
+    }
+
+    func entryValue(_ follow: Follow, in dataset: Dataset) -> JSONValue {
+        dataset.entryValue(dataset.schema.followers!, user: follow.user, target: follow.target)
+    }
+
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String {
+        q.entryValue(q.schema.followers!, ["user": "\(row).user", "target": "\(row).target"])
     }
 
     func missingMessage(_ follow: Follow, in context: CheckContext) -> String {
@@ -43,8 +53,8 @@ struct FollowMirrorMissingRule: MirrorRule {
         "\(context.name(follow.user)) is listed among \(context.name(follow.target))'s followers but does not follow them"
     }
 
-    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern)) {
-        (("following", schema.following!.pattern), ("followers", schema.followers!.pattern))
+    func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide) {
+        (q.side("following", q.schema.following!), q.side("followers", q.schema.followers!))
     }
 
     var sqlPair: (String, String) { ("user", "target") }

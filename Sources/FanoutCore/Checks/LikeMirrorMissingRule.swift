@@ -20,18 +20,28 @@ struct LikeMirrorMissingRule: MirrorRule {
 
     let orphanNamesSourceFirst = false
 
-    func sides(of dataset: Dataset) -> (source: [Like], mirror: [Like]) { (dataset.likes, dataset.likeMirror) }
+    func sides(of context: CheckContext) -> (source: [Like], mirror: [Like]) { (context.dataset.likes, context.dataset.likeMirror) }
 
     func pair(_ like: Like) -> Int64 { packed(like) }
 
-    func paths(of like: Like, in dataset: Dataset) -> (source: String?, mirror: String?) {
-        (dataset.path(ofLike: like), dataset.path(ofMirroredLike: like))
+    func paths(of like: Like, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
+        let other = Like(post: like.post, user: like.user)
+        return fromSource ? (dataset.path(ofLike: like), dataset.path(ofMirroredLike: other))
+            : (dataset.path(ofLike: other), dataset.path(ofMirroredLike: like))
     }
 
     func reportsMissing(_ like: Like, in context: CheckContext) -> Bool {
         // A like by a deleted user or of a deleted post is deleted, not mirrored: other rules report those.
         (context.dataset.schema.users == nil || context.derived.user(like.user) != nil)
             && (context.dataset.schema.posts == nil || context.derived.post(like.post) != nil)
+    }
+
+    func entryValue(_ like: Like, in dataset: Dataset) -> JSONValue {
+        dataset.entryValue(dataset.schema.likeMirror!, post: like.post, user: like.user)
+    }
+
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String {
+        q.entryValue(q.schema.likeMirror!, ["post": "\(row).post", "user": "\(row).user"])
     }
 
     func missingMessage(_ like: Like, in context: CheckContext) -> String {
@@ -43,8 +53,8 @@ struct LikeMirrorMissingRule: MirrorRule {
             + "set does not hold"
     }
 
-    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern)) {
-        (("likes", schema.likes!.pattern), ("like_mirror", schema.likeMirror!.pattern))
+    func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide) {
+        (q.side("likes", q.schema.likes!), q.side("like_mirror", q.schema.likeMirror!))
     }
 
     var sqlPair: (String, String) { ("post", "user") }

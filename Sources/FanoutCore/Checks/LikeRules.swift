@@ -1,7 +1,8 @@
 import FanoutJSON
 
-/// `like-count-mismatch`: the stored counter equals the number of distinct existing likers.
-struct LikeCountMismatchRule: ConsistencyRule {
+/// `like-count-mismatch`: the stored counter equals the number of distinct existing likers (a counter of likes
+/// per post, README "Declaring your app's copies").
+struct LikeCountMismatchRule: CounterRule {
     let descriptor = RuleDescriptor(
         id: "like-count-mismatch", defaultSeverity: .error,
         summary: "A post's stored like counter equals the number of users who like it.",
@@ -18,41 +19,45 @@ struct LikeCountMismatchRule: ConsistencyRule {
         Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count") ?? Requirement.likes(schema)
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let dataset = context.dataset, derived = context.derived
-        guard let field = dataset.schema.posts?.likeCount else { return [] }
-        var findings: [Finding] = []
-        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard let stored = post.storedLikeCount, stored >= 0 else { continue }
-            let counted = derived.likeCount(post: p)
-            guard stored != Int64(counted) else { continue }
-            let delta = stored - Int64(counted)
-            let path = dataset.path(of: post, field: field)
-            findings.append(finding(
-                "post \(dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
-                    + (counted == 1 ? "1 user likes it" : "\(counted) users like it") + " (\(delta > 0 ? "+" : "")\(delta))",
-                paths: [path], expected: counted, actual: stored, fix: [PatchEntry(path, counted.jsonValue)]
-            ))
-        }
-        return findings
+    /// Non-negative counters; `like-count-negative` reports the others.
+    func readings(in context: CheckContext) -> [CounterReading] { likeCounters(in: context) { $0 >= 0 } }
+
+    func message(_ reading: CounterReading, in context: CheckContext) -> String {
+        let stored = reading.stored.int64!, field = context.dataset.schema.posts!.likeCount!
+        let post = context.dataset.posts[context.derived.post(reading.group)!]
+        return "post \(context.dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
+            + (reading.counted == 1 ? "1 user likes it" : "\(reading.counted) users like it") + Self.delta(stored, reading.counted)
     }
 
     func sql(_ q: SQLContext) -> String {
         let field = q.schema.posts!.likeCount!
         let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)", delta = "(p.like_count - coalesce(c.n, 0))"
-        return q.with(q.likeCounts) + q.finding(
-            paths: [path], expected: q.integer(counted), actual: q.integer("p.like_count"),
-            fix: q.fix([(path, q.integer(counted))]),
+        return q.counterFindings(
+            ctes: [q.likeCounts], from: "live_posts p LEFT JOIN like_counts c ON c.post = p.post", path: path,
+            stored: "p.like_count", storedJSON: q.integer("p.like_count"), counted: counted,
+            where: "p.like_count IS NOT NULL AND p.like_count >= 0",
             message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores \(field) "), q.integer("p.like_count"),
                       "' but '", "CASE WHEN \(counted) = 1 THEN '1 user likes it' ELSE \(q.integer(counted)) || ' users like it' END",
-                      "' ('", "CASE WHEN \(delta) > 0 THEN '+' ELSE '' END", q.integer(delta), "')'"]
-        ) + "\nFROM live_posts p LEFT JOIN like_counts c ON c.post = p.post\n"
-            + "WHERE p.like_count IS NOT NULL AND p.like_count >= 0 AND p.like_count <> \(counted)"
+                      "' ('", "CASE WHEN \(delta) > 0 THEN '+' ELSE '' END", q.integer(delta), "')'"])
     }
 }
 
+/// The stored like counters of live posts whose integer value passes `keep`, each with the post's like count.
+private func likeCounters(in context: CheckContext, _ keep: (Int64) -> Bool) -> [CounterReading] {
+    let dataset = context.dataset, derived = context.derived
+    guard let field = dataset.schema.posts?.likeCount else { return [] }
+    var readings: [CounterReading] = []
+    for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+        guard let stored = post.storedLikeCount, keep(stored) else { continue }
+        readings.append(CounterReading(
+            path: dataset.path(of: post, field: field), stored: .number(JSONNumber(stored)), counted: derived.likeCount(post: p),
+            group: post.key))
+    }
+    return readings
+}
+
 /// `like-count-negative`: the stored counter is not negative.
-struct LikeCountNegativeRule: ConsistencyRule {
+struct LikeCountNegativeRule: CounterRule {
     let descriptor = RuleDescriptor(
         id: "like-count-negative", defaultSeverity: .error,
         summary: "A post's stored like counter is zero or more.",
@@ -67,31 +72,22 @@ struct LikeCountNegativeRule: ConsistencyRule {
         Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count")
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let dataset = context.dataset, derived = context.derived
-        guard let field = dataset.schema.posts?.likeCount else { return [] }
-        var findings: [Finding] = []
-        for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard let stored = post.storedLikeCount, stored < 0 else { continue }
-            let counted = derived.likeCount(post: p)
-            let path = dataset.path(of: post, field: field)
-            findings.append(finding(
-                "post \(dataset.key(post.key)) by \(context.name(post.owner)) stores a negative \(field) (\(stored))",
-                paths: [path], expected: counted, actual: stored, fix: [PatchEntry(path, counted.jsonValue)]
-            ))
-        }
-        return findings
+    func readings(in context: CheckContext) -> [CounterReading] { likeCounters(in: context) { $0 < 0 } }
+
+    func message(_ reading: CounterReading, in context: CheckContext) -> String {
+        let post = context.dataset.posts[context.derived.post(reading.group)!]
+        return "post \(context.dataset.key(post.key)) by \(context.name(post.owner)) stores a negative "
+            + "\(context.dataset.schema.posts!.likeCount!) (\(reading.stored.int64!))"
     }
 
     func sql(_ q: SQLContext) -> String {
         let field = q.schema.posts!.likeCount!
-        let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)"
-        return q.with(q.likeCounts) + q.finding(
-            paths: [path], expected: q.integer(counted), actual: q.integer("p.like_count"),
-            fix: q.fix([(path, q.integer(counted))]),
+        let path = q.path("p.path", field: field)
+        return q.counterFindings(
+            ctes: [q.likeCounts], from: "live_posts p LEFT JOIN like_counts c ON c.post = p.post", path: path,
+            stored: "p.like_count", storedJSON: q.integer("p.like_count"), counted: "coalesce(c.n, 0)", where: "p.like_count < 0",
             message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores a negative \(field) ("),
-                      q.integer("p.like_count"), "')'"]
-        ) + "\nFROM live_posts p LEFT JOIN like_counts c ON c.post = p.post\nWHERE p.like_count < 0"
+                      q.integer("p.like_count"), "')'"])
     }
 }
 

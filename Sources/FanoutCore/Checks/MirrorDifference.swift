@@ -26,17 +26,21 @@ struct MirrorDifference<Edge> {
     }
 }
 
-/// A rule over a relation and its mirror. The source of truth wins: a missing mirror entry is added, and a
-/// mirror entry without its source is deleted. A rule says where each side of an edge is stored and what its
-/// findings say; the comparison and the findings are made here, once, for every mirrored relation.
+/// The mirror kind (README "Declaring your app's copies"): a relation stored twice, the source of truth and its
+/// mirror. The source wins: a missing mirror entry is added, and a mirror entry without its source is deleted. A
+/// rule says where each side of an edge is stored and what its findings say; the comparison and the findings are
+/// made here, once, for every mirrored relation: the like set and `user-likes`, `following` and `followers`, the
+/// posts and `user-posts`, and each declared mirror.
 protocol MirrorRule: ConsistencyRule {
     associatedtype Edge
     /// The source of truth's edges and the mirror's.
-    func sides(of dataset: Dataset) -> (source: [Edge], mirror: [Edge])
+    func sides(of context: CheckContext) -> (source: [Edge], mirror: [Edge])
     /// The edge as one integer, for set membership.
     func pair(_ edge: Edge) -> Int64
-    /// Where the source side and the mirror side of `edge` are stored.
-    func paths(of edge: Edge, in dataset: Dataset) -> (source: String?, mirror: String?)
+    /// Where the source side and the mirror side of `edge` are stored; `edge` is one of the source's edges, or of
+    /// the mirror's (`fromSource` false). The side it is not from may not exist yet: a row stored under a key of its
+    /// own is then keyed as a new row is (``Dataset/newRowKey(_:)``).
+    func paths(of edge: Edge, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?)
     /// Whether a missing mirror entry is this rule's to report (edges of deleted users are other rules').
     func reportsMissing(_ edge: Edge, in context: CheckContext) -> Bool
     /// The message of an edge the mirror lacks.
@@ -45,33 +49,41 @@ protocol MirrorRule: ConsistencyRule {
     func orphanMessage(_ edge: Edge, in context: CheckContext) -> String
     /// Whether an orphan's finding names the source path first (what is missing) rather than the mirror's.
     var orphanNamesSourceFirst: Bool { get }
+    /// What a missing mirror entry holds once written: the schema's edge value unless the mirror stores more.
+    func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue
 
-    /// The SQL of the two sides: each side's table and pattern, the two columns naming an edge, and an edge
-    /// row's captures (`row` is the row's alias).
-    func sqlSides(_ schema: Schema) -> (source: (table: String, pattern: PathPattern), mirror: (table: String, pattern: PathPattern))
+    /// The SQL of the two sides: each side's rows (a table or a subquery with `path`, `seq` and a column per end)
+    /// and pattern, the two columns naming an edge, and an edge row's captures (`row` is the row's alias).
+    func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide)
     var sqlPair: (String, String) { get }
     func sqlCaptures(_ row: String) -> [String: String]
-    /// `reportsMissing`, `missingMessage` and `orphanMessage` in SQL, over the edge row `row`.
+    /// `reportsMissing`, `missingMessage`, `orphanMessage` and `entryValue` in SQL, over the edge row `row`.
     func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String
     func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String]
     func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String]
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String
 }
 
 extension MirrorRule {
+    func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue { dataset.schema.edgeValue.json }
+
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String { q.edgeValue }
+
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
         let edgeValue = dataset.schema.edgeValue.json
-        let (source, mirror) = sides(of: dataset)
+        let (source, mirror) = sides(of: context)
         let difference = MirrorDifference(source: source, mirror: mirror, packed: pair)
         var findings: [Finding] = []
         for edge in difference.notMirrored where reportsMissing(edge, in: context) {
-            guard case let (source?, mirror?) = paths(of: edge, in: dataset) else { continue }
+            guard case let (source?, mirror?) = paths(of: edge, fromSource: true, in: dataset) else { continue }
+            let value = entryValue(edge, in: dataset)
             findings.append(finding(
-                missingMessage(edge, in: context), paths: [mirror, source], expected: edgeValue,
-                actual: JSONValue.null, fix: [PatchEntry(mirror, edgeValue)]))
+                missingMessage(edge, in: context), paths: [mirror, source], expected: value,
+                actual: JSONValue.null, fix: [PatchEntry(mirror, value)]))
         }
         for edge in difference.notInSource {
-            guard case let (source?, mirror?) = paths(of: edge, in: dataset) else { continue }
+            guard case let (source?, mirror?) = paths(of: edge, fromSource: false, in: dataset) else { continue }
             let message = orphanMessage(edge, in: context), fix = [PatchEntry(mirror, .null)]
             findings.append(orphanNamesSourceFirst
                 ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
@@ -80,24 +92,47 @@ extension MirrorRule {
         return findings
     }
 
-    /// `findings` as one query: the first row of each edge one side has and the other lacks.
+    /// `findings` as one query: the first row of each edge one side has and the other lacks. A side's own path is
+    /// its row's; the other side's is made from the pattern.
     func sql(_ q: SQLContext) -> String {
-        let (source, mirror) = sqlSides(q.schema), (a, b) = sqlPair
-        let sourcePath = q.path(source.pattern, sqlCaptures("e")), mirrorPath = q.path(mirror.pattern, sqlCaptures("e"))
-        func firsts(_ name: String, _ table: String) -> String {
-            "\(name) AS (\n  SELECT s.* FROM \(q.table(table)) s QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
+        let (source, mirror) = sqlSides(q), (a, b) = sqlPair
+        func path(_ side: MirrorSide) -> String {
+            q.path(side.pattern, sqlCaptures("e").merging(side.newRowKey.map { ["id": $0("e")] } ?? [:]) { $1 })
         }
-        func absent(from table: String) -> String {
-            "NOT EXISTS (SELECT 1 FROM \(q.table(table)) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
+        let sourcePath = path(source), mirrorPath = path(mirror)
+        func firsts(_ name: String, _ from: String) -> String {
+            "\(name) AS (\n  SELECT s.* FROM \(from) s QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
         }
-        let fix = q.fix([(mirrorPath, "'null'")])
+        func absent(from: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM \(from) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
+        }
+        let fix = q.fix([("e.path", "'null'")])
         let orphan = orphanNamesSourceFirst
-            ? q.finding(paths: [sourcePath, mirrorPath], expected: q.edgeValue, actual: "'null'", fix: fix, message: sqlOrphanMessage("e", q))
-            : q.finding(paths: [mirrorPath, sourcePath], expected: "'null'", actual: "'true'", fix: fix, message: sqlOrphanMessage("e", q))
-        return q.with(firsts("source_edges", source.table), firsts("mirror_edges", mirror.table))
-            + q.finding(paths: [mirrorPath, sourcePath], expected: q.edgeValue, actual: "'null'",
-                        fix: q.fix([(mirrorPath, q.edgeValue)]), message: sqlMissingMessage("e", q))
-            + "\nFROM source_edges e\nWHERE \(absent(from: mirror.table)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
-            + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.table))"
+            ? q.finding(paths: [sourcePath, "e.path"], expected: q.edgeValue, actual: "'null'", fix: fix, message: sqlOrphanMessage("e", q))
+            : q.finding(paths: ["e.path", sourcePath], expected: "'null'", actual: "'true'", fix: fix, message: sqlOrphanMessage("e", q))
+        let value = sqlEntryValue("e", q)
+        return q.with(firsts("source_edges", source.from), firsts("mirror_edges", mirror.from))
+            + q.finding(paths: [mirrorPath, "e.path"], expected: value, actual: "'null'",
+                        fix: q.fix([(mirrorPath, value)]), message: sqlMissingMessage("e", q))
+            + "\nFROM source_edges e\nWHERE \(absent(from: mirror.from)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
+            + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.from))"
+    }
+}
+
+/// One side of a mirrored relation in SQL: its rows (a table, or a subquery with `path`, `seq` and a column per
+/// end), its pattern, and for a relation stored as rows the key of a new row over an edge row's alias.
+struct MirrorSide {
+    var from: String
+    var pattern: PathPattern
+    var newRowKey: ((String) -> String)?
+}
+
+extension SQLContext {
+    /// A side stored in the table `table` as the edge relation `relation`, whose ends are columns of its rows.
+    func side(_ table: String, _ relation: EdgeRelation) -> MirrorSide {
+        let fields = [("user", relation.user), ("post", relation.post), ("target", relation.target)].filter { $0.1 != nil }.map(\.0)
+        return MirrorSide(
+            from: self.table(table), pattern: relation.pattern,
+            newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })
     }
 }

@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// `poster-copy-stale`: the username copied into a post equals the poster's username.
-struct PosterCopyStaleRule: ConsistencyRule {
+struct PosterCopyStaleRule: CopyRule {
     let descriptor = RuleDescriptor(
         id: "poster-copy-stale", defaultSeverity: .warning,
         summary: "The poster's username copied into each post equals the user's current username.",
@@ -16,22 +16,25 @@ struct PosterCopyStaleRule: ConsistencyRule {
         Requirement.posts(schema, field: \.posterUsername, "poster username copy", key: "poster_username") ?? Requirement.users(schema)
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
+    /// Copies and usernames that are there (`post-field` reports a missing copy).
+    func readings(in context: CheckContext) -> [CopyReading] {
         let dataset = context.dataset, derived = context.derived
         guard let field = dataset.schema.posts?.posterUsername else { return [] }
-        var findings: [Finding] = []
+        var readings: [CopyReading] = []
         for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard let copy = post.posterCopyUsername, let u = derived.user(post.owner),
-                let username = dataset.users[u].username, copy != username
+            guard let copy = post.posterCopyUsername, let u = derived.user(post.owner), let username = dataset.users[u].username
             else { continue }
-            let path = dataset.path(of: post, field: field)
-            findings.append(finding(
-                "post \(dataset.key(post.key)) shows its poster as \"\(copy)\" but the user is now \"\(username)\"",
-                paths: [path, "\(dataset.path(ofUser: post.owner))/\(dataset.schema.users?.username?.description ?? "username")"],
-                expected: username, actual: copy, fix: [PatchEntry(path, username.jsonValue)]
-            ))
+            readings.append(CopyReading(
+                paths: [dataset.path(of: post, field: field),
+                        "\(dataset.path(ofUser: post.owner))/\(dataset.schema.users?.username?.description ?? "username")"],
+                copy: .string(copy), original: .string(username), record: post.key))
         }
-        return findings
+        return readings
+    }
+
+    func message(_ reading: CopyReading, in context: CheckContext) -> String {
+        "post \(context.dataset.key(reading.record)) shows its poster as \"\(reading.copy.string!)\" but the user is now "
+            + "\"\(reading.original.string!)\""
     }
 
     func sql(_ q: SQLContext) -> String {
@@ -48,7 +51,7 @@ struct PosterCopyStaleRule: ConsistencyRule {
 }
 
 /// `poster-copy-uid`: the uid copied into a post equals the owner named by its path or owner field.
-struct PosterCopyUIDRule: ConsistencyRule {
+struct PosterCopyUIDRule: CopyRule {
     let descriptor = RuleDescriptor(
         id: "poster-copy-uid", defaultSeverity: .error,
         summary: "The poster uid copied into each post equals the post's owner.",
@@ -63,21 +66,22 @@ struct PosterCopyUIDRule: ConsistencyRule {
         Requirement.posts(schema, field: \.posterUID, "poster uid copy", key: "poster_uid")
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
+    /// Posts with both a copy and an owner.
+    func readings(in context: CheckContext) -> [CopyReading] {
         let dataset = context.dataset, derived = context.derived
         guard let field = dataset.schema.posts?.posterUID else { return [] }
-        var findings: [Finding] = []
+        var readings: [CopyReading] = []
         for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard post.posterCopyUID != noKey, post.owner != noKey, post.posterCopyUID != post.owner else { continue }
-            let path = dataset.path(of: post, field: field)
-            let owner = dataset.key(post.owner)
-            findings.append(finding(
-                "post \(dataset.key(post.key)) belongs to \(owner) but its poster copy names \(dataset.key(post.posterCopyUID))",
-                paths: [path], expected: owner, actual: dataset.key(post.posterCopyUID),
-                fix: [PatchEntry(path, owner.jsonValue)]
-            ))
+            guard post.posterCopyUID != noKey, post.owner != noKey else { continue }
+            readings.append(CopyReading(
+                paths: [dataset.path(of: post, field: field)], copy: .string(dataset.key(post.posterCopyUID)),
+                original: .string(dataset.key(post.owner)), record: post.key))
         }
-        return findings
+        return readings
+    }
+
+    func message(_ reading: CopyReading, in context: CheckContext) -> String {
+        "post \(context.dataset.key(reading.record)) belongs to \(reading.original.string!) but its poster copy names \(reading.copy.string!)"
     }
 
     func sql(_ q: SQLContext) -> String {
@@ -90,7 +94,7 @@ struct PosterCopyUIDRule: ConsistencyRule {
 }
 
 /// `post-unknown-poster`: every post's owner exists.
-struct PostUnknownPosterRule: ConsistencyRule {
+struct PostUnknownPosterRule: ReferenceRule {
     let descriptor = RuleDescriptor(
         id: "post-unknown-poster", defaultSeverity: .error,
         summary: "Every post's owner exists.",
@@ -105,16 +109,18 @@ struct PostUnknownPosterRule: ConsistencyRule {
         Requirement.posts(schema) ?? Requirement.users(schema)
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
+    /// Live posts whose owner is no existing user.
+    func broken(in context: CheckContext) -> [BrokenReference] {
         let dataset = context.dataset, derived = context.derived
         return dataset.posts.enumerated().compactMap { p, post in
             guard derived.post(post.key) == p, derived.user(post.owner) == nil else { return nil }
-            let owner = post.owner == noKey ? "no one" : dataset.key(post.owner)
-            return finding(
-                "post \(dataset.key(post.key)) belongs to \(owner), who does not exist",
-                paths: [dataset.path(of: post)], expected: nil, actual: owner
-            )
+            return BrokenReference(
+                paths: [dataset.path(of: post)], key: post.owner == noKey ? nil : dataset.key(post.owner), record: post.key)
         }
+    }
+
+    func message(_ reference: BrokenReference, in context: CheckContext) -> String {
+        "post \(context.dataset.key(reference.record)) belongs to \(reference.key ?? "no one"), who does not exist"
     }
 
     func sql(_ q: SQLContext) -> String {

@@ -19,11 +19,16 @@ struct StoredTimelines {
     func contains(user: KeyID, post p: Int32) -> Bool { byUser.sortedGroup(Int(user), contains: p) }
 }
 
-/// The value a stored timeline entry should hold for a post by `owner`.
-func timelineEntryValue(_ dataset: Dataset, owner: KeyID) -> JSONValue {
-    guard let field = dataset.schema.timeline?.posterUID else { return dataset.schema.edgeValue.json }
-    var value = JSONValue.string(dataset.key(owner))
-    for key in field.keys.reversed() { value = .object([(key: key, value: value)]) }
+/// The value a stored timeline entry should hold for a post by `owner`: the edge value, or an object with the
+/// poster field, and for rows keyed by an ID the post field (`post`, ``noKey`` for an entry whose post is its key).
+func timelineEntryValue(_ dataset: Dataset, owner: KeyID, post: KeyID = noKey) -> JSONValue {
+    guard let timeline = dataset.schema.timeline else { return dataset.schema.edgeValue.json }
+    var fields: [(FieldPath, JSONValue)] = []
+    if let field = timeline.post, post != noKey { fields.append((field, .string(dataset.key(post)))) }
+    if let field = timeline.posterUID { fields.append((field, .string(dataset.key(owner)))) }
+    guard !fields.isEmpty else { return dataset.schema.edgeValue.json }
+    var value = JSONValue.object([])
+    for (field, fieldValue) in fields { value = RepairPatch.setting(field.keys[...], to: fieldValue, in: value) }
     return value
 }
 
@@ -53,7 +58,7 @@ struct TimelineMissingRule: ConsistencyRule {
                 guard let path = dataset.path(ofTimeline: user.key, post: post.key)
                 else { continue }
                 let whose = post.owner == user.key ? "their own post" : "\(context.name(post.owner))'s post"
-                let value = timelineEntryValue(dataset, owner: post.owner)
+                let value = timelineEntryValue(dataset, owner: post.owner, post: post.key)
                 findings.append(finding(
                     "\(context.name(user.key))'s timeline is missing \(whose) \(dataset.key(post.key))",
                     paths: [path], expected: value, actual: JSONValue.null, fix: [PatchEntry(path, value)]
@@ -64,8 +69,8 @@ struct TimelineMissingRule: ConsistencyRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post"])
-        let value = q.timelineValue("m.owner")
+        let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post", "id": "m.post"])
+        let value = q.timelineValue("m.owner", post: "m.post")
         return q.with(q.timelineMembers) + q.finding(
             paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
             message: [q.name("m.reader"), "'''s timeline is missing '",
@@ -96,22 +101,23 @@ struct TimelineStaleRule: ConsistencyRule {
             let owner = derived.postOwners[p]
             if owner == entry.user { return nil }
             if let u = derived.user(entry.user), derived.followedKeys.sortedGroup(u, contains: owner) { return nil }
-            guard let path = dataset.path(ofTimeline: entry.user, post: entry.post) else { return nil }
+            guard let path = dataset.path(of: entry) else { return nil }
             let reason = derived.user(entry.user) == nil
                 ? "\(dataset.key(entry.user)) does not exist"
                 : "\(context.name(entry.user)) does not follow \(context.name(owner))"
             return finding(
                 "\(context.name(entry.user))'s timeline shows \(context.name(owner))'s post \(dataset.key(entry.post)), but \(reason)",
-                paths: [path], expected: JSONValue.null, actual: timelineEntryValue(dataset, owner: entry.posterUID == noKey ? owner : entry.posterUID),
+                paths: [path], expected: JSONValue.null, actual: timelineEntryValue(dataset, owner: entry.posterUID == noKey ? owner : entry.posterUID, post: entry.post),
                 fix: [PatchEntry(path, .null)]
             )
         }
     }
 
     func sql(_ q: SQLContext) -> String {
-        let path = q.path(q.schema.timeline!.pattern, ["user": "t.user", "post": "t.post"])
+        let path = "t.path"
         return q.with() + q.finding(
-            paths: [path], expected: "'null'", actual: q.timelineValue("coalesce(t.poster, p.owner)"), fix: q.fix([(path, "'null'")]),
+            paths: [path], expected: "'null'", actual: q.timelineValue("coalesce(t.poster, p.owner)", post: "t.post"),
+            fix: q.fix([(path, "'null'")]),
             message: [q.name("t.user"), "'''s timeline shows '", q.name("p.owner"), "'''s post '", "t.post", "', but '",
                       "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
                         + "ELSE t.user || ' does not exist' END"]
@@ -139,23 +145,24 @@ struct TimelineUnknownPostRule: ConsistencyRule {
     func findings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset, derived = context.derived
         return dataset.timeline.compactMap { entry in
-            guard derived.post(entry.post) == nil, let path = dataset.path(ofTimeline: entry.user, post: entry.post) else {
+            guard derived.post(entry.post) == nil, let path = dataset.path(of: entry) else {
                 return nil
             }
             return finding(
                 "\(context.name(entry.user))'s timeline points to post \(dataset.key(entry.post)), which does not exist",
                 paths: [path], expected: JSONValue.null,
-                actual: entry.posterUID == noKey ? dataset.schema.edgeValue.json : timelineEntryValue(dataset, owner: entry.posterUID),
+                actual: entry.posterUID == noKey ? dataset.schema.edgeValue.json : timelineEntryValue(dataset, owner: entry.posterUID, post: entry.post),
                 fix: [PatchEntry(path, .null)]
             )
         }
     }
 
     func sql(_ q: SQLContext) -> String {
-        let path = q.path(q.schema.timeline!.pattern, ["user": "t.user", "post": "t.post"])
+        let path = "t.path"
         return q.with() + q.finding(
             paths: [path], expected: "'null'",
-            actual: "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster")) END", fix: q.fix([(path, "'null'")]),
+            actual: "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster", post: "t.post")) END",
+            fix: q.fix([(path, "'null'")]),
             message: [q.name("t.user"), "'''s timeline points to post '", "t.post", "', which does not exist'"]
         ) + "\nFROM \(q.table("timeline")) t\nWHERE NOT \(q.postExists("t.post"))"
     }
@@ -185,7 +192,7 @@ struct TimelinePosterRule: ConsistencyRule {
             guard let p = derived.post(entry.post) else { return nil }
             let owner = derived.postOwners[p]
             guard owner != noKey, entry.posterUID != owner,
-                let entryPath = dataset.path(ofTimeline: entry.user, post: entry.post)
+                let entryPath = dataset.path(of: entry)
             else { return nil }
             let path = "\(entryPath)/\(field)"
             let actual: JSONValue = entry.posterUID == noKey ? .null : .string(dataset.key(entry.posterUID))
@@ -201,7 +208,7 @@ struct TimelinePosterRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         let timeline = q.schema.timeline!
-        let path = q.path(q.path(timeline.pattern, ["user": "t.user", "post": "t.post"]), field: timeline.posterUID!)
+        let path = q.path("t.path", field: timeline.posterUID!)
         return q.with() + q.finding(
             paths: [path], expected: q.json("p.owner"), actual: "CASE WHEN t.poster IS NULL THEN 'null' ELSE \(q.json("t.poster")) END",
             fix: q.fix([(path, q.json("p.owner"))]),

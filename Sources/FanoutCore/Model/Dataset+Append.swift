@@ -25,6 +25,8 @@ extension Dataset {
         timeline.append(moving: &other.timeline)
         postMirror.append(moving: &other.postMirror)
         flags.append(moving: &other.flags)
+        comments.append(moving: &other.comments)
+        for i in declared.indices { declared[i].append(moving: &other.declared[i]) }
         fieldProblems.append(moving: &other.fieldProblems)
     }
 }

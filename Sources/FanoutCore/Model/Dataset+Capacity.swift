@@ -18,6 +18,7 @@ extension Dataset {
         if schema.timeline != nil { reserve(&timeline, edges) }
         if schema.postMirror != nil { reserve(&postMirror, edges) }
         if schema.flags != nil { reserve(&flags, edges) }
+        if schema.comments != nil { reserve(&comments, bytes / 128) }
     }
 
     /// Makes room for `count` facts in `facts`, in 2 MB pages (``HugePages``).

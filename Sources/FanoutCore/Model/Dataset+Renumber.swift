@@ -37,13 +37,21 @@ extension Follow: KeyedFact {
 
 extension TimelineEntry: KeyedFact {
     @inline(__always) package mutating func renumberKeys(through ids: UnsafeBufferPointer<KeyID>) {
-        self = TimelineEntry(user: ids.map(user), post: ids.map(post), posterUID: ids.map(posterUID))
+        self = TimelineEntry(user: ids.map(user), post: ids.map(post), posterUID: ids.map(posterUID), id: ids.map(id))
     }
 }
 
 extension OwnedPost: KeyedFact {
     @inline(__always) package mutating func renumberKeys(through ids: UnsafeBufferPointer<KeyID>) {
-        self = OwnedPost(user: ids.map(user), post: ids.map(post))
+        self = OwnedPost(user: ids.map(user), post: ids.map(post), id: ids.map(id))
+    }
+}
+
+extension Comment: KeyedFact {
+    @inline(__always) package mutating func renumberKeys(through ids: UnsafeBufferPointer<KeyID>) {
+        id = ids.map(id)
+        post = ids.map(post)
+        user = ids.map(user)
     }
 }
 
@@ -57,14 +65,20 @@ extension Dataset {
     /// How many facts of each relation a dataset holds: where the facts added after that moment begin.
     package struct FactCounts: Sendable {
         var users = 0, posts = 0, likes = 0, likeMirror = 0, following = 0, followers = 0, timeline = 0, postMirror = 0,
-            flags = 0
+            flags = 0, comments = 0
+        /// Rows per declared row set (a set not listed has none).
+        var declared: [Int] = []
 
         /// No facts: everything is added after it.
         package init() {}
 
-        init(users: Int, posts: Int, likes: Int, likeMirror: Int, following: Int, followers: Int, timeline: Int, postMirror: Int, flags: Int) {
+        init(
+            users: Int, posts: Int, likes: Int, likeMirror: Int, following: Int, followers: Int, timeline: Int, postMirror: Int,
+            flags: Int, comments: Int, declared: [Int]
+        ) {
             (self.users, self.posts, self.likes, self.likeMirror) = (users, posts, likes, likeMirror)
             (self.following, self.followers, self.timeline, self.postMirror, self.flags) = (following, followers, timeline, postMirror, flags)
+            (self.comments, self.declared) = (comments, declared)
         }
     }
 
@@ -73,7 +87,7 @@ extension Dataset {
         FactCounts(
             users: users.count, posts: posts.count, likes: likes.count, likeMirror: likeMirror.count,
             following: following.count, followers: followers.count, timeline: timeline.count,
-            postMirror: postMirror.count, flags: flags.count)
+            postMirror: postMirror.count, flags: flags.count, comments: comments.count, declared: declared.map(\.count))
     }
 
     /// Renumbers the keys of the facts added since `start`: each id other than ``noKey`` becomes `ids[id]`.
@@ -88,6 +102,8 @@ extension Dataset {
         timeline.renumberKeys(from: start.timeline, ids)
         postMirror.renumberKeys(from: start.postMirror, ids)
         flags.renumberKeys(from: start.flags, ids)
+        comments.renumberKeys(from: start.comments, ids)
+        for i in declared.indices { declared[i].renumberKeys(from: i < start.declared.count ? start.declared[i] : 0, ids) }
     }
 }
 

@@ -25,11 +25,21 @@ public struct Dataset: Sendable {
     package var postMirror: [OwnedPost] = []
     /// Flags of inappropriate posts (Parse's `FlaggedContent`), where the schema has them.
     package var flags: [Flag] = []
+    /// Comments, where the schema has them.
+    public package(set) var comments: [Comment] = []
+    /// What the schema's declarations read, and where.
+    package let rowSets: RowSets
+    /// The rows of each of ``rowSets``.
+    package var declared: [DeclaredRows]
     /// Fields of the wrong type or missing, found while reading.
     package var fieldProblems: [FieldProblem] = []
 
     /// An empty dataset laid out as `schema`.
-    package init(schema: Schema) { self.schema = schema }
+    package init(schema: Schema) {
+        self.schema = schema
+        rowSets = RowSets(schema)
+        declared = rowSets.sets.map(DeclaredRows.init)
+    }
 
     /// The text of a key; empty for ``noKey`` (a post whose owner field is missing or not a string), which
     /// pages and messages may still ask for.

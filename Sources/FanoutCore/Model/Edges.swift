@@ -38,11 +38,14 @@ package struct OwnedPost: Sendable, Equatable, Hashable {
     package var user: KeyID
     /// The post key.
     package var post: KeyID
+    /// The key of the row that stores the entry, or ``noKey`` where the pair is the key.
+    package var id: KeyID
 
     /// An ownership mirror entry.
-    package init(user: KeyID, post: KeyID) {
+    package init(user: KeyID, post: KeyID, id: KeyID = noKey) {
         self.user = user
         self.post = post
+        self.id = id
     }
 }
 
@@ -71,12 +74,15 @@ package struct TimelineEntry: Sendable, Equatable {
     package var post: KeyID
     /// The entry's copy of the poster's uid, or ``noKey``.
     package var posterUID: KeyID
+    /// The key of the row that stores the entry (`timeline/{user}/{id}`), or ``noKey`` where the post is the key.
+    package var id: KeyID
 
     /// A timeline entry.
-    package init(user: KeyID, post: KeyID, posterUID: KeyID = noKey) {
+    package init(user: KeyID, post: KeyID, posterUID: KeyID = noKey, id: KeyID = noKey) {
         self.user = user
         self.post = post
         self.posterUID = posterUID
+        self.id = id
     }
 }
 

@@ -24,7 +24,7 @@ extension RepairPlanner {
             for p in posts { expected[Int(p)] = stamp }
             for e in stored[Int(user.key)] {
                 let entry = dataset.timeline[Int(e)]
-                let path = dataset.path(ofTimeline: entry.user, post: entry.post)
+                let path = dataset.path(of: entry)
                 guard let p = derived.post(entry.post), expected[p] == stamp else {
                     set(path, .null)
                     continue
@@ -38,11 +38,11 @@ extension RepairPlanner {
             for p in posts where present[Int(p)] != stamp {
                 present[Int(p)] = stamp
                 let post = dataset.posts[Int(p)]
-                set(dataset.path(ofTimeline: user.key, post: post.key), timelineEntryValue(dataset, owner: post.owner))
+                set(dataset.path(ofTimeline: user.key, post: post.key), timelineEntryValue(dataset, owner: post.owner, post: post.key))
             }
         }
         for entry in dataset.timeline where derived.user(entry.user) == nil {
-            set(dataset.path(ofTimeline: entry.user, post: entry.post), .null)
+            set(dataset.path(of: entry), .null)
         }
     }
 }

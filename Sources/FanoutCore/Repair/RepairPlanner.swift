@@ -20,8 +20,10 @@ public struct RepairPlanner {
         var planner = RepairPlanner(dataset: context.dataset, derived: context.derived)
         planner.repairLikes()
         let follows = planner.repairFollows()
+        planner.repairComments()
         planner.repairPostCopies()
         planner.repairTimelines(follows: follows)
+        planner.repairDeclaredCopies(context)
         return RepairPatch(planner.updates)
     }
 

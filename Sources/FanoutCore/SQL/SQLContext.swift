@@ -33,7 +33,10 @@ package struct SQLContext: Sendable {
 
     /// The common tables every query may use: the live users (the last row of each uid) with the name messages
     /// show, the live posts, and `extra` (`name AS (…)` clauses).
-    package func with(_ extra: String...) -> String {
+    package func with(_ extra: String...) -> String { with(extra) }
+
+    /// `with` of a list of clauses.
+    package func with(_ extra: [String]) -> String {
         let users = table("users"), posts = table("posts")
         return "WITH live_users AS (\n  SELECT u.* FROM \(users) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1\n),\n"
             + "live_posts AS (\n  SELECT p.* FROM \(posts) p QUALIFY row_number() OVER (PARTITION BY p.post ORDER BY p.seq DESC) = 1\n)"
@@ -107,12 +110,57 @@ package struct SQLContext: Sendable {
     /// The JSON text of the schema's edge value (`true` or `1`).
     package var edgeValue: String { text(schema.edgeValue == .true ? "true" : "1") }
 
-    /// The JSON text of a timeline entry for a post by the uid `owner`: the poster field holding it, else the
-    /// edge value (the Swift rules' `timelineEntryValue`).
-    package func timelineValue(_ owner: String) -> String {
-        guard let field = schema.timeline?.posterUID else { return edgeValue }
-        let open = field.keys.map { JSONWriter.quoted($0) + ":" }.joined(separator: "{")
-        return text("{" + open) + " || " + json(owner) + " || " + text(String(repeating: "}", count: field.keys.count))
+    /// The JSON text of a timeline entry for a post by the uid `owner`: the poster field holding it, and for rows
+    /// keyed by an ID the post field holding `post`, else the edge value (the Swift rules' `timelineEntryValue`).
+    package func timelineValue(_ owner: String, post: String? = nil) -> String {
+        guard let timeline = schema.timeline else { return edgeValue }
+        var fields: [(FieldPath, String)] = []
+        if let field = timeline.post, let post { fields.append((field, json(post))) }
+        if let field = timeline.posterUID { fields.append((field, json(owner))) }
+        return fields.isEmpty ? edgeValue : object(fields)
+    }
+
+    /// The JSON text of a new entry of `relation` whose ends are the given expressions: the edge value, or for a
+    /// row an object of the fields naming its ends (`Dataset.entryValue`).
+    package func entryValue(_ relation: EdgeRelation, _ ends: [String: String]) -> String {
+        let fields = [("user", relation.user), ("post", relation.post), ("target", relation.target)]
+            .compactMap { end, field in field.flatMap { field in ends[end].map { (field, json($0)) } } }
+        return fields.isEmpty ? edgeValue : object(fields)
+    }
+
+    /// The JSON text of an object with a value (JSON text) at each field path, members in the order given, nested
+    /// paths as nested objects: what `RepairPatch.setting` builds from the same fields.
+    package func object(_ fields: [(FieldPath, String)]) -> String {
+        indirect enum Node { case leaf(String), object([(String, Node)]) }
+        func set(_ keys: ArraySlice<String>, _ value: String, in node: Node) -> Node {
+            guard let key = keys.first else { return .leaf(value) }
+            guard case .object(var members) = node else { return set(keys, value, in: .object([])) }
+            let current = members.first { $0.0 == key }?.1 ?? .object([])
+            members.removeAll { $0.0 == key }
+            members.append((key, set(keys.dropFirst(), value, in: current)))
+            return .object(members)
+        }
+        var root = Node.object([])
+        for (field, value) in fields { root = set(field.keys[...], value, in: root) }
+        var pieces: [String] = [], literal = ""
+        func emit(_ node: Node) {
+            switch node {
+            case .leaf(let value):
+                pieces.append(text(literal))
+                literal = ""
+                pieces.append(value)
+            case .object(let members):
+                literal += "{"
+                for (i, (key, child)) in members.enumerated() {
+                    literal += (i > 0 ? "," : "") + JSONWriter.quoted(key) + ":"
+                    emit(child)
+                }
+                literal += "}"
+            }
+        }
+        emit(root)
+        pieces.append(text(literal))
+        return pieces.filter { $0 != "''" }.joined(separator: " || ")
     }
 
     /// A list of path expressions.

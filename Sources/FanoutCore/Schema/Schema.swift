@@ -29,6 +29,10 @@ public struct Schema: Sendable, Equatable {
     public var timeline: TimelineRelation?
     /// `FlaggedContent/{id}` with `fromUser`/`toPost`: posts users flagged as inappropriate (Parse).
     public var flags: EdgeRelation?
+    /// `comments/{post}/{id}` with an author and a text.
+    public var comments: CommentRelation?
+    /// The counters, mirrors, copies and references the app keeps besides the relations above.
+    public var declarations = Declarations()
     /// What the app stores at an edge's key (`postLikes/{post}/{user}`, a follow, a timeline entry without
     /// fields): Fanout reads any value there as present, and repairs write this one, so that the repaired
     /// database looks like one the app wrote.
@@ -68,6 +72,8 @@ public struct UserRelation: Sendable, Equatable {
     public var name: FieldPath?
     /// Field path of the profile image URL.
     public var profileImageURL: FieldPath?
+    /// Other fields, by the name copies use for them (`of = "users.<name>"`).
+    public var fields: [String: FieldPath] = [:]
 
     /// A user relation.
     public init(
@@ -106,6 +112,8 @@ public struct PostRelation: Sendable, Equatable {
     public var posterUsername: FieldPath?
     /// Fields that every post must have, checked by `post-field`.
     public var required: [FieldPath]
+    /// Other fields, by the name copies use for them (`of = "posts.<name>"`).
+    public var fields: [String: FieldPath] = [:]
 
     /// A post relation.
     public init(
@@ -159,17 +167,29 @@ public struct EdgeRelation: Sendable, Equatable {
 }
 
 /// Stored timeline entries and the field that names each entry's poster.
+///
+/// Entries are keyed by their post (`timeline/{user}/{post}`), or stored as rows keyed by an ID whose post is a
+/// field (`timeline/{user}/{id}` with `post = "tweetKey"`).
 public struct TimelineRelation: Sendable, Equatable {
-    /// Must capture `{user}` and `{post}`.
+    /// Captures `{user}` and `{post}`, or `{id}` where fields name them.
     public var pattern: PathPattern
     /// The field holding the poster's uid, relative to the entry (Makestagram: `poster_uid`).
     public var posterUID: FieldPath?
+    /// The field holding the post's key, for rows keyed by an ID.
+    public var post: FieldPath?
+    /// The field holding the reader's uid, for rows whose path does not capture `{user}`.
+    public var user: FieldPath?
 
     /// A timeline relation.
-    public init(pattern: PathPattern, posterUID: FieldPath? = nil) {
+    public init(pattern: PathPattern, posterUID: FieldPath? = nil, post: FieldPath? = nil, user: FieldPath? = nil) {
         self.pattern = pattern
         self.posterUID = posterUID
+        self.post = post
+        self.user = user
     }
+
+    /// Whether entries are rows keyed by an ID (`{id}`) rather than by their post.
+    public var isRows: Bool { post != nil }
 }
 
 /// A path relative to an entity's node, such as `poster/username`.

@@ -22,12 +22,15 @@ enum SchemaDescription {
                 })),
             ])))
         }
+        func named(_ fields: [String: FieldPath]) -> [(key: String, value: JSONValue)] {
+            fields.isEmpty ? [] : [("named", .object(fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.description)) }))]
+        }
         if let users = schema.users {
             add("users", users.pattern, [("key", users.key), ("username", users.username), ("name", users.name),
-                                         ("profile_image_url", users.profileImageURL)])
+                                         ("profile_image_url", users.profileImageURL)], extra: named(users.fields))
         }
         if let posts = schema.posts {
-            var extra: [(key: String, value: JSONValue)] = [("required", .array(posts.required.map { .string($0.description) }))]
+            var extra: [(key: String, value: JSONValue)] = [("required", .array(posts.required.map { .string($0.description) }))] + named(posts.fields)
             if let time = posts.createdAt { extra.append(("created_at_unit", .string(time.unit.rawValue))) }
             add("posts", posts.pattern, [
                 ("key", posts.key), ("owner", posts.owner), ("created_at", posts.createdAt?.field), ("caption", posts.caption),
@@ -40,13 +43,23 @@ enum SchemaDescription {
             guard let edge else { continue }
             add(name, edge.pattern, [("key", edge.key), ("user", edge.user), ("post", edge.post), ("target", edge.target)])
         }
-        if let timeline = schema.timeline { add("timeline", timeline.pattern, [("poster", timeline.posterUID)]) }
-        return .object([
+        if let timeline = schema.timeline {
+            add("timeline", timeline.pattern, [("poster", timeline.posterUID), ("post", timeline.post), ("user", timeline.user)])
+        }
+        if let comments = schema.comments {
+            add("comments", comments.pattern, [
+                ("key", comments.key), ("user", comments.user), ("post", comments.post), ("text", comments.text),
+                ("created_at", comments.createdAt?.field),
+            ], extra: (comments.createdAt.map { [("created_at_unit", JSONValue.string($0.unit.rawValue))] } ?? []) + named(comments.fields))
+        }
+        var members: [(key: String, value: JSONValue)] = [
             ("edge_value", schema.edgeValue.json),
             ("format", .string(schema.format.rawValue)),
             ("name", .string(schema.name)),
             ("relations", .object(relations)),
-        ])
+        ]
+        if !schema.declarations.isEmpty { members.insert(("declarations", DeclarationsDescription.json(schema.declarations)), at: 0) }
+        return .object(members)
     }
 }
 
@@ -123,7 +136,28 @@ extension SchemaDescription {
         schema.following = edge("following")
         schema.followers = edge("followers")
         schema.flags = edge("flags")
-        if let (p, field) = pattern("timeline") { schema.timeline = TimelineRelation(pattern: p, posterUID: field("poster")) }
+        func named(_ relation: String) -> [String: FieldPath] {
+            var fields: [String: FieldPath] = [:]
+            for (name, path) in relations[relation]?["fields"]?["named"]?.objectMembers ?? [] {
+                if let text = path.stringValue { fields[name] = FieldPath(text) }
+            }
+            return fields
+        }
+        schema.users?.fields = named("users")
+        schema.posts?.fields = named("posts")
+        if let (p, field) = pattern("timeline") {
+            schema.timeline = TimelineRelation(pattern: p, posterUID: field("poster"), post: field("post"), user: field("user"))
+        }
+        if let (p, field) = pattern("comments") {
+            let unit = relations["comments"]?["fields"]?["created_at_unit"]?.stringValue.flatMap(TimeField.Unit.init(rawValue:))
+            schema.comments = CommentRelation(
+                pattern: p, post: field("post"), user: field("user"), key: field("key"), text: field("text"),
+                createdAt: field("created_at").map { TimeField($0, unit: unit ?? .seconds) }, fields: named("comments"))
+        }
+        if let declarations = value["declarations"] {
+            guard let read = DeclarationsDescription.declarations(declarations) else { return nil }
+            schema.declarations = read
+        }
         return schema
     }
 }

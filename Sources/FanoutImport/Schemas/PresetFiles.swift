@@ -65,7 +65,7 @@ enum PresetFiles {
         image_url = "imageUrl"
         like_count = "likes"
         required = ["ownerUid", "creationDate", "imageUrl"]
-        # Each user's list of their own posts: a copy of ownerUid, read but not the source of truth.
+        # Each user's list of their own posts: a copy of ownerUid, checked by post-mirror-missing.
         mirror = "user-posts/{user}/{post}"
 
         [likes]
@@ -82,7 +82,7 @@ enum PresetFiles {
 
     static let friendlypix = #"""
         # FriendlyPix (googlearchive/friendlypix), as in its initial_db.json console export. GeoFire records
-        # (push IDs at the top level), comments and .priority keys are not part of any relation and are skipped.
+        # (push IDs at the top level) and .priority keys are not part of any relation and are skipped.
         #
         # Two feed locations exist: feed/{uid}/{post}, where the app's design (design.md: "feed/user_id/post_id")
         # fans posts out, and users/{uid}/feed/{post}, written by an early client (one entry in the export).
@@ -117,6 +117,13 @@ enum PresetFiles {
 
         [timeline]
         path = "feed/{user}/{post}"
+
+        [comments]
+        # Each post's comments, keyed by push ID, with the author's uid, the text and when it was written.
+        path = "comments/{post}/{id}"
+        user = "author"
+        text = "text"
+        created_at = { field = "timestamp", unit = "ms" }
         """#
 
     static let parse = #"""

@@ -24,7 +24,8 @@ struct Entries {
     func allowOnly(_ keys: [String]) throws(InputError) {
         guard let table else { return }
         for key in table.keys.sorted() where !keys.contains(key) {
-            let place = path.isEmpty ? "a schema file" : "[\(path.joined(separator: "."))]"
+            let place = path.isEmpty ? "a schema file"
+                : path.last?.hasPrefix("[") == true ? "[[\(TOMLSourceMap.text(of: Array(path.dropLast())))]]" : "[\(TOMLSourceMap.text(of: path))]"
             throw fail(key, "unknown key; \(place) takes \(keys.joined(separator: ", "))")
         }
     }
@@ -44,6 +45,71 @@ struct Entries {
         if value.bool == true { return .true }
         if value.int == 1 { return .one }
         throw fail(key, "expected true or 1 (what the app stores at an edge's key), found \(value.debugDescription)")
+    }
+
+    /// A boolean, or nil when absent.
+    func bool(_ key: String) throws(InputError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let flag = value.bool else { throw fail(key, "expected true or false, found \(Self.describe(value.type))") }
+        return flag
+    }
+
+    /// The elements of an array of tables (`[[counters]]`), each with the keys in `keys`; empty when absent.
+    func tables(_ key: String, keys: [String]) throws(InputError) -> [Entries] {
+        guard let value = value(key) else { return [] }
+        guard let array = value.array else {
+            throw fail(key, "expected an array of tables ([[\(key)]] sections), found \(Self.describe(value.type))")
+        }
+        var elements: [Entries] = []
+        for (index, element) in array.enumerated() {
+            let at = path + [key, TOMLSourceMap.element(index)]
+            guard let table = element.table else {
+                throw parser.fail(at, "expected a table ([[\(key)]] with name = \"…\"), found \(Self.describe(element.type))")
+            }
+            let entries = Entries(table: table, path: at, parser: parser)
+            try entries.allowOnly(keys)
+            elements.append(entries)
+        }
+        return elements
+    }
+
+    /// A table of named field paths (`fields = { email = "contact/email" }`), empty when absent.
+    func namedFields(_ key: String) throws(InputError) -> [String: FieldPath] {
+        guard let table = try table(key) else { return [:] }
+        var fields: [String: FieldPath] = [:]
+        for name in table.table?.keys.sorted() ?? [] {
+            guard let path = try table.field(name) else { continue }
+            fields[name] = path
+        }
+        return fields
+    }
+
+    /// A string that must be there.
+    func requiredString(_ key: String, _ what: String) throws(InputError) -> String {
+        guard let text = try string(key) else { throw parser.fail(path, "missing \(key): \(what)") }
+        return text
+    }
+
+    /// A path pattern under `key` that must be there.
+    func requiredPattern(_ key: String, _ what: String) throws(InputError) -> PathPattern {
+        let text = try requiredString(key, what)
+        guard let pattern = PathPattern(text) else {
+            throw fail(key, "\"\(text)\" is not a path pattern: keys separated by /, captures written {name}, e.g. \"users/{user}/postCount\"")
+        }
+        var seen: Set<String> = []
+        for name in pattern.captureNames where !seen.insert(name).inserted {
+            throw fail(key, "\"\(text)\" captures {\(name)} twice")
+        }
+        return pattern
+    }
+
+    /// A severity (`info`, `warning`, `error`), or nil when absent.
+    func severity(_ key: String) throws(InputError) -> Severity? {
+        guard let text = try string(key) else { return nil }
+        guard let severity = Severity(rawValue: text) else {
+            throw fail(key, "\"\(text)\" is not a severity; use info, warning or error")
+        }
+        return severity
     }
 
     /// A sub-table, or nil when absent.

@@ -6,11 +6,14 @@ struct SchemaFileParser {
     let source: String
     let map: TOMLSourceMap
 
-    static let rootKeys = ["name", "summary", "format", "edge_value", "users", "posts", "likes", "follows", "timeline", "flags"]
+    static let rootKeys = [
+        "name", "summary", "format", "edge_value", "users", "posts", "likes", "follows", "timeline", "flags", "comments",
+        "counters", "mirrors", "copies", "references",
+    ]
 
     /// An error about the key at `path`, with the line it is written on.
     func fail(_ path: [String], _ message: String) -> InputError {
-        let key = path.joined(separator: ".")
+        let key = TOMLSourceMap.text(of: path)
         guard let line = map.line(of: path) else { return .schema("\(source): \(key): \(message)") }
         return .schema("\(source): line \(line): \(key): \(message)")
     }
@@ -27,14 +30,15 @@ struct SchemaFileParser {
             schema.format = value
         }
         if let value = try top.edgeValue("edge_value") { schema.edgeValue = value }
-        if let users = try top.relation("users", keys: ["path", "key", "username", "name", "profile_image_url"]) {
+        if let users = try top.relation("users", keys: ["path", "key", "username", "name", "profile_image_url", "fields"]) {
             schema.users = UserRelation(
                 pattern: try users.pattern(), username: try users.field("username"), name: try users.field("name"),
                 profileImageURL: try users.field("profile_image_url"), key: try users.field("key"))
+            schema.users?.fields = try users.namedFields("fields")
         }
         if let posts = try top.relation("posts", keys: [
             "path", "key", "poster", "created_at", "caption", "image_url", "image_height", "like_count", "poster_uid",
-            "poster_username", "required", "mirror",
+            "poster_username", "required", "mirror", "fields",
         ]) {
             schema.posts = PostRelation(
                 pattern: try posts.pattern(), owner: try posts.field("poster"), createdAt: try posts.time("created_at"),
@@ -42,6 +46,7 @@ struct SchemaFileParser {
                 imageHeight: try posts.field("image_height"), likeCount: try posts.field("like_count"),
                 posterUID: try posts.field("poster_uid"), posterUsername: try posts.field("poster_username"),
                 required: try posts.fields("required"), key: try posts.field("key"))
+            schema.posts?.fields = try posts.namedFields("fields")
             schema.postMirror = try posts.edge("mirror", ends: ["user", "post"])
         }
         if let likes = try top.relation("likes", keys: ["path", "key", "user", "post", "mirror"]) {
@@ -56,8 +61,16 @@ struct SchemaFileParser {
                 throw fail(["follows"], "name where follows are stored: following = \"…/{user}/…/{target}\" and/or followers = \"…\"")
             }
         }
-        if let timeline = try top.relation("timeline", keys: ["path", "poster"]) {
-            schema.timeline = TimelineRelation(pattern: try timeline.pattern(), posterUID: try timeline.field("poster"))
+        if let timeline = try top.relation("timeline", keys: ["path", "poster", "post", "user"]) {
+            schema.timeline = TimelineRelation(
+                pattern: try timeline.pattern(), posterUID: try timeline.field("poster"), post: try timeline.field("post"),
+                user: try timeline.field("user"))
+        }
+        if let comments = try top.relation("comments", keys: ["path", "key", "user", "post", "text", "created_at", "fields"]) {
+            schema.comments = CommentRelation(
+                pattern: try comments.pattern(), post: try comments.field("post"), user: try comments.field("user"),
+                key: try comments.field("key"), text: try comments.field("text"), createdAt: try comments.time("created_at"),
+                fields: try comments.namedFields("fields"))
         }
         if let flags = try top.relation("flags", keys: ["path", "key", "user", "post"]) {
             schema.flags = try flags.edgeRelation(ends: ["user", "post"])
@@ -70,6 +83,8 @@ struct SchemaFileParser {
                 + "start from, and the README's \"Schema files\" documents every key")
         }
         try validate(schema)
+        schema.declarations = try declarations(from: top, schema: schema)
+        try validateCaptureNames(schema)
         return schema
     }
 
@@ -91,6 +106,7 @@ struct SchemaFileParser {
         case .followers: ["follows", "followers"]
         case .timeline: ["timeline", "path"]
         case .flags: ["flags", "path"]
+        case .comments: ["comments", "path"]
         }
     }
 
@@ -105,13 +121,13 @@ struct SchemaFileParser {
                 guard seen.insert(name).inserted else { throw failAtWritten(at, "\"\(pattern)\" captures {\(name)} twice") }
                 guard let slot = CaptureSlot(name: name), required.contains(slot) || optional.contains(slot) else {
                     let allowed = (required + optional).map { "{\($0)}" }.joined(separator: ", ")
-                    let readFromField = CaptureSlot(name: name).map { relation.edge(in: schema)?.hasField(for: $0) == true } ?? false
+                    let readFromField = CaptureSlot(name: name).map { relation.hasField(for: $0, in: schema) } ?? false
                     let fieldNote = readFromField ? " ({\(name)} is already read from a field)" : ""
                     throw failAtWritten(at, "\"\(pattern)\" uses {\(name)}\(fieldNote); this relation captures \(allowed)")
                 }
             }
             for slot in required where !seen.contains("\(slot)") {
-                let hint = relation.ends != nil && slot != .id ? ", or read it from a field of the row (\(slot) = \"…\")" : ""
+                let hint = relation.readsEndsFromFields && slot != .id ? ", or read it from a field of the row (\(slot) = \"…\")" : ""
                 throw failAtWritten(at, "\"\(pattern)\" must capture {\(slot)}\(hint)")
             }
             if schema.format == .parse, case .capture? = pattern.segments.first {
@@ -126,6 +142,22 @@ struct SchemaFileParser {
             if !captured && posts.owner == nil {
                 throw failAtWritten(["posts", "path"], "posts need an owner: capture {poster} in the path or name the owner's field (poster = \"ownerUid\")")
             }
+        }
+    }
+
+    /// The walker keeps the keys a path captures in a few slots: the relations' own names, and at most
+    /// ``CaptureSlot/otherCount`` other names in the declarations' patterns.
+    private func validateCaptureNames(_ schema: Schema) throws(InputError) {
+        var others: [String] = []
+        for set in RowSets(schema).sets {
+            for name in set.pattern.captureNames where CaptureSlot(name: name) == nil && !others.contains(name) {
+                others.append(name)
+            }
+        }
+        guard others.count <= CaptureSlot.otherCount else {
+            throw InputError.schema("\(source): the declarations' patterns capture \(others.count) names besides user, post, poster, "
+                + "target and id (\(others.map { "{\($0)}" }.joined(separator: ", "))); use at most \(CaptureSlot.otherCount), "
+                + "reusing names where the patterns do not share a path")
         }
     }
 }

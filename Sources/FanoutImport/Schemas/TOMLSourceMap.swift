@@ -9,12 +9,20 @@ package struct TOMLSourceMap {
 
     package init(_ text: String) {
         var table: [String] = []
+        // `[[counters]]` starts the next element of an array of tables: its keys are `counters`, `[2]`, … (from 1).
+        var elements: [[String]: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             if line.isEmpty || line.first == "#" { continue }
             if line.first == "[" {
                 let inner = line.drop { $0 == "[" }.prefix { $0 != "]" }
                 table = Self.keyComponents(inner)
+                if line.hasPrefix("[[") {
+                    let number = elements[table, default: 0] + 1
+                    elements[table] = number
+                    entries.append((table, index + 1))
+                    table.append(Self.element(number - 1))
+                }
                 entries.append((table, index + 1))
             } else if let equals = Self.assignment(in: line) {
                 entries.append((table + Self.keyComponents(line[..<equals]), index + 1))
@@ -36,6 +44,14 @@ package struct TOMLSourceMap {
             if entry.path.count > (best?.length ?? 0) { best = (entry.path.count, entry.line) }
         }
         return best
+    }
+
+    /// The key of element `index` (from 0) of an array of tables, as paths name it: `[1]` for the first.
+    package static func element(_ index: Int) -> String { "[\(index + 1)]" }
+
+    /// `path` as messages write it: `posts.created_at.unit`, `counters[2].per`.
+    package static func text(of path: [String]) -> String {
+        path.enumerated().map { i, key in i > 0 && !key.hasPrefix("[") ? "." + key : key }.joined()
     }
 
     /// The index of the `=` of a `key = value` line, outside quoted key parts.

@@ -67,6 +67,50 @@ enum RowText {
         }
     }
 
+    static func comment(
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ comment: Comment
+    ) {
+        format.withWriter(keys) { w in
+            w.column(0, &out); w.path(path, &out)
+            w.column(1, &out); integer(position, &out)
+            w.column(2, &out); key(comment.id, w.keys, &out)
+            w.column(3, &out); key(comment.post, w.keys, &out)
+            w.column(4, &out); key(comment.user, w.keys, &out)
+            w.column(5, &out); string(comment.text, &out)
+            w.column(6, &out); double(comment.createdAt, &out)
+        }
+    }
+
+    /// A row of a declared row set: its set's name and role, its path from its keys, its ends and its value as
+    /// JSON text (`StoredValue.text`; a key's text as a JSON string).
+    static func declared(
+        _ out: inout RowBytes, _ format: RowFormat, _ set: DeclaredFormat, _ keys: KeyStack, _ rowKeys: UnsafeBufferPointer<KeyID>,
+        _ position: Int, _ value: StoredValue
+    ) {
+        keys.withView { view in
+            set.head.withUnsafeBufferPointer { out.appendBytes($0) }
+            out.append(UInt8(ascii: "\""))
+            for (index, piece) in set.pieces.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: "/")) }
+                if let k = piece.key, rowKeys[k] != noKey {
+                    view.appendEscaped(rowKeys[k], to: &out)
+                } else {
+                    piece.text.withUnsafeBufferPointer { out.appendBytes($0) }
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+            out += #","seq":"#.utf8; integer(position, &out)
+            out += #","a":"#.utf8; key(set.a.map { rowKeys[$0] } ?? noKey, view, &out)
+            out += #","b":"#.utf8; key(set.b.map { rowKeys[$0] } ?? noKey, view, &out)
+            out += #","value":"#.utf8
+            if let k = set.valueKey {
+                if rowKeys[k] == noKey { null(&out) } else { string(JSONWriter.quoted(String(decoding: view[rowKeys[k]], as: UTF8.self)), &out) }
+            } else {
+                string(value.text, &out)
+            }
+        }
+    }
+
     /// An invalid key captured by the piece at `through` of a fact of `table`, whose path is in `factFormat`.
     static func keyProblem(
         _ out: inout RowBytes, _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,

@@ -10,6 +10,8 @@ public enum Table: String, CaseIterable, Sendable {
     case likeMirror = "like_mirror"
     case following, followers, timeline, flags
     case keyProblems = "key_problems"
+    case postMirror = "post_mirror"
+    case comments, declared
 
     /// A column: its name and its type, as Spark SQL and DuckDB write it.
     public struct Column: Sendable, Equatable {
@@ -65,6 +67,22 @@ public enum Table: String, CaseIterable, Sendable {
              Column(name: "problem", type: "string", meaning: "why it is invalid (`contains \".\"`)"),
              Column(name: "message", type: "string", meaning: "the finding's message"),
              Column(name: "depth", type: "bigint", meaning: "for `depth`, how many keys deep the relation stores data")]
+        case .postMirror:
+            [Self.path("`user-posts/<uid>/<key>`"), Self.seq, Column(name: "user", type: "string", meaning: "the uid the entry is stored under"),
+             Column(name: "post", type: "string", meaning: "the post key"), Self.id]
+        case .comments:
+            [Self.path("`comments/<key>/<id>`"), Self.seq, Column(name: "id", type: "string", meaning: "the comment's key"),
+             Column(name: "post", type: "string", meaning: "the commented post's key"),
+             Column(name: "user", type: "string", meaning: "the author's uid; null when missing or not a string"),
+             Column(name: "text", type: "string", meaning: "the text; null when missing or not a string"),
+             Column(name: "created_at", type: "double", meaning: "the timestamp in seconds since 1970; null when missing or malformed")]
+        case .declared:
+            [Column(name: "name", type: "string", meaning: "the row set: a declaration's name (its rows), `relation.field` (the values copies copy), or a pattern (the records a reference may name)"),
+             Column(name: "role", type: "string", meaning: "`rows`, `originals` or `targets`"),
+             Self.path("the row's node, e.g. `users/<uid>` for a counter at `users/{poster}/tweetCount`"), Self.seq,
+             Column(name: "a", type: "string", meaning: "a counter's group, a mirror entry's first end, the key a copy's `via` or a reference names, an original's or a target's record"),
+             Column(name: "b", type: "string", meaning: "a mirror entry's second end"),
+             Column(name: "value", type: "string", meaning: "the stored value as JSON text (a counter's number, a copy, an original); null when missing")]
         }
     }
 
@@ -95,6 +113,9 @@ extension Table {
         case .timeline: 6
         case .flags: 7
         case .keyProblems: 8
+        case .postMirror: 9
+        case .comments: 10
+        case .declared: 11
         }
     }
 }

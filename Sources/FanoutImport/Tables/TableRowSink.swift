@@ -36,6 +36,8 @@ package struct TableRowSink: FactSink {
         (JSONWriter.needsEscape(UInt8(byte)) ? KeyStack.needsEscape : 0)
             | (FirebaseKey.isForbidden(UInt8(byte)) ? KeyStack.mayBeInvalid : 0)
     }
+    /// Per declared row set, its name, role and path pieces.
+    private let declaredFormats: [DeclaredFormat]
     /// Whether keys are checked for `key-invalid`, which applies to Firebase trees only.
     private let checksKeys: Bool
     package private(set) var hasFailed = false
@@ -61,11 +63,14 @@ package struct TableRowSink: FactSink {
                 case .followers: schema.followers?.pattern
                 case .timeline: schema.timeline?.pattern
                 case .flags: schema.flags?.pattern
-                case .keyProblems: nil
+                case .postMirror: schema.postMirror?.pattern
+                case .comments: schema.comments?.pattern
+                case .keyProblems, .declared: nil
                 }
             return RowFormat(table, pattern)
         }
         checksKeys = schema.format == .firebase
+        declaredFormats = RowSets(schema).sets.map(DeclaredFormat.init)
         if writesSchemaRows, checksKeys {
             for problem in FirebaseKey.depthProblems(in: schema) { depthRow(problem) }
         }
@@ -131,13 +136,30 @@ package struct TableRowSink: FactSink {
         edge(.followers, follow.user, follow.target, follow.id, position)
     }
     package mutating func flag(_ flag: Flag, position: Int) { edge(.flags, flag.post, flag.user, flag.id, position) }
-    // The post ownership mirror (`user-posts`) feeds no rule and no derivation: it is not a table.
-    package mutating func ownedPost(_ entry: OwnedPost, position: Int) {}
+    package mutating func ownedPost(_ entry: OwnedPost, position: Int) {
+        edge(.postMirror, entry.user, entry.post, entry.id, position)
+    }
 
-    /// A like, a mirrored like or a flag (`a` the post, `b` the user), or a follow (`a` the user, `b` the target).
+    package mutating func comment(_ comment: Comment, position: Int) {
+        let path = PathKeys(user: comment.user, post: comment.post, id: comment.id)
+        let t = Table.comments.index
+        guard startRow(t) else { return }
+        RowText.comment(&buffers[t], formats[t], keys, path, position, comment)
+        endRow(t)
+    }
+
+    package mutating func declaredRow(_ set: Int, keys rowKeys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int) {
+        let t = Table.declared.index
+        guard startRow(t) else { return }
+        RowText.declared(&buffers[t], formats[t], declaredFormats[set], keys, rowKeys, position, value)
+        endRow(t)
+    }
+
+    /// A like, a mirrored like or a flag (`a` the post, `b` the user), a follow (`a` the user, `b` the target), or an
+    /// entry of the post mirror (`a` the user, `b` the post).
     private mutating func edge(_ table: Table, _ a: KeyID, _ b: KeyID, _ id: KeyID, _ position: Int) {
-        let isFollow = table == .following || table == .followers
-        let path = isFollow ? PathKeys(user: a, target: b, id: id) : PathKeys(user: b, post: a, id: id)
+        let path = table == .following || table == .followers ? PathKeys(user: a, target: b, id: id)
+            : table == .postMirror ? PathKeys(user: a, post: b, id: id) : PathKeys(user: b, post: a, id: id)
         let t = table.index
         guard startRow(t) else { return }
         RowText.edge(&buffers[t], formats[t], keys, path, position, a, b, id)
@@ -402,4 +424,33 @@ struct KeyView {
     func appendEscaped(_ id: KeyID, to out: inout RowBytes) {
         if flags[Int(id)] & KeyStack.needsEscape != 0 { JSONWriter.appendEscaped(self[id], to: &out) } else { out.appendBytes(self[id]) }
     }
+}
+
+/// What the `declared` rows of one row set share: its name and role as JSON strings, and its path's pieces.
+struct DeclaredFormat {
+    /// `{"name":"…","role":"…","path":` as bytes.
+    let head: [UInt8]
+    /// Per segment of the pattern: literal bytes (escaped for JSON), or the index among a row's keys of a capture.
+    let pieces: [(text: [UInt8], key: Int?)]
+    /// Where a row's value is a key: its index.
+    let valueKey: Int?
+
+    init(_ set: RowSet) {
+        head = Array(("{\"name\":" + JSONWriter.quoted(set.name) + ",\"role\":" + JSONWriter.quoted(set.role.rawValue) + ",\"path\":").utf8)
+        var captureIndex = 0
+        pieces = set.pattern.segments.map { segment in
+            switch segment {
+            case .literal(let text): return (RowFormat.escaped(text), nil)
+            case .capture(let name):
+                defer { captureIndex += 1 }
+                return (RowFormat.escaped("{\(name)}"), captureIndex)
+            }
+        }
+        if case .key(let i)? = set.value { valueKey = i } else { valueKey = nil }
+        a = set.a
+        b = set.b
+    }
+
+    /// The indexes of the row's `a` and `b` keys.
+    let a: Int?, b: Int?
 }

@@ -50,6 +50,10 @@ package protocol FactSink {
     mutating func ownedPost(_ entry: OwnedPost, position: Int)
     /// A flag.
     mutating func flag(_ flag: Flag, position: Int)
+    /// A comment.
+    mutating func comment(_ comment: Comment, position: Int)
+    /// A row of the declared row set `set` (``RowSets``): its keys (valid during the call) and its value.
+    mutating func declaredRow(_ set: Int, keys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int)
 
     /// Whether the sink cannot take more facts (an output failed): the walker then stops at its next checkpoint.
     var hasFailed: Bool { get }
@@ -132,6 +136,10 @@ package struct DatasetSink: FactSink {
     @inline(__always) package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) { dataset.timeline.append(entry) }
     @inline(__always) package mutating func ownedPost(_ entry: OwnedPost, position: Int) { dataset.postMirror.append(entry) }
     @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { dataset.flags.append(flag) }
+    @inline(__always) package mutating func comment(_ comment: Comment, position: Int) { dataset.comments.append(comment) }
+    @inline(__always) package mutating func declaredRow(_ set: Int, keys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int) {
+        dataset.declared[set].append(keys: keys, value: value)
+    }
 
     package var hasFailed: Bool { false }
     package mutating func append(_ other: inout DatasetSink) {

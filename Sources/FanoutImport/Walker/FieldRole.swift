@@ -10,13 +10,15 @@ enum FieldRole: Int, CaseIterable {
     case timelinePoster
     /// The ends of an edge stored as a row (Parse's `fromUser`, `toPost`, `toUser` pointers).
     case user, post, target
+    /// A comment's text.
+    case text
 
     /// The index of `role`'s value for `relation` in the walker's value array.
     static func slot(_ relation: RelationKind, _ role: FieldRole) -> Int {
         relation.rawValue * allCases.count + role.rawValue
     }
 
-    /// The number of value slots the walker needs.
+    /// The number of value slots of the relations (the declarations' row sets have theirs after them).
     static var slotCount: Int { RelationKind.allCases.count * allCases.count }
 
     /// Whether the field's value names a key (and is interned as it is read).
@@ -53,7 +55,14 @@ enum FieldRole: Int, CaseIterable {
                 (posts.posterUID, .posterUID), (posts.posterUsername, .posterUsername),
             ]
         case .timeline:
-            pairs = [(schema.timeline?.posterUID, .timelinePoster)]
+            guard let timeline = schema.timeline else { return [] }
+            pairs = [(timeline.posterUID, .timelinePoster), (timeline.user, .user), (timeline.post, .post)]
+        case .comments:
+            guard let comments = schema.comments else { return [] }
+            pairs = [
+                (comments.key, .key), (comments.user, .user), (comments.post, .post), (comments.text, .text),
+                (comments.createdAt?.field, .createdAt),
+            ]
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
             guard let edge = relation.edge(in: schema) else { return [] }
             pairs = [(edge.key, .key), (edge.user, .user), (edge.post, .post), (edge.target, .target)]

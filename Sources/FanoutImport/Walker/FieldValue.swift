@@ -38,6 +38,21 @@ enum FieldValue {
         }
     }
 
+    /// The value as the core keeps a declared row's value. A key read as one has no text here; the walker reads
+    /// value fields as text (a field that is a key for one row set and a value for another is read as text too).
+    var stored: StoredValue {
+        switch self {
+        case .missing: .missing
+        case .string(let s): .string(s)
+        case .key: .missing
+        case .number(let n): .number(n)
+        case .bool(let b): .bool(b)
+        case .null: .null
+        case .object: .object
+        case .array: .array
+        }
+    }
+
     var double: Double? { if case .number(let n) = self { n.double } else { nil } }
 
     /// An integer, also from a number written with a zero fraction (`4.0`).

@@ -1,12 +1,13 @@
 import FanoutCore
 
 /// Every relation pattern of a schema merged into one tree, so one pass over the export serves them all.
+/// Relations are numbered as the walker numbers them (``RelationKind/rawValue``, then the declared row sets).
 struct PatternTrie {
     struct Node {
         var literals: [(key: [UInt8], child: Int)] = []
         var captureChild = -1
         var captureSlots: [CaptureSlot] = []
-        var terminals: [RelationKind] = []
+        var terminals: [Int] = []
     }
 
     private(set) var nodes = [Node()]
@@ -14,10 +15,27 @@ struct PatternTrie {
     /// The literal keys directly under the root, for layout error messages.
     var rootLiterals: [String] { nodes[0].literals.map { String(decoding: $0.key, as: UTF8.self) } }
 
-    /// Adds `pattern` as where `relation` lives; `required` are the captures the relation needs.
-    mutating func insert(_ pattern: PathPattern, _ relation: RelationKind, required: [CaptureSlot], optional: [CaptureSlot] = []) throws(InputError) {
+    /// The slots of `pattern`'s captures, which must be among `required` and `optional` and include every one
+    /// of `required`.
+    static func slots(of pattern: PathPattern, required: [CaptureSlot], optional: [CaptureSlot] = []) throws(InputError) -> [CaptureSlot] {
+        var slots: [CaptureSlot] = []
+        for name in pattern.captureNames {
+            guard let slot = CaptureSlot(name: name), required.contains(slot) || optional.contains(slot) else {
+                let allowed = (required + optional).map { "{\(String(describing: $0))}" }.joined(separator: ", ")
+                throw InputError.schema("pattern \(pattern) uses {\(name)}; this relation takes \(allowed)")
+            }
+            slots.append(slot)
+        }
+        for slot in required where !slots.contains(slot) {
+            throw InputError.schema("pattern \(pattern) must capture {\(String(describing: slot))}")
+        }
+        return slots
+    }
+
+    /// Adds `pattern` as where relation `relation` lives, its captures kept in `slots` (one per capture, in order).
+    mutating func insert(_ pattern: PathPattern, relation: Int, slots: [CaptureSlot]) {
         var node = 0
-        var bound: Set<CaptureSlot> = []
+        var next = slots.makeIterator()
         for segment in pattern.segments {
             switch segment {
             case .literal(let text):
@@ -29,12 +47,8 @@ struct PatternTrie {
                     nodes[node].literals.append((key, nodes.count - 1))
                     node = nodes.count - 1
                 }
-            case .capture(let name):
-                guard let slot = CaptureSlot(name: name), required.contains(slot) || optional.contains(slot) else {
-                    let allowed = (required + optional).map { "{\(String(describing: $0))}" }.joined(separator: ", ")
-                    throw InputError.schema("pattern \(pattern) uses {\(name)}; this relation takes \(allowed)")
-                }
-                bound.insert(slot)
+            case .capture:
+                let slot = next.next()!
                 if nodes[node].captureChild < 0 {
                     nodes.append(Node())
                     nodes[node].captureChild = nodes.count - 1
@@ -42,9 +56,6 @@ struct PatternTrie {
                 if !nodes[node].captureSlots.contains(slot) { nodes[node].captureSlots.append(slot) }
                 node = nodes[node].captureChild
             }
-        }
-        for slot in required where !bound.contains(slot) {
-            throw InputError.schema("pattern \(pattern) must capture {\(String(describing: slot))}")
         }
         nodes[node].terminals.append(relation)
     }

@@ -1,7 +1,7 @@
 /// A count per ``RelationKind``, held inline: the walker counts once per entity, and an array would be asked each
 /// time whether it is shared.
 struct RelationCounts {
-    private var counts: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var counts: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     init() {
         assert(MemoryLayout.size(ofValue: counts) == RelationKind.allCases.count * MemoryLayout<Int>.size)

@@ -1,3 +1,5 @@
+import FanoutCore
+
 /// The values of the fields of the entity being read, one per slot (``FieldRole/slot(_:_:)``), in memory of their
 /// own rather than an array: writing an element of an array asks the runtime whether the array is shared, and
 /// the walker writes several per entity, millions of times in a large export.
@@ -23,4 +25,27 @@ final class SlotValues: @unchecked Sendable {
         @inline(__always) get { base[slot] }
         @inline(__always) set { base[slot] = newValue }
     }
+}
+
+/// The keys of the declared row the walker is emitting, in memory of their own for the same reason as
+/// ``SlotValues``.
+final class KeyBuffer: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<KeyID>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = max(count, 1)
+        base = .allocate(capacity: self.count)
+        base.initialize(repeating: noKey, count: self.count)
+    }
+
+    deinit { base.deallocate() }
+
+    subscript(index: Int) -> KeyID {
+        @inline(__always) get { base[index] }
+        @inline(__always) set { base[index] = newValue }
+    }
+
+    /// The first `count` keys.
+    func prefix(_ count: Int) -> UnsafeBufferPointer<KeyID> { UnsafeBufferPointer(start: base, count: count) }
 }

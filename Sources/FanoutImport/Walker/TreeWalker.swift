@@ -27,6 +27,10 @@ struct TreeWalker<Sink: FactSink> {
     private let fields: FlatTrie
     /// Per value slot, whether the schema names a field for it (edges and keys read from rows).
     private let hasField: [Bool]
+    /// Per declared row set (``RowSets``): the slots of its captures, of its key fields, and of its value.
+    private let declared: [(captures: [CaptureSlot], keyFields: [Int], value: Int?)]
+    /// The keys of the declared row being emitted.
+    private let rowKeys: KeyBuffer
     /// The post fields `post-field` checks, worked out once instead of per post.
     private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
     private var captures = Captures()
@@ -52,7 +56,7 @@ struct TreeWalker<Sink: FactSink> {
     private var split: SplitPoint?
     /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker.
     private(set) var stoppedAtSplit = false
-    private let values = SlotValues(count: FieldRole.slotCount)
+    private let values: SlotValues
     private(set) var matchedRootKeys = 0
     /// The first top-level keys read, for messages (see ``rootKeyCount`` for how many there are).
     private(set) var rootKeys: [String] = []
@@ -62,6 +66,8 @@ struct TreeWalker<Sink: FactSink> {
     /// matches nothing can be told from an export that has nothing of that kind.
     var matches: [Int] { matchCounts.array }
     private var matchCounts = RelationCounts()
+    /// Per declared row set, how many nodes its pattern reached.
+    private(set) var declaredMatches: [Int]
     /// Whether the top level was an object.
     private(set) var rootWasObject = false
     /// Top-level keys to report when seen: other layouts' own keys, so detection can tell a mixed export.
@@ -79,27 +85,71 @@ struct TreeWalker<Sink: FactSink> {
         for relation in RelationKind.allCases {
             guard let pattern = relation.pattern(in: schema) else { continue }
             let captures = relation.captures(in: schema)
-            try trie.insert(pattern, relation, required: captures.required, optional: captures.optional)
+            let slots = try PatternTrie.slots(of: pattern, required: captures.required, optional: captures.optional)
+            trie.insert(pattern, relation: relation.rawValue, slots: slots)
         }
+        // The declarations' row sets, numbered after the relations, their value slots after the relations' slots.
+        let sets = RowSets(schema).sets
+        let names = CaptureNames(sets)
+        var declared: [(captures: [CaptureSlot], keyFields: [Int], value: Int?)] = []
+        var declaredFields: [[(FieldPath, Int)]] = []
+        var slotCount = FieldRole.slotCount
+        var keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+        for (index, set) in sets.enumerated() {
+            var slots: [CaptureSlot] = []
+            for name in set.pattern.captureNames {
+                guard let slot = names.slot(name) else {
+                    throw InputError.schema("the declarations capture more than \(CaptureSlot.otherCount) names besides user, post, poster, target and id")
+                }
+                slots.append(slot)
+            }
+            trie.insert(set.pattern, relation: RelationKind.declaredBase + index, slots: slots)
+            var fields: [(FieldPath, Int)] = []
+            let keyFields = set.keyFields.map { path in
+                defer { slotCount += 1 }
+                fields.append((path, slotCount))
+                keySlots.append(true)
+                return slotCount
+            }
+            var valueSlot: Int?
+            if case .field(let path)? = set.value {
+                valueSlot = slotCount
+                fields.append((path, slotCount))
+                keySlots.append(false)
+                slotCount += 1
+            }
+            declared.append((slots, keyFields, valueSlot))
+            declaredFields.append(fields)
+        }
+        self.declared = declared
+        declaredMatches = Array(repeating: 0, count: sets.count)
+        values = SlotValues(count: slotCount)
+        rowKeys = KeyBuffer(count: sets.map(\.keyCount).max() ?? 0)
         if let posts = schema.posts, !posts.pattern.captureNames.contains("poster"), posts.owner == nil {
             throw InputError.schema("posts need an owner: capture {poster} in the pattern or name an owner field")
         }
         // Every entity's fields in one flat trie: a root per pattern node where relations end.
         var fieldNodes: [FlatTrie.Input] = []
         var patternNodes: [FlatTrie.Input] = []
-        var hasField = [Bool](repeating: false, count: FieldRole.slotCount)
-        let keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+        var hasField = [Bool](repeating: false, count: slotCount)
         for node in trie.nodes {
             var flat = FlatTrie.Input(
                 children: node.literals.map { ($0.key, $0.child) }, first: node.captureSlots.map(\.rawValue),
-                second: node.terminals.map(\.rawValue), extra: node.captureChild, link: -1)
+                second: node.terminals, extra: node.captureChild, link: -1)
             if !node.terminals.isEmpty {
                 var fields = FieldTrie()
                 for relation in node.terminals {
-                    for (path, role) in FieldRole.fields(of: relation, in: schema) {
-                        let slot = FieldRole.slot(relation, role)
-                        fields.insert(path, slot: slot)
-                        hasField[slot] = true
+                    if let kind = RelationKind(rawValue: relation) {
+                        for (path, role) in FieldRole.fields(of: kind, in: schema) {
+                            let slot = FieldRole.slot(kind, role)
+                            fields.insert(path, slot: slot)
+                            hasField[slot] = true
+                        }
+                    } else {
+                        for (path, slot) in declaredFields[relation - RelationKind.declaredBase] {
+                            fields.insert(path, slot: slot)
+                            hasField[slot] = true
+                        }
                     }
                 }
                 let base = fieldNodes.count
@@ -191,6 +241,7 @@ struct TreeWalker<Sink: FactSink> {
         for relation in RelationKind.allCases {
             matchCounts.add(second.matchCounts[relation.rawValue], to: relation.rawValue)
         }
+        for i in declaredMatches.indices { declaredMatches[i] += second.declaredMatches[i] }
         matchedRootKeys += second.matchedRootKeys
         seenWatchedKeys += second.seenWatchedKeys
         sink.append(&second.sink)
@@ -340,9 +391,12 @@ struct TreeWalker<Sink: FactSink> {
     private mutating func readEntity(_ node: Int) throws(JSONSyntaxError) {
         let root = patterns.nodes[node].link
         for slot in fields.second(root) { values[slot] = .missing }
-        var present = true
+        // A declared row may keep the node's own value (a counter stored as `postCounts/{poster}: 3`).
+        let own = fields.first(root)
+        var present = true, isNull = false
         switch try reader.peekKind() {
         case .object:
+            for slot in own { values[slot] = .object }
             try reader.beginObject()
             while let key = try reader.nextKey() {
                 if let field = fields.child(root, key) {
@@ -356,15 +410,27 @@ struct TreeWalker<Sink: FactSink> {
         case .null:
             try reader.readNull()
             present = false
+            isNull = true
         case .bool:
             // `false` is how some clients "remove" an edge; any other value (true, 1, an object) is present.
             present = try reader.readBool()
+            for slot in own { values[slot] = .bool(present) }
         default:
-            try reader.skipValue()
+            if own.isEmpty {
+                try reader.skipValue()
+            } else {
+                let value = try readScalar()
+                for slot in own { values[slot] = value }
+            }
         }
         for relation in patterns.second(node) {
-            matchCounts.add(1, to: relation)
-            emit(RelationKind(rawValue: relation)!, present: present)
+            if relation < RelationKind.declaredBase {
+                matchCounts.add(1, to: relation)
+                emit(RelationKind(rawValue: relation)!, present: present)
+            } else if !isNull {
+                // A declared row is any value but null: a counter or a copied flag may be `false`.
+                emitDeclared(relation - RelationKind.declaredBase)
+            }
         }
     }
 
@@ -496,8 +562,16 @@ struct TreeWalker<Sink: FactSink> {
         case .posts:
             emitPost(position: position)
         case .timeline:
+            let user = end(.timeline, .user), post = end(.timeline, .post)
+            guard user != noKey, post != noKey else { return }
             let poster = value(.timeline, .timelinePoster).key(in: &sink) ?? noKey
-            sink.timelineEntry(TimelineEntry(user: capture(.user), post: capture(.post), posterUID: poster), position: position)
+            sink.timelineEntry(TimelineEntry(user: user, post: post, posterUID: poster, id: capture(.id)), position: position)
+        case .comments:
+            let post = end(.comments, .post), id = entityKey(.comments, .id)
+            guard post != noKey, id != noKey else { return }
+            var comment = Comment(id: id, post: post, user: end(.comments, .user), text: value(.comments, .text).string)
+            if let time = schema.comments?.createdAt { comment.createdAt = Timestamp.seconds(value(.comments, .createdAt), unit: time.unit) }
+            sink.comment(comment, position: position)
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
             guard let ends = relation.ends else { return }
             let a = end(relation, ends.first), b = end(relation, ends.second)
@@ -508,11 +582,29 @@ struct TreeWalker<Sink: FactSink> {
             case .likes: sink.like(Like(post: a, user: b, id: id), position: position)
             case .likeMirror: sink.mirroredLike(Like(post: a, user: b, id: id), position: position)
             case .flags: sink.flag(Flag(post: a, user: b, id: id), position: position)
-            case .postMirror: sink.ownedPost(OwnedPost(user: a, post: b), position: position)
+            case .postMirror: sink.ownedPost(OwnedPost(user: a, post: b, id: id), position: position)
             case .following: sink.following(Follow(user: a, target: b, id: id), position: position)
             default: sink.follower(Follow(user: a, target: b, id: id), position: position)
             }
         }
+    }
+
+    /// Hands over a row of declared row set `set`: its captured keys, its key fields, its value.
+    private mutating func emitDeclared(_ set: Int) {
+        let spec = declared[set]
+        var i = 0
+        for slot in spec.captures {
+            rowKeys[i] = captures[slot]
+            i += 1
+        }
+        for slot in spec.keyFields {
+            rowKeys[i] = values[slot].key(in: &sink) ?? noKey
+            i += 1
+        }
+        let value = spec.value.map { values[$0].stored } ?? .missing
+        // Matched: a row holding what the declaration reads (its value, or every key it names).
+        if spec.value != nil ? value.isPresent : !rowKeys.prefix(i).contains(noKey) { declaredMatches[set] += 1 }
+        sink.declaredRow(set, keys: rowKeys.prefix(i), value: value, position: positionBase + reader.offset)
     }
 
     private mutating func emitPost(position: Int) {
@@ -554,9 +646,13 @@ struct TreeWalker<Sink: FactSink> {
 /// restoring it around each level costs no allocation.
 struct Captures {
     private var user = noKey, post = noKey, poster = noKey, target = noKey, id = noKey
+    private var others: (KeyID, KeyID, KeyID, KeyID) = (noKey, noKey, noKey, noKey)
 
     /// Whether no key is captured (the walker is above every capturing level).
-    var isEmpty: Bool { user == noKey && post == noKey && poster == noKey && target == noKey && id == noKey }
+    var isEmpty: Bool {
+        user == noKey && post == noKey && poster == noKey && target == noKey && id == noKey
+            && others == (noKey, noKey, noKey, noKey)
+    }
 
     subscript(slot: CaptureSlot) -> KeyID {
         get {
@@ -566,6 +662,10 @@ struct Captures {
             case .poster: poster
             case .target: target
             case .id: id
+            case .other0: others.0
+            case .other1: others.1
+            case .other2: others.2
+            case .other3: others.3
             }
         }
         set {
@@ -575,6 +675,10 @@ struct Captures {
             case .poster: poster = newValue
             case .target: target = newValue
             case .id: id = newValue
+            case .other0: others.0 = newValue
+            case .other1: others.1 = newValue
+            case .other2: others.2 = newValue
+            case .other3: others.3 = newValue
             }
         }
     }

@@ -39,12 +39,16 @@ extension JSONReport {
         } catch {
             throw ReportParseError(message: error.description)
         }
-        return try ReportReader().report(root)
+        var reader = ReportReader()
+        return try reader.report(root)
     }
 }
 
 /// The checks of ``JSONReport/parse(_:)``, one member at a time, each error naming the member.
 private struct ReportReader {
+    /// The rules of the schema's declarations the report lists (`summary.declared_rules`).
+    var declared: [RuleDescriptor] = []
+
     func fail(_ at: String, _ message: String) -> ReportParseError {
         ReportParseError(message: at.isEmpty ? message : "\(at): \(message)")
     }
@@ -82,11 +86,28 @@ private struct ReportReader {
 
     func rule(_ value: JSONValue, at: String) throws(ReportParseError) -> RuleDescriptor {
         let id = try string(value, at: at)
-        guard let rule = RuleCatalog.descriptor(id) else { throw fail(at, RuleCatalog.unknownMessage(id)) }
-        return rule
+        if let rule = RuleCatalog.descriptor(id) ?? declared.first(where: { $0.id == id }) { return rule }
+        throw fail(at, RuleCatalog.unknownMessage(id) + (declared.isEmpty ? "" : ", " + declared.map(\.id).joined(separator: ", ")))
     }
 
-    func report(_ root: JSONValue) throws(ReportParseError) -> ParsedReport {
+    /// `summary.declared_rules`: each declared rule's id, default severity, texts and whether its fix is mechanical.
+    mutating func readDeclaredRules(_ summary: JSONValue) throws(ReportParseError) {
+        guard let given = summary["declared_rules"] else { return }
+        for (i, item) in try array(given, at: "summary.declared_rules").enumerated() {
+            let at = "summary.declared_rules[\(i)]"
+            let id = try string(member(item, "id", at: at), at: at + ".id")
+            guard RuleCatalog.descriptor(id) == nil, !declared.contains(where: { $0.id == id }) else {
+                throw fail(at + ".id", "\(id) is the id of a built-in rule or listed twice")
+            }
+            guard let mechanical = try member(item, "mechanical", at: at).boolValue else { throw fail(at + ".mechanical", "expected true or false") }
+            declared.append(RuleDescriptor(
+                id: id, defaultSeverity: try severity(member(item, "severity", at: at), at: at + ".severity"),
+                summary: try string(member(item, "summary", at: at), at: at + ".summary"),
+                explanation: try string(member(item, "explanation", at: at), at: at + ".explanation"), isMechanical: mechanical))
+        }
+    }
+
+    mutating func report(_ root: JSONValue) throws(ReportParseError) -> ParsedReport {
         guard root.objectMembers != nil else { throw fail("", "not a fanout JSON report: expected an object") }
         guard root["tool"]?.stringValue == "fanout", let version = root["version"]?.numberValue?.int64 else {
             throw fail("", "not a fanout JSON report: expected {\"tool\": \"fanout\", \"version\": 1, …}")
@@ -97,6 +118,7 @@ private struct ReportReader {
         let exportName = try string(member(root, "export", at: ""), at: "export")
         let schemaName = try string(member(root, "schema", at: ""), at: "schema")
         let summary = try member(root, "summary", at: "")
+        try readDeclaredRules(summary)
 
         var rulesRun: [RuleDescriptor] = []
         for (i, item) in try array(member(summary, "rules_run", at: "summary"), at: "summary.rules_run").enumerated() {
@@ -130,12 +152,13 @@ private struct ReportReader {
             for finding in findings where severities[finding.rule] == nil { severities[finding.rule] = finding.severity }
         }
         for (i, finding) in findings.enumerated() {
-            let reported = severities[finding.rule] ?? RuleCatalog.descriptor(finding.rule)!.defaultSeverity
+            let reported = severities[finding.rule] ?? rulesRun.first { $0.id == finding.rule }!.defaultSeverity
             guard finding.severity == reported else {
                 throw fail("findings[\(i)].severity", "\(finding.severity.rawValue), but \(finding.rule) reported at \(reported.rawValue)")
             }
         }
-        let result = AuditResult(findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities)
+        let result = AuditResult(
+            findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities, declaredRules: declared)
         for (key, n) in [("errors", result.count(.error)), ("warnings", result.count(.warning)), ("info", result.count(.info)),
                          ("total", findings.count)] {
             guard let given = summary[key] else { continue }

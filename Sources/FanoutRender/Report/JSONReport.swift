@@ -18,6 +18,17 @@ package enum JSONReport {
     /// The report format's version; bumped on any incompatible change.
     package static let version = 1
 
+    /// The rules of a schema's declarations as `summary.declared_rules` lists them, for `fanout report` (which knows
+    /// only the built-in ones) and the Spark job.
+    package static func declaredRules(_ rules: [RuleDescriptor]) -> JSONValue {
+        .array(rules.map { rule in
+            object([
+                ("id", .string(rule.id)), ("severity", .string(rule.defaultSeverity.rawValue)), ("summary", .string(rule.summary)),
+                ("explanation", .string(rule.explanation)), ("mechanical", .bool(rule.isMechanical)),
+            ])
+        })
+    }
+
     /// The report as pretty-printed, canonical JSON.
     package static func render(_ result: AuditResult, info: ReportInfo, coverage: TimelineCoverage? = nil) -> String {
         JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info, coverage: coverage)) + "\n"
@@ -33,6 +44,7 @@ package enum JSONReport {
             ("severities", object(result.rulesRun.map { ($0.id, .string(result.severity(of: $0).rawValue)) })),
         ]
         if let coverage { summaryMembers.append(("timeline_coverage", coverage.jsonValue)) }
+        if !result.declaredRules.isEmpty { summaryMembers.append(("declared_rules", declaredRules(result.declaredRules))) }
         if let baseline = info.baseline {
             summaryMembers.append(("baseline", object([
                 ("hidden", .int(baseline.hidden)),

@@ -31,7 +31,7 @@ package enum SARIFReport {
 
     /// The SARIF log.
     package static func value(_ result: AuditResult, info: ReportInfo, maximumResults: Int = maximumResults) -> JSONValue {
-        let descriptors = RuleCatalog.descriptors
+        let descriptors = result.allRules
         var ruleIndex: [String: Int] = [:]
         for (i, rule) in descriptors.enumerated() { ruleIndex[rule.id] = i }
         let rules = descriptors.map { rule in

@@ -1,0 +1,120 @@
+import FanoutJSON
+
+/// A `[[copies]]` declaration as a rule: each copy at `at` equals the field it copies of the record its `via` names
+/// (README "Declaring your app's copies").
+struct DeclaredCopyRule: CopyRule {
+    let declaration: CopyDeclaration
+    let descriptor: RuleDescriptor
+
+    init(_ declaration: CopyDeclaration) {
+        self.declaration = declaration
+        let of = "\(declaration.of.rawValue).\(declaration.field)", record = declaration.of.noun
+        descriptor = RuleDescriptor(
+            id: declaration.name, defaultSeverity: declaration.severity ?? .warning,
+            summary: "`\(declaration.at)` equals the \(declaration.field) of the \(record) that `\(declaration.via)` names.",
+            explanation: """
+                Declared in the schema ([[copies]] \(declaration.name)): the app copies \(of) into \
+                `\(declaration.at)`, so that a page can show it without reading the \(record). Changing the \
+                \(record) updates the \(record) but rarely every copy, so copies keep the old value, or a copy written \
+                half way lacks it. The \(record) is the source of truth: the fix writes its \(declaration.field) into \
+                the copy, or deletes a copy of a field the \(record) does not have. A copy whose \(record) does not \
+                exist is not checked (declare a reference for that).
+                """)
+    }
+
+    func missingRequirement(in schema: Schema) -> String? {
+        CopiedRecord(declaration.of, in: schema) == nil
+            ? "the schema has no \(declaration.of.rawValue) relation (\(declaration.of.schemaKey))" : nil
+    }
+
+    func readings(in context: CheckContext) -> [CopyReading] {
+        let dataset = context.dataset, sets = dataset.rowSets
+        guard let s = sets.rows(of: declaration.name), let o = sets.originals(of: declaration) else { return [] }
+        let rows = dataset.declared[s], spec = sets.sets[s], originals = dataset.declared[o], originalSpec = sets.sets[o]
+        // The last record stored under a key is the record, as for users and posts.
+        var original = [Int32](repeating: -1, count: dataset.keys.count)
+        for row in 0..<originals.count {
+            let key = originals.key(row, originalSpec.a!)
+            if key != noKey { original[Int(key)] = Int32(row) }
+        }
+        var readings: [CopyReading] = []
+        for row in 0..<rows.count {
+            let key = rows.key(row, spec.a!)
+            guard key != noKey, original[Int(key)] >= 0 else { continue }
+            let from = Int(original[Int(key)])
+            let value: StoredValue
+            switch originalSpec.value! {
+            case .field: value = originals.values[from]
+            case .key(let i): value = originals.key(from, i) == noKey ? .missing : .string(dataset.key(originals.key(from, i)))
+            }
+            let originalPath: String
+            if case .field(let path) = originalSpec.value! {
+                originalPath = dataset.path(ofRow: from, in: o, field: path)
+            } else {
+                originalPath = dataset.path(ofRow: from, in: o)
+            }
+            readings.append(CopyReading(
+                paths: [dataset.path(ofRow: row, in: s, field: spec.fieldPart), originalPath], copy: rows.values[row],
+                original: value, record: key))
+        }
+        return readings
+    }
+
+    /// The value each record holds at the copied field (JSON null for none), by the record's key; nil when there is
+    /// no such record or its value cannot be copied (an object): what a new row's copy is written with.
+    func originals(in context: CheckContext) -> (KeyID) -> JSONValue? {
+        let dataset = context.dataset, sets = dataset.rowSets
+        guard let o = sets.originals(of: declaration) else { return { _ in nil } }
+        let originals = dataset.declared[o], spec = sets.sets[o]
+        var last = [Int32](repeating: -1, count: dataset.keys.count)
+        for row in 0..<originals.count where originals.key(row, spec.a!) != noKey { last[Int(originals.key(row, spec.a!))] = Int32(row) }
+        return { key in
+            guard key != noKey, last[Int(key)] >= 0 else { return nil }
+            let row = Int(last[Int(key)])
+            switch spec.value! {
+            case .field:
+                switch originals.values[row] {
+                case .object, .array: return nil
+                case let value: return value.json ?? .null
+                }
+            case .key(let i): return originals.key(row, i) == noKey ? .null : .string(dataset.key(originals.key(row, i)))
+            }
+        }
+    }
+
+    func message(_ reading: CopyReading, in context: CheckContext) -> String {
+        let whose = "\(declaration.of.noun) \(context.dataset.key(reading.record))"
+        switch (reading.copy.comparable, reading.original.comparable) {
+        case (nil, let original?): return "\(reading.paths[0]) is missing; \(whose)'s \(declaration.field) is \(original)"
+        case (let copy?, nil): return "\(reading.paths[0]) holds \(copy) but \(whose) has no \(declaration.field)"
+        default:
+            return "\(reading.paths[0]) holds \(reading.copy.comparable ?? "") but \(whose)'s \(declaration.field) is "
+                + (reading.original.comparable ?? "")
+        }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let sets = RowSets(q.schema)
+        let spec = sets.sets[sets.rows(of: declaration.name)!], originalSpec = sets.sets[sets.originals(of: declaration)!]
+        let path = spec.fieldPart.keys.isEmpty ? "d.path" : q.path("d.path", field: spec.fieldPart)
+        let originalPath: String
+        if case .field(let field)? = originalSpec.value, !field.keys.isEmpty { originalPath = q.path("o.path", field: field) } else { originalPath = "o.path" }
+        let present = { (v: String) in "CASE WHEN \(v) = 'null' THEN NULL ELSE \(v) END" }
+        let copy = present("d.value"), original = present("o.value")
+        let whose = q.text("\(declaration.of.noun) ") + " || d.a"
+        let message = "CASE WHEN \(copy) IS NULL THEN \(path) || ' is missing; ' || \(whose) || \(q.text("'s \(declaration.field) is ")) || \(original) "
+            + "WHEN \(original) IS NULL THEN \(path) || ' holds ' || \(copy) || ' but ' || \(whose) || \(q.text(" has no \(declaration.field)")) "
+            + "ELSE \(path) || ' holds ' || \(copy) || ' but ' || \(whose) || \(q.text("'s \(declaration.field) is ")) || \(original) END"
+        let originals = """
+            originals AS (
+              SELECT o.* FROM \(q.table("declared")) o WHERE o.role = 'originals' AND o.name = \(q.text(originalSpec.name)) AND o.a IS NOT NULL
+              QUALIFY row_number() OVER (PARTITION BY o.a ORDER BY o.seq DESC) = 1
+            )
+            """
+        let fix = "CASE WHEN \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, "coalesce(\(original), 'null')")])) END"
+        return q.with(originals) + q.finding(
+            paths: [path, originalPath], expected: "coalesce(\(original), 'null')", actual: "coalesce(\(copy), 'null')", fix: fix,
+            message: [message]
+        ) + "\nFROM \(q.declaredRows(spec)) d JOIN originals o ON o.a = d.a\nWHERE d.a IS NOT NULL AND \(copy) IS DISTINCT FROM \(original)"
+    }
+}

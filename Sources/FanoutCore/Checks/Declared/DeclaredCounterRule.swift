@@ -1,0 +1,114 @@
+import FanoutJSON
+
+/// A `[[counters]]` declaration as a rule: each stored number at `at` equals the number of kept facts of the
+/// relation it counts, in its group (README "Declaring your app's copies").
+struct DeclaredCounterRule: CounterRule {
+    let declaration: CounterDeclaration
+    let descriptor: RuleDescriptor
+
+    init(_ declaration: CounterDeclaration) {
+        self.declaration = declaration
+        let what = Self.counted(declaration.counts, per: declaration.per)
+        descriptor = RuleDescriptor(
+            id: declaration.name, defaultSeverity: declaration.severity ?? .error,
+            summary: "`\(declaration.at)` equals the number of \(what).",
+            explanation: """
+                Declared in the schema ([[counters]] \(declaration.name)): the app keeps the number of \(what) at \
+                `\(declaration.at)`, so that pages can show it without reading them. Writing a \
+                \(declaration.counts.noun) and updating the counter are separate steps; when one of them fails, or \
+                two clients race without a transaction, the counter drifts. The \(declaration.counts.rawValue) are \
+                the source of truth: the fix sets the counter to their number. What the repair deletes (a \
+                \(declaration.counts.noun) whose ends do not exist, a repeated one) is not counted. The finding's \
+                delta is stored minus counted.
+                """)
+    }
+
+    /// "posts of each poster", "likes of each post", "users".
+    static func counted(_ relation: DeclaredRelation, per: String?) -> String {
+        per.map { "\(relation.rawValue) of each \($0)" } ?? relation.rawValue
+    }
+
+    func missingRequirement(in schema: Schema) -> String? {
+        declaration.counts.isPlaced(in: schema) ? nil
+            : "the schema has no \(declaration.counts.rawValue) relation (\(declaration.counts.schemaKey))"
+    }
+
+    private func set(_ dataset: Dataset) -> Int { dataset.rowSets.rows(of: declaration.name)! }
+
+    func readings(in context: CheckContext) -> [CounterReading] {
+        let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
+        let tally = RelationFacts(context: context).tally(declaration.counts, per: declaration.per)
+        var readings: [CounterReading] = []
+        for row in 0..<rows.count where rows.values[row].isPresent {
+            let group = spec.a.map { rows.key(row, $0) } ?? noKey
+            let counted = spec.a == nil ? tally.total : (group == noKey ? 0 : Int(tally.byKey[Int(group)]))
+            readings.append(CounterReading(
+                path: dataset.path(ofRow: row, in: s, field: spec.fieldPart), stored: rows.values[row], counted: counted,
+                group: group))
+        }
+        return readings
+    }
+
+    func message(_ reading: CounterReading, in context: CheckContext) -> String {
+        let stored = reading.stored.int64
+        return "\(reading.path) stores \(reading.stored.text ?? "nothing") but "
+            + phrase(reading.counted, group: reading.group, in: context)
+            + (stored.map { Self.delta($0, reading.counted) } ?? "")
+    }
+
+    /// What the count is, in words: "alice has 3 posts", "post -Kx has 1 comment", "the export has 12 users".
+    private func phrase(_ n: Int, group: KeyID, in context: CheckContext) -> String {
+        let name = { context.name(group) }, key = { context.dataset.key(group) }
+        let (whose, verb, noun) = Self.words(declaration.counts, per: declaration.per)
+        let counted = "\(n) \(n == 1 ? noun.0 : noun.1)"
+        switch whose {
+        case .export: return "the export has \(counted)"
+        case .user: return "\(name()) \(verb) \(counted)"
+        case .post: return "post \(key()) \(verb) \(counted)"
+        }
+    }
+
+    enum Whose { case export, user, post }
+
+    /// How a count is phrased: whose it is, the verb, and the noun (singular, plural).
+    static func words(_ relation: DeclaredRelation, per: String?) -> (Whose, String, (String, String)) {
+        let whose: Whose = per == nil ? .export : per == "post" ? .post : .user
+        switch (relation, per) {
+        case (.likes, "user"): return (whose, "likes", ("post", "posts"))
+        case (.follows, "user"): return (whose, "follows", ("user", "users"))
+        case (.follows, "target"): return (whose, "has", ("follower", "followers"))
+        case (.comments, "user"): return (whose, "wrote", ("comment", "comments"))
+        case (.flags, "user"): return (whose, "flagged", ("post", "posts"))
+        case (.timeline, "user"): return (whose, "has in their timeline", ("post", "posts"))
+        case (.timeline, "post"): return (whose, "is in", ("timeline", "timelines"))
+        default:
+            let noun = relation.noun
+            return (whose, "has", (noun, noun == "timeline entry" ? "timeline entries" : noun + "s"))
+        }
+    }
+
+    func sql(_ q: SQLContext) -> String {
+        let spec = q.rowSet(rowsOf: declaration.name)
+        let facts = q.keptFacts(declaration.counts)
+        let group = declaration.per.map { "f.\($0)" }
+        let counts = "counts AS (\n  SELECT \(group ?? "NULL") AS grp, count(*) AS n FROM kept f\(group.map { " GROUP BY \($0)" } ?? "")\n)"
+        let counted = "coalesce(c.n, 0)"
+        let path = spec.fieldPart.keys.isEmpty ? "d.path" : q.path("d.path", field: spec.fieldPart)
+        let stored = q.storedInteger("d.value")
+        let (whose, verb, noun) = Self.words(declaration.counts, per: declaration.per)
+        let subject: [String] = switch whose {
+        case .export: ["'the export has '"]
+        case .user: [q.name("d.a"), q.text(" \(verb) ")]
+        case .post: ["'post '", "d.a", q.text(" \(verb) ")]
+        }
+        let delta = "(\(stored) - \(counted))"
+        return q.counterFindings(
+            ctes: [facts, counts], from: q.declaredRows(spec) + " d LEFT JOIN counts c ON "
+                + (group == nil ? "TRUE" : "c.grp = d.a"),
+            path: path, stored: stored, storedJSON: "d.value", counted: counted,
+            where: "d.value IS NOT NULL AND d.value <> 'null'",
+            message: [path, "' stores '", "d.value", "' but '"] + subject
+                + ["CASE WHEN \(counted) = 1 THEN \(q.text("1 " + noun.0)) ELSE \(q.integer(counted)) || \(q.text(" " + noun.1)) END",
+                   "CASE WHEN \(stored) IS NULL THEN '' ELSE ' (' || CASE WHEN \(delta) > 0 THEN '+' ELSE '' END || \(q.integer(delta)) || ')' END"])
+    }
+}

@@ -1,0 +1,196 @@
+import FanoutJSON
+
+/// A `[[mirrors]]` declaration as a rule: the copy at `at` holds exactly the kept facts of the relation it mirrors
+/// (README "Declaring your app's copies").
+struct DeclaredMirrorRule: MirrorRule {
+    /// A fact of the relation (`row` -1) or an entry of the mirror (its row in the declared rows).
+    struct Entry {
+        var fact: RelationFact
+        var row: Int
+    }
+
+    let declaration: MirrorDeclaration
+    let descriptor: RuleDescriptor
+
+    init(_ declaration: MirrorDeclaration) {
+        self.declaration = declaration
+        let of = declaration.of.rawValue
+        descriptor = RuleDescriptor(
+            id: declaration.name, defaultSeverity: declaration.severity ?? .error,
+            summary: "`\(declaration.at)` holds exactly the \(of), both ways.",
+            explanation: """
+                Declared in the schema ([[mirrors]] \(declaration.name)): the app stores the \(of) a second time at \
+                `\(declaration.at)`, so that each side can be read without the other. Writing a \
+                \(declaration.of.noun) writes both in separate steps, so a failed or interrupted write, or an older \
+                client, leaves one side only. The \(of) are the source of truth: a missing entry is added, and an \
+                entry whose \(declaration.of.noun) does not exist is deleted.
+                """)
+    }
+
+    func missingRequirement(in schema: Schema) -> String? {
+        declaration.of.isPlaced(in: schema) ? nil
+            : "the schema has no \(declaration.of.rawValue) relation (\(declaration.of.schemaKey))"
+    }
+
+    let orphanNamesSourceFirst = false
+
+    private func set(_ dataset: Dataset) -> Int { dataset.rowSets.rows(of: declaration.name)! }
+
+    func sides(of context: CheckContext) -> (source: [Entry], mirror: [Entry]) {
+        let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
+        let source = RelationFacts(context: context).all(declaration.of).map { Entry(fact: $0, row: -1) }
+        let mirror = (0..<rows.count).map { row in
+            Entry(fact: RelationFact(a: rows.key(row, spec.a!), b: rows.key(row, spec.b!), index: row), row: row)
+        }
+        return (source, mirror)
+    }
+
+    func pair(_ entry: Entry) -> Int64 { entry.fact.pair }
+
+    func paths(of entry: Entry, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
+        let fact = entry.fact
+        let source: String?
+        switch declaration.of {
+        case .posts: source = dataset.path(ofPost: fact.b, owner: fact.a)
+        case .likes: source = dataset.path(ofLike: fromSource ? dataset.likes[fact.index] : Like(post: fact.a, user: fact.b))
+        case .follows:
+            let follow = fromSource ? (dataset.schema.following != nil ? dataset.following : dataset.followers)[fact.index]
+                : Follow(user: fact.a, target: fact.b)
+            source = dataset.schema.following != nil ? dataset.path(ofFollowing: follow) : dataset.path(ofFollower: follow)
+        case .comments:
+            source = dataset.path(of: fromSource ? dataset.comments[fact.index] : Comment(id: fact.b, post: fact.a, user: noKey))
+        case .flags: source = dataset.path(ofFlag: fromSource ? dataset.flags[fact.index] : Flag(post: fact.a, user: fact.b))
+        case .users, .timeline: source = nil
+        }
+        if !fromSource { return (source, dataset.path(ofRow: entry.row, in: set(dataset))) }
+        let (first, second) = declaration.of.pair!
+        let fieldEnds = [first, second].filter { declaration.ends[$0] != nil }.map { $0 == first ? fact.a : fact.b }
+        let mirror = declaration.at.render { name in
+            switch declaration.endSource(first) == .capture(name) ? 0 : declaration.endSource(second) == .capture(name) ? 1 : -1 {
+            case 0: fact.a == noKey ? "{\(name)}" : dataset.key(fact.a)
+            case 1: fact.b == noKey ? "{\(name)}" : dataset.key(fact.b)
+            default: name == "id" ? dataset.newRowKey(fieldEnds) : "{\(name)}"
+            }
+        }
+        return (source, mirror)
+    }
+
+    func reportsMissing(_ entry: Entry, in context: CheckContext) -> Bool {
+        let facts = RelationFacts(context: context)
+        guard facts.isKept(entry.fact, of: declaration.of) else { return false }
+        // A post whose owner does not exist is `post-unknown-poster`'s.
+        return declaration.of != .posts || (entry.fact.a != noKey && facts.userExists(entry.fact.a))
+    }
+
+    func entryValue(_ entry: Entry, in dataset: Dataset) -> JSONValue {
+        let (first, second) = declaration.of.pair!
+        let fields = [first, second].compactMap { end in declaration.ends[end].map { ($0, end == first ? entry.fact.a : entry.fact.b) } }
+        if !fields.isEmpty {
+            var value = JSONValue.object([])
+            for (field, key) in fields { value = RepairPatch.setting(field.keys[...], to: .string(dataset.key(key)), in: value) }
+            return value
+        }
+        if let end = declaration.value { return .string(dataset.key(end == first ? entry.fact.a : entry.fact.b)) }
+        return dataset.schema.edgeValue.json
+    }
+
+    /// "alice's post -Kx", "bob's like of post -Kx", "alice's follow of bob", "comment -Kc on post -Kx".
+    private func described(_ fact: RelationFact, in context: CheckContext) -> String {
+        let key = { context.dataset.key($0) }
+        switch declaration.of {
+        case .posts: return "\(context.name(fact.a))'s post \(key(fact.b))"
+        case .likes: return "\(context.name(fact.b))'s like of post \(key(fact.a))"
+        case .follows: return "\(context.name(fact.a))'s follow of \(context.name(fact.b))"
+        case .comments: return "comment \(key(fact.b)) on post \(key(fact.a))"
+        case .flags: return "\(context.name(fact.b))'s flag of post \(key(fact.a))"
+        case .users, .timeline: return ""
+        }
+    }
+
+    func missingMessage(_ entry: Entry, in context: CheckContext) -> String {
+        "\(described(entry.fact, in: context)) is missing from \(declaration.at)"
+    }
+
+    func orphanMessage(_ entry: Entry, in context: CheckContext) -> String {
+        "\(described(entry.fact, in: context)) is in \(declaration.at) but not in \(declaration.of.rawValue)"
+    }
+
+    // MARK: SQL
+
+    func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide) {
+        let (first, second) = sqlPair
+        let source: MirrorSide
+        switch declaration.of {
+        case .posts:
+            source = MirrorSide(
+                from: "(SELECT p.owner AS poster, p.post AS post, p.path AS path, p.seq AS seq FROM live_posts p)",
+                pattern: q.schema.posts!.pattern)
+        case .likes: source = q.side("likes", q.schema.likes!)
+        case .follows:
+            source = q.schema.following != nil ? q.side("following", q.schema.following!) : q.side("followers", q.schema.followers!)
+        case .comments: source = MirrorSide(from: q.table("comments"), pattern: q.schema.comments!.pattern)
+        case .flags: source = q.side("flags", q.schema.flags!)
+        case .users, .timeline: fatalError("not a mirrored relation")
+        }
+        let spec = q.rowSet(rowsOf: declaration.name)
+        let fields = [first, second].filter { declaration.ends[$0] != nil }
+        let mirror = MirrorSide(
+            from: "(SELECT x.a AS \(first), x.b AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
+                + "WHERE x.role = 'rows' AND x.name = \(q.text(spec.name)))",
+            pattern: declaration.at,
+            newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })
+        return (source, mirror)
+    }
+
+    var sqlPair: (String, String) { declaration.of.pair! }
+
+    func sqlCaptures(_ row: String) -> [String: String] {
+        let (first, second) = sqlPair
+        var captures = [first: "\(row).\(first)", second: "\(row).\(second)"]
+        // The mirror's own names for the ends (a posts mirror may capture the owner as {user}).
+        for end in [first, second] { if case .capture(let name)? = declaration.endSource(end) { captures[name] = "\(row).\(end)" } }
+        if declaration.of == .comments { captures["user"] = nil }
+        return captures
+    }
+
+    func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String {
+        let users = q.schema.users != nil, posts = q.schema.posts != nil
+        let conditions: [String]
+        switch declaration.of {
+        case .posts: conditions = ["\(row).poster IS NOT NULL"] + (users ? [q.userExists("\(row).poster")] : [])
+        case .likes: conditions = (users ? [q.userExists("\(row).user")] : []) + (posts ? [q.postExists("\(row).post")] : [])
+        case .follows:
+            conditions = ["\(row).user <> \(row).target"] + (users ? [q.userExists("\(row).user"), q.userExists("\(row).target")] : [])
+        case .comments: conditions = (posts ? [q.postExists("\(row).post")] : []) + (users ? [q.userExists("\(row).user")] : [])
+        case .flags, .users, .timeline: conditions = []
+        }
+        return conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")
+    }
+
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String {
+        let (first, second) = sqlPair
+        let fields = [first, second].compactMap { end in declaration.ends[end].map { ($0, q.json("\(row).\(end)")) } }
+        if !fields.isEmpty { return q.object(fields) }
+        if let end = declaration.value { return q.json("\(row).\(end)") }
+        return q.edgeValue
+    }
+
+    private func sqlDescribed(_ row: String, _ q: SQLContext) -> [String] {
+        switch declaration.of {
+        case .posts: [q.name("\(row).poster"), "'''s post '", "\(row).post"]
+        case .likes: [q.name("\(row).user"), "'''s like of post '", "\(row).post"]
+        case .follows: [q.name("\(row).user"), "'''s follow of '", q.name("\(row).target")]
+        case .comments: ["'comment '", "\(row).id", "' on post '", "\(row).post"]
+        case .flags: [q.name("\(row).user"), "'''s flag of post '", "\(row).post"]
+        case .users, .timeline: []
+        }
+    }
+
+    func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String] {
+        sqlDescribed(row, q) + [q.text(" is missing from \(declaration.at)")]
+    }
+
+    func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String] {
+        sqlDescribed(row, q) + [q.text(" is in \(declaration.at) but not in \(declaration.of.rawValue)")]
+    }
+}
