@@ -82,14 +82,14 @@ struct DeclaredCopyRule: CopyRule {
         }
     }
 
+    /// "\"old\" is a stale copy of post -Kx's caption \"new\"", "the copy of post -Kx's caption (\"new\") is missing",
+    /// "\"x\" copies user u1's name, which the user does not have".
     func message(_ reading: CopyReading, in context: CheckContext) -> String {
-        let whose = "\(declaration.of.noun) \(context.dataset.key(reading.record))"
+        let noun = declaration.of.noun, whose = "\(noun) \(context.dataset.key(reading.record))'s \(declaration.field)"
         switch (reading.copy.comparable, reading.original.comparable) {
-        case (nil, let original?): return "\(reading.paths[0]) is missing; \(whose)'s \(declaration.field) is \(original)"
-        case (let copy?, nil): return "\(reading.paths[0]) holds \(copy) but \(whose) has no \(declaration.field)"
-        default:
-            return "\(reading.paths[0]) holds \(reading.copy.comparable ?? "") but \(whose)'s \(declaration.field) is "
-                + (reading.original.comparable ?? "")
+        case (nil, let original?): return "the copy of \(whose) (\(original)) is missing"
+        case (let copy?, nil): return "\(copy) copies \(whose), which the \(noun) does not have"
+        default: return "\(reading.copy.comparable ?? "") is a stale copy of \(whose) \(reading.original.comparable ?? "")"
         }
     }
 
@@ -101,10 +101,11 @@ struct DeclaredCopyRule: CopyRule {
         if case .field(let field)? = originalSpec.value, !field.keys.isEmpty { originalPath = q.path("o.path", field: field) } else { originalPath = "o.path" }
         let present = { (v: String) in "CASE WHEN \(v) = 'null' THEN NULL ELSE \(v) END" }
         let copy = present("d.value"), original = present("o.value")
-        let whose = q.text("\(declaration.of.noun) ") + " || d.a"
-        let message = "CASE WHEN \(copy) IS NULL THEN \(path) || ' is missing; ' || \(whose) || \(q.text("'s \(declaration.field) is ")) || \(original) "
-            + "WHEN \(original) IS NULL THEN \(path) || ' holds ' || \(copy) || ' but ' || \(whose) || \(q.text(" has no \(declaration.field)")) "
-            + "ELSE \(path) || ' holds ' || \(copy) || ' but ' || \(whose) || \(q.text("'s \(declaration.field) is ")) || \(original) END"
+        let noun = declaration.of.noun
+        let whose = q.text("\(noun) ") + " || d.a || " + q.text("'s \(declaration.field)")
+        let message = "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || ') is missing' "
+            + "WHEN \(original) IS NULL THEN \(copy) || ' copies ' || \(whose) || \(q.text(", which the \(noun) does not have")) "
+            + "ELSE \(copy) || ' is a stale copy of ' || \(whose) || ' ' || \(original) END"
         let originals = """
             originals AS (
               SELECT o.* FROM \(q.table("declared")) o WHERE o.role = 'originals' AND o.name = \(q.text(originalSpec.name)) AND o.a IS NOT NULL

@@ -49,9 +49,17 @@ struct DeclaredCounterRule: CounterRule {
         return readings
     }
 
+    /// What messages call the stored number: its field (`tweetCount`), or the last key of its pattern
+    /// (`postsCount` for `stats/postsCount`).
+    var counterName: String {
+        let (row, field) = declaration.at.rowAndField
+        if let last = field.keys.last { return last }
+        return row.segments.last.map { if case .literal(let text) = $0 { text } else { "the counter" } } ?? "the counter"
+    }
+
     func message(_ reading: CounterReading, in context: CheckContext) -> String {
         let stored = reading.stored.int64
-        return "\(reading.path) stores \(reading.stored.text ?? "nothing") but "
+        return "\(counterName) stores \(reading.stored.text ?? "nothing") but "
             + phrase(reading.counted, group: reading.group, in: context)
             + (stored.map { Self.delta($0, reading.counted) } ?? "")
     }
@@ -107,7 +115,7 @@ struct DeclaredCounterRule: CounterRule {
                 + (group == nil ? "TRUE" : "c.grp = d.a"),
             path: path, stored: stored, storedJSON: "d.value", counted: counted,
             where: "d.value IS NOT NULL AND d.value <> 'null'",
-            message: [path, "' stores '", "d.value", "' but '"] + subject
+            message: [q.text(counterName), "' stores '", "d.value", "' but '"] + subject
                 + ["CASE WHEN \(counted) = 1 THEN \(q.text("1 " + noun.0)) ELSE \(q.integer(counted)) || \(q.text(" " + noun.1)) END",
                    "CASE WHEN \(stored) IS NULL THEN '' ELSE ' (' || CASE WHEN \(delta) > 0 THEN '+' ELSE '' END || \(q.integer(delta)) || ')' END"])
     }

@@ -60,8 +60,14 @@ struct DeclaredReferenceRule: ReferenceRule {
         return broken
     }
 
+    /// What holds the reference, in messages: its field (`boardid`), or the row for a reference by capture.
+    private var holder: String {
+        let field = declaration.at.rowAndField.field
+        return field.keys.isEmpty ? "the row" : field.description
+    }
+
     func message(_ reference: BrokenReference, in context: CheckContext) -> String {
-        "\(reference.paths[0]) names \(declaration.to.noun) \(reference.key ?? ""), which does not exist"
+        "\(holder) names \(declaration.to.noun) \(reference.key ?? ""), which does not exist"
     }
 
     func sql(_ q: SQLContext) -> String {
@@ -78,7 +84,7 @@ struct DeclaredReferenceRule: ReferenceRule {
         return q.with() + q.finding(
             paths: [path], expected: declaration.deletable ? "'null'" : nil, actual: q.json("d.a"),
             fix: declaration.deletable ? q.fix([("d.path", "'null'")]) : q.fix([]),
-            message: [path, q.text(" names \(declaration.to.noun) "), "d.a", "', which does not exist'"]
+            message: [q.text("\(holder) names \(declaration.to.noun) "), "d.a", "', which does not exist'"]
         ) + "\nFROM \(q.declaredRows(spec)) d\nWHERE d.a IS NOT NULL AND NOT \(exists)"
     }
 }
