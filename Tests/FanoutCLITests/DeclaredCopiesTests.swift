@@ -179,6 +179,42 @@ import Testing
         #expect(!cli.exists("out.json"))
     }
 
+    /// The README's section is true: its worked schema is the fixture's, its example findings are what check prints
+    /// on the fixture with those drifts, and each kind's example is a valid declaration.
+    @Test func theReadmesDeclarationsSectionIsTrue() throws {
+        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "### Declaring your app's copies\n"))
+        let end = try #require(readme.range(of: "\n### ", range: section.upperBound..<readme.endIndex))
+        let text = String(readme[section.upperBound..<end.lowerBound])
+        var blocks: [(language: String, body: String)] = []
+        var rest = text[...]
+        while let open = rest.range(of: "```") {
+            let language = rest[open.upperBound...].prefix { $0 != "\n" }
+            let bodyStart = rest.index(open.upperBound, offsetBy: language.count + 1)
+            let close = try #require(rest.range(of: "```\n", range: bodyStart..<rest.endIndex))
+            blocks.append((String(language), String(rest[bodyStart..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+        let cli = try CLI()
+        let worked = try #require(blocks.last { $0.language == "toml" })
+        #expect(worked.body == (try DeclaredFixtures.fixture("chirp.toml")), "the README's worked schema is not Tests/Fixtures/declared/chirp.toml")
+        try cli.write(try DeclaredFixtures.drifted(DeclaredFixtures.chirp), to: "chirp.json")
+        try cli.write(worked.body, to: "chirp.toml")
+        let printed = try cli.run("check", "chirp.json", "--schema", "chirp.toml").stdout
+        let shown = try #require(blocks.last { $0.language.isEmpty })
+        for line in shown.body.split(separator: "\n") {
+            #expect(printed.contains(": " + line.trimmingCharacters(in: .whitespaces)), "check does not print \(line)")
+        }
+        // Each kind's example, added to a layout with the relations it names, is a schema file fanout reads.
+        let base = "[users]\npath = \"users/{user}\"\nname = \"name\"\n[posts]\npath = \"posts/{post}\"\nposter = \"by\"\n[comments]\npath = \"comments/{post}/{id}\"\nuser = \"by\"\n"
+        for example in blocks.dropLast(2) where example.language == "toml" {
+            try cli.write(base + example.body, to: "example.toml")
+            let result = try cli.run("sql", "--schema", "example.toml")
+            #expect(result.code == 0, "\(example.body): \(result.stderr)")
+        }
+        #expect(blocks.filter { $0.language == "toml" }.count == 5)
+    }
+
     /// A declaration whose pattern matches nothing is a warning naming it, as relations are.
     @Test func aDeclarationThatMatchesNothingIsAWarning() throws {
         let cli = try CLI()

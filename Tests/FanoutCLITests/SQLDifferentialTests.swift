@@ -40,13 +40,17 @@ import Testing
                           stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
-    /// A case folder for scripts/sql-differential: the tables, check's JSON report and the snapshot of `export`.
-    static func prepare(_ cli: CLI, _ name: String, export: String) throws {
-        var result = try cli.run("tables", export, "--out", "\(name)/tables")
+    /// A case folder for scripts/sql-differential: the tables, check's JSON report and the snapshot of `export`,
+    /// and the schema file it is read with, if not detected (`schema.toml`, which the script gives `check` too).
+    static func prepare(_ cli: CLI, _ name: String, export: String, schema: String? = nil) throws {
+        let layout = schema.map { ["--schema", $0] } ?? []
+        if let schema { try FileManager.default.createDirectory(at: cli.url(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: schema, toPath: cli.url("\(name)/schema.toml").path) }
+        var result = try cli.run(["tables", export, "--out", "\(name)/tables"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
-        result = try cli.run("check", export, "--format", "json", "--output", "\(name)/check.json", "--fail-on", "never")
+        result = try cli.run(["check", export, "--format", "json", "--output", "\(name)/check.json", "--fail-on", "never"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
-        result = try cli.run("export", export, "--out", "\(name)/export")
+        result = try cli.run(["export", export, "--out", "\(name)/export"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
         try FileManager.default.moveItem(at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
     }
@@ -82,8 +86,12 @@ import Testing
         mirror[liker]!.removeValue(forKey: mirror[liker]!.keys.sorted()[0])
         mirror[liker]!["-KnoSuchLike000000000"] = 1
         insta["user-likes"] = mirror
-        try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: insta, options: [.sortedKeys]), as: UTF8.self),
-                      to: "instaclone.json")
+        // And one post in another user's list of posts, missing from its owner's (post-mirror-missing).
+        var tree = try JSONTree(String(decoding: try JSONSerialization.data(withJSONObject: insta, options: [.sortedKeys]), as: UTF8.self))
+        let post = Feed.sample.posts[0], other = Feed.sample.users.first { $0.uid != post.owner }!.uid
+        tree["user-posts/\(post.owner)/\(post.key)"] = nil
+        tree["user-posts/\(other)/\(post.key)"] = 1
+        try cli.write(tree.text, to: "instaclone.json")
         try Self.prepare(cli, "instaclone", export: "instaclone.json")
         // Parse: rows with their own ids, a double tap (like-duplicate), flags.
         for (name, text) in Feed.sample.parseFiles { try cli.write(text, to: "parse-export/\(name)") }
@@ -93,8 +101,15 @@ import Testing
         for name in ["sql-edge-export", "hostile-export", "reports-hostile-export"] {
             try Self.prepare(cli, name, export: Self.fixtures.appendingPathComponent("\(name).json").path)
         }
+        // Declared counters, mirrors, copies and references, comments, rows keyed by IDs: every drift of
+        // DeclaredFixtures at once (README "Declaring your app's copies").
+        for layout in DeclaredFixtures.all {
+            try cli.write(try DeclaredFixtures.drifted(layout), to: "\(layout.name).json")
+            try Self.prepare(cli, "declared-\(layout.name)", export: "\(layout.name).json", schema: DeclaredFixtures.schema(layout, in: cli))
+        }
+        let declared = DeclaredFixtures.all.map { "declared-\($0.name)" }
         let cases = ["demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
-                     "hostile-export", "reports-hostile-export"]
+                     "hostile-export", "reports-hostile-export"] + declared
         // Every rule is exercised somewhere: a rule whose query were wrong could not hide behind no findings.
         var rules = Set<String>()
         for name in cases {
@@ -102,14 +117,17 @@ import Testing
             for finding in report["findings"] as! [[String: Any]] { rules.insert(finding["rule"] as! String) }
         }
         let all = try JSONSerialization.jsonObject(with: Data(cli.run("sql", "--schema", "parse", "--format", "json").stdout.utf8)) as! [String: Any]
+        // The built-in rules (those of relations a layout may lack too) and every declared rule of the fixtures.
         let catalog = Set(((all["queries"] as! [[String: Any]]).map { $0["rule"] as! String })
             + (all["skipped"] as! [[String: Any]]).map { $0["rule"] as! String })
+            .union(["post-mirror-missing", "comment-unknown-user", "comment-unknown-post"])
+            .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
         let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
         // Spark runs the cases that together give every rule findings (each case costs seconds there, whatever
         // its size); DuckDB all. The demo goes through Spark in sparkJobUnderSparkSubmitWritesTheReport.
-        let spark = ["generated-9", "instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
+        let spark = ["generated-9", "instaclone", "parse", "sql-edge-export", "reports-hostile-export"] + declared
         var sparkRules = Set<String>()
         for name in spark {
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]

@@ -33,6 +33,9 @@ struct Analysis {
         audit = PhaseClock.measure("check", seconds: { phases.append(("check", $0)) }) {
             Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)
         }
+        if PhaseClock.enabled {
+            for (rule, seconds) in audit.ruleSeconds { printStatus("timing rule \(rule) \(String(format: "%.3f", seconds))") }
+        }
         self.dataset = dataset
         self.derived = derived
         self.phases = phases

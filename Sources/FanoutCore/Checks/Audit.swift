@@ -28,6 +28,9 @@ public struct AuditResult: Sendable {
     /// The rules of the schema's declarations, run or skipped (README "Declaring your app's copies"), which
     /// reports that describe every rule (SARIF) list after the built-in ones.
     public var declaredRules: [RuleDescriptor]
+    /// How long each rule that ran took, in seconds (its own thread's wall time), for `FANOUT_TIMINGS` and the
+    /// benchmark; empty for results read back from a report.
+    public var ruleSeconds: [(rule: String, seconds: Double)] = []
 
     /// A result (the audit makes these; reports and tests may too).
     public init(
@@ -69,16 +72,21 @@ public enum Audit {
     public static func run(_ context: CheckContext, configuration: AuditConfiguration = AuditConfiguration()) -> AuditResult {
         let (ran, skipped, severities) = plan(context.dataset.schema, configuration)
         let results = Locked([[Finding]](repeating: [], count: ran.count))
+        let seconds = Locked([Double](repeating: 0, count: ran.count))
         let tasks = ran
         DispatchQueue.concurrentPerform(iterations: tasks.count) { i in
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { seconds.withLock { $0[i] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 } }
             var found = tasks[i].rule.findings(in: context)
             for j in found.indices { found[j].severity = tasks[i].severity }
             found.sort { ($0.paths.first ?? "", $0.message) < ($1.paths.first ?? "", $1.message) }
             results.withLock { $0[i] = found }
         }
-        return AuditResult(
+        var result = AuditResult(
             findings: results.value.flatMap { $0 }, rulesRun: ran.map(\.rule.descriptor), skipped: skipped,
             severities: severities, declaredRules: RuleCatalog.declaredDescriptors(for: context.dataset.schema))
+        result.ruleSeconds = zip(ran, seconds.value).map { ($0.rule.descriptor.id, $1) }
+        return result
     }
 
     /// The rules `configuration` and `schema` let run, each with its severity, and the others with the reason,

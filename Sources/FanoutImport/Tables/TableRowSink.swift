@@ -168,7 +168,7 @@ package struct TableRowSink: FactSink {
     }
 
     package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) {
-        let path = PathKeys(user: entry.user, post: entry.post)
+        let path = PathKeys(user: entry.user, post: entry.post, id: entry.id)
         let t = Table.timeline.index
         guard startRow(t) else { return }
         RowText.timelineEntry(&buffers[t], formats[t], keys, path, position, entry)
