@@ -20,11 +20,13 @@ struct LikeCountMismatchRule: CounterRule {
     }
 
     /// Non-negative counters; `like-count-negative` reports the others.
-    func readings(in context: CheckContext) -> [CounterReading] { likeCounters(in: context) { $0 >= 0 } }
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) { likeCounters(in: context, { $0 >= 0 }, body) }
+
+    func path(of reading: CounterReading, in context: CheckContext) -> String { likeCounterPath(reading, context) }
 
     func message(_ reading: CounterReading, in context: CheckContext) -> String {
         let stored = reading.stored.int64!, field = context.dataset.schema.posts!.likeCount!
-        let post = context.dataset.posts[context.derived.post(reading.group)!]
+        let post = context.dataset.posts[reading.subject]
         return "post \(context.dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
             + (reading.counted == 1 ? "1 user likes it" : "\(reading.counted) users like it") + Self.delta(stored, reading.counted)
     }
@@ -42,18 +44,20 @@ struct LikeCountMismatchRule: CounterRule {
     }
 }
 
-/// The stored like counters of live posts whose integer value passes `keep`, each with the post's like count.
-private func likeCounters(in context: CheckContext, _ keep: (Int64) -> Bool) -> [CounterReading] {
+/// The stored like counters of live posts whose integer value passes `keep`, each with the post's like count (the
+/// reading's subject is the post's index).
+private func likeCounters(in context: CheckContext, _ keep: (Int64) -> Bool, _ body: (CounterReading) -> Void) {
     let dataset = context.dataset, derived = context.derived
-    guard let field = dataset.schema.posts?.likeCount else { return [] }
-    var readings: [CounterReading] = []
+    guard dataset.schema.posts?.likeCount != nil else { return }
     for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
         guard let stored = post.storedLikeCount, keep(stored) else { continue }
-        readings.append(CounterReading(
-            path: dataset.path(of: post, field: field), stored: .number(JSONNumber(stored)), counted: derived.likeCount(post: p),
-            group: post.key))
+        body(CounterReading(subject: p, stored: .number(JSONNumber(stored)), counted: derived.likeCount(post: p), group: post.key))
     }
-    return readings
+}
+
+/// The path of the like counter of the post a reading is about.
+private func likeCounterPath(_ reading: CounterReading, _ context: CheckContext) -> String {
+    context.dataset.path(of: context.dataset.posts[reading.subject], field: context.dataset.schema.posts!.likeCount!)
 }
 
 /// `like-count-negative`: the stored counter is not negative.
@@ -72,10 +76,12 @@ struct LikeCountNegativeRule: CounterRule {
         Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count")
     }
 
-    func readings(in context: CheckContext) -> [CounterReading] { likeCounters(in: context) { $0 < 0 } }
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) { likeCounters(in: context, { $0 < 0 }, body) }
+
+    func path(of reading: CounterReading, in context: CheckContext) -> String { likeCounterPath(reading, context) }
 
     func message(_ reading: CounterReading, in context: CheckContext) -> String {
-        let post = context.dataset.posts[context.derived.post(reading.group)!]
+        let post = context.dataset.posts[reading.subject]
         return "post \(context.dataset.key(post.key)) by \(context.name(post.owner)) stores a negative "
             + "\(context.dataset.schema.posts!.likeCount!) (\(reading.stored.int64!))"
     }

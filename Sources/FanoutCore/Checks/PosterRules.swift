@@ -16,20 +16,22 @@ struct PosterCopyStaleRule: CopyRule {
         Requirement.posts(schema, field: \.posterUsername, "poster username copy", key: "poster_username") ?? Requirement.users(schema)
     }
 
-    /// Copies and usernames that are there (`post-field` reports a missing copy).
-    func readings(in context: CheckContext) -> [CopyReading] {
+    /// Copies and usernames that are there (`post-field` reports a missing copy); the subject is the post's index.
+    func eachReading(in context: CheckContext, _ body: (CopyReading) -> Void) {
         let dataset = context.dataset, derived = context.derived
-        guard let field = dataset.schema.posts?.posterUsername else { return [] }
-        var readings: [CopyReading] = []
+        guard dataset.schema.posts?.posterUsername != nil else { return }
         for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard let copy = post.posterCopyUsername, let u = derived.user(post.owner), let username = dataset.users[u].username
+            guard let copy = post.posterCopyUsername, let u = derived.user(post.owner), let username = dataset.users[u].username,
+                copy != username
             else { continue }
-            readings.append(CopyReading(
-                paths: [dataset.path(of: post, field: field),
-                        "\(dataset.path(ofUser: post.owner))/\(dataset.schema.users?.username?.description ?? "username")"],
-                copy: .string(copy), original: .string(username), record: post.key))
+            body(CopyReading(subject: p, copy: .string(copy), original: .string(username), record: post.key))
         }
-        return readings
+    }
+
+    func paths(of reading: CopyReading, in context: CheckContext) -> [String] {
+        let dataset = context.dataset, post = dataset.posts[reading.subject]
+        return [dataset.path(of: post, field: dataset.schema.posts!.posterUsername!),
+                "\(dataset.path(ofUser: post.owner))/\(dataset.schema.users?.username?.description ?? "username")"]
     }
 
     func message(_ reading: CopyReading, in context: CheckContext) -> String {
@@ -66,18 +68,20 @@ struct PosterCopyUIDRule: CopyRule {
         Requirement.posts(schema, field: \.posterUID, "poster uid copy", key: "poster_uid")
     }
 
-    /// Posts with both a copy and an owner.
-    func readings(in context: CheckContext) -> [CopyReading] {
+    /// Posts with both a copy and an owner (keys compare as their ids: the same key is the same id); the subject
+    /// is the post's index.
+    func eachReading(in context: CheckContext, _ body: (CopyReading) -> Void) {
         let dataset = context.dataset, derived = context.derived
-        guard let field = dataset.schema.posts?.posterUID else { return [] }
-        var readings: [CopyReading] = []
+        guard dataset.schema.posts?.posterUID != nil else { return }
         for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
-            guard post.posterCopyUID != noKey, post.owner != noKey else { continue }
-            readings.append(CopyReading(
-                paths: [dataset.path(of: post, field: field)], copy: .string(dataset.key(post.posterCopyUID)),
-                original: .string(dataset.key(post.owner)), record: post.key))
+            guard post.posterCopyUID != noKey, post.owner != noKey, post.posterCopyUID != post.owner else { continue }
+            body(CopyReading(
+                subject: p, copy: .string(dataset.key(post.posterCopyUID)), original: .string(dataset.key(post.owner)), record: post.key))
         }
-        return readings
+    }
+
+    func paths(of reading: CopyReading, in context: CheckContext) -> [String] {
+        [context.dataset.path(of: context.dataset.posts[reading.subject], field: context.dataset.schema.posts!.posterUID!)]
     }
 
     func message(_ reading: CopyReading, in context: CheckContext) -> String {

@@ -27,9 +27,10 @@ struct DeclaredCopyRule: CopyRule {
             ? "the schema has no \(declaration.of.rawValue) relation (\(declaration.of.schemaKey))" : nil
     }
 
-    func readings(in context: CheckContext) -> [CopyReading] {
+    /// The copies whose record exists (the subject is the copy's row, the original's its record's row).
+    func eachReading(in context: CheckContext, _ body: (CopyReading) -> Void) {
         let dataset = context.dataset, sets = dataset.rowSets
-        guard let s = sets.rows(of: declaration.name), let o = sets.originals(of: declaration) else { return [] }
+        guard let s = sets.rows(of: declaration.name), let o = sets.originals(of: declaration), dataset.declared[s].count > 0 else { return }
         let rows = dataset.declared[s], spec = sets.sets[s], originals = dataset.declared[o], originalSpec = sets.sets[o]
         // The last record stored under a key is the record, as for users and posts.
         var original = [Int32](repeating: -1, count: dataset.keys.count)
@@ -37,7 +38,6 @@ struct DeclaredCopyRule: CopyRule {
             let key = originals.key(row, originalSpec.a!)
             if key != noKey { original[Int(key)] = Int32(row) }
         }
-        var readings: [CopyReading] = []
         for row in 0..<rows.count {
             let key = rows.key(row, spec.a!)
             guard key != noKey, original[Int(key)] >= 0 else { continue }
@@ -47,17 +47,20 @@ struct DeclaredCopyRule: CopyRule {
             case .field: value = originals.values[from]
             case .key(let i): value = originals.key(from, i) == noKey ? .missing : .string(dataset.key(originals.key(from, i)))
             }
-            let originalPath: String
-            if case .field(let path) = originalSpec.value! {
-                originalPath = dataset.path(ofRow: from, in: o, field: path)
-            } else {
-                originalPath = dataset.path(ofRow: from, in: o)
-            }
-            readings.append(CopyReading(
-                paths: [dataset.path(ofRow: row, in: s, field: spec.fieldPart), originalPath], copy: rows.values[row],
-                original: value, record: key))
+            body(CopyReading(subject: row, originalSubject: from, copy: rows.values[row], original: value, record: key))
         }
-        return readings
+    }
+
+    func paths(of reading: CopyReading, in context: CheckContext) -> [String] {
+        let dataset = context.dataset, sets = dataset.rowSets
+        let s = sets.rows(of: declaration.name)!, o = sets.originals(of: declaration)!
+        let originalPath: String
+        if case .field(let path) = sets.sets[o].value! {
+            originalPath = dataset.path(ofRow: reading.originalSubject, in: o, field: path)
+        } else {
+            originalPath = dataset.path(ofRow: reading.originalSubject, in: o)
+        }
+        return [dataset.path(ofRow: reading.subject, in: s, field: sets.sets[s].fieldPart), originalPath]
     }
 
     /// The value each record holds at the copied field (JSON null for none), by the record's key; nil when there is

@@ -35,18 +35,21 @@ struct DeclaredCounterRule: CounterRule {
 
     private func set(_ dataset: Dataset) -> Int { dataset.rowSets.rows(of: declaration.name)! }
 
-    func readings(in context: CheckContext) -> [CounterReading] {
+    /// The stored counters (the reading's subject is the declared row).
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) {
         let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
+        guard rows.count > 0 else { return }
         let tally = RelationFacts(context: context).tally(declaration.counts, per: declaration.per)
-        var readings: [CounterReading] = []
         for row in 0..<rows.count where rows.values[row].isPresent {
             let group = spec.a.map { rows.key(row, $0) } ?? noKey
             let counted = spec.a == nil ? tally.total : (group == noKey ? 0 : Int(tally.byKey[Int(group)]))
-            readings.append(CounterReading(
-                path: dataset.path(ofRow: row, in: s, field: spec.fieldPart), stored: rows.values[row], counted: counted,
-                group: group))
+            body(CounterReading(subject: row, stored: rows.values[row], counted: counted, group: group))
         }
-        return readings
+    }
+
+    func path(of reading: CounterReading, in context: CheckContext) -> String {
+        let s = set(context.dataset)
+        return context.dataset.path(ofRow: reading.subject, in: s, field: context.dataset.rowSets.sets[s].fieldPart)
     }
 
     /// What messages call the stored number: its field (`tweetCount`), or the last key of its pattern

@@ -1,9 +1,10 @@
 import FanoutJSON
 
-/// One stored counter, as the counter kind checks it: where it is, what it holds, and what it should hold.
+/// One stored counter, as the counter kind checks it: what it holds, what it should hold, and which counter it
+/// is (its path is made only for a finding: rules read millions of counters that hold their count).
 struct CounterReading {
-    /// The path of the stored number.
-    var path: String
+    /// The counter's index in its rule's own terms (a post's, a declared row's).
+    var subject: Int
     /// What is stored there.
     var stored: StoredValue
     /// The number it should hold.
@@ -18,20 +19,25 @@ struct CounterReading {
 /// A rule says which counters it checks and what its findings say; the comparison, the finding and its fix are
 /// made here.
 protocol CounterRule: ConsistencyRule {
-    /// The counters the rule checks, with the number each should hold.
-    func readings(in context: CheckContext) -> [CounterReading]
+    /// Calls `body` with each counter the rule checks and the number it should hold.
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void)
+    /// The path of the counter `reading` is about.
+    func path(of reading: CounterReading, in context: CheckContext) -> String
     /// The message of a counter that does not hold its count.
     func message(_ reading: CounterReading, in context: CheckContext) -> String
 }
 
 extension CounterRule {
     func findings(in context: CheckContext) -> [Finding] {
-        readings(in: context).compactMap { reading in
-            if let stored = reading.stored.int64, stored == Int64(reading.counted) { return nil }
-            return finding(
-                message(reading, in: context), paths: [reading.path], expected: reading.counted, actual: reading.stored.json,
-                fix: [PatchEntry(reading.path, reading.counted.jsonValue)])
+        var findings: [Finding] = []
+        eachReading(in: context) { reading in
+            if let stored = reading.stored.int64, stored == Int64(reading.counted) { return }
+            let path = path(of: reading, in: context)
+            findings.append(finding(
+                message(reading, in: context), paths: [path], expected: reading.counted, actual: reading.stored.json,
+                fix: [PatchEntry(path, reading.counted.jsonValue)]))
         }
+        return findings
     }
 
     /// The signed difference of a stored integer and its count as messages show it: ` (+2)`, ` (-1)`.

@@ -96,9 +96,40 @@ struct RelationFacts {
 
     /// How many kept facts of `relation` each key of end `per` has (indexed by ``KeyID``), and how many there are.
     func tally(_ relation: DeclaredRelation, per: String?) -> (byKey: [Int32], total: Int) {
+        var counts = [Int32](repeating: 0, count: per == nil ? 0 : dataset.keys.count)
+        // Likes are counted by the derivation already (distinct existing likers of each existing post).
+        if relation == .likes, dataset.schema.users != nil, dataset.schema.posts != nil {
+            var total = 0
+            for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+                let n = derived.likers[p].count
+                total += n
+                if per == "post" { counts[Int(post.key)] += Int32(n) }
+            }
+            if per == "user" {
+                for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {
+                    counts[Int(user.key)] += Int32(derived.likedPosts[u].count)
+                }
+            }
+            return (counts, total)
+        }
+        // Where the group is an end of the pair that identifies a fact, the distinct pairs are found by sorting
+        // integers rather than facts; comments by author go through `kept`.
+        if let (first, second) = relation.pair, relation != .users, relation != .posts, relation != .timeline,
+            per == nil || per == first || per == second
+        {
+            var pairs = all(relation).compactMap { isKept($0, of: relation) ? $0.pair : nil }
+            pairs.sort()
+            var total = 0
+            for (i, pair) in pairs.enumerated() where i == 0 || pairs[i - 1] != pair {
+                total += 1
+                guard let per else { continue }
+                let key = per == first ? KeyID(truncatingIfNeeded: pair >> 32) : KeyID(truncatingIfNeeded: pair)
+                if key != noKey { counts[Int(key)] += 1 }
+            }
+            return (counts, total)
+        }
         let facts = kept(relation)
         guard let per else { return ([], facts.count) }
-        var counts = [Int32](repeating: 0, count: dataset.keys.count)
         for fact in facts {
             let key = fact.end(per, of: relation)
             if key != noKey { counts[Int(key)] += 1 }
