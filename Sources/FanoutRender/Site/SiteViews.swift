@@ -65,7 +65,17 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         card.flagged = flagged.contains(post.key)
         if let caption = post.caption, !caption.isEmpty { card.caption = Caption(caption) }
         if let stored = post.storedLikeCount, stored != Int64(count) { card.storedLikeCount = stored }
+        if let comments = commentCount(p) {
+            card.commentCount = comments
+            if !onItsPage && comments > 0 { card.commentsHref = page + SiteLinks.commentsAnchor }
+        }
         return card
+    }
+
+    /// The number of post `p`'s comments (``DerivedData/comments(post:)``); nil when the layout has no comments,
+    /// whose pages and cards say nothing of them.
+    func commentCount(_ p: Int) -> Int? {
+        dataset.schema.comments == nil ? nil : derived.commentCount(post: p)
     }
 
     /// The width `image_height` is measured at: Makestagram stores a photo's height when shown 414 points wide
