@@ -27,8 +27,11 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         return context
     }
 
+    /// What pages call a user: the username, else the display name, else the uid; an empty name counts as none
+    /// (FriendlyPix stores `displayName: ""` for people who never set one), so that no link or heading is empty.
     func username(_ user: Int) -> String {
-        dataset.users[user].shownName ?? dataset.key(dataset.users[user].key)
+        if let name = dataset.users[user].shownName, !name.isEmpty { return name }
+        return dataset.key(dataset.users[user].key)
     }
 
     /// A person in a list: name and, when the user exists, the link to their profile.
