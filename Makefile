@@ -19,10 +19,14 @@ test: deps test-deps check-templates sql-deps
 
 ## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
 ## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
-## characters, noncharacters and markup in usernames, keys and captions; 2 posts a page), and the standalone HTML
-## reports of both exports
+## characters, noncharacters and markup in usernames, keys and captions; 2 posts a page), sites with comments: of
+## FriendlyPix's real export (Tests/Fixtures/friendlypix-initial_db.json) and of
+## Tests/Fixtures/hostile-comments-export.json (markup and control characters in comments and commenters' names;
+## 2 posts a page), and the standalone HTML reports of the generated and the hostile export
 VALIDATE_DIR ?= .build/validate
 HOSTILE = Tests/Fixtures/hostile-export.json
+FRIENDLYPIX = Tests/Fixtures/friendlypix-initial_db.json
+HOSTILE_COMMENTS = Tests/Fixtures/hostile-comments-export.json
 PYTHON ?= python3
 validate-sites:
 	rm -rf $(VALIDATE_DIR) && mkdir -p $(VALIDATE_DIR)/reports
@@ -32,6 +36,8 @@ validate-sites:
 	"$$BIN" generate --users 40 --seed 6 --defects 8 --out $(VALIDATE_DIR)/generated.json; \
 	"$$BIN" build $(VALIDATE_DIR)/generated.json --out $(VALIDATE_DIR)/generated --per-page 4; \
 	"$$BIN" build $(HOSTILE) --out $(VALIDATE_DIR)/hostile --per-page 2; \
+	"$$BIN" build $(FRIENDLYPIX) --out $(VALIDATE_DIR)/friendlypix; \
+	"$$BIN" build $(HOSTILE_COMMENTS) --out $(VALIDATE_DIR)/hostile-comments --per-page 2; \
 	"$$BIN" check $(VALIDATE_DIR)/generated.json --format html --output $(VALIDATE_DIR)/reports/generated.html --fail-on never; \
 	"$$BIN" check $(HOSTILE) --format html --output $(VALIDATE_DIR)/reports/hostile.html --fail-on never
 
@@ -62,11 +68,13 @@ validate-html: validate-sites $(VALIDATORS)/ready
 ## validate-pages: axe-core (no serious or critical violation), and at 360 px no sideways scrolling, no text under
 ## 11 px, photos in the shape they reserve or a placeholder with their alt text when they do not load, and cards
 ## with the heart on the likes' line and the likes clear of the border; every
-## page of the demo and hostile sites and the reports, 25 pages of the generated site
+## page of the demo, hostile and hostile-comments sites and the reports, 25 pages of the generated site, and of the
+## FriendlyPix site the index, the report, 25 other pages, and every page that shows a comment or links to some
 AXE = $(VALIDATORS)/bin/python scripts/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
 validate-pages: validate-sites $(VALIDATORS)/ready
-	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/reports
-	$(AXE) --sample 25 $(VALIDATE_DIR)/generated
+	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/hostile-comments $(VALIDATE_DIR)/reports
+	$(AXE) --sample 25 $(VALIDATE_DIR)/generated $(VALIDATE_DIR)/friendlypix
+	$(AXE) $$(grep -rlE --include='*.html' 'data-comment=|html#comments"' $(VALIDATE_DIR)/friendlypix | sort)
 
 ## validate-reports: check's SARIF against the OASIS SARIF 2.1.0 schema and GitHub code scanning's limits (Python
 ## jsonschema, pip-installed with its format checkers when missing) and its JUnit against Jenkins xUnit's

@@ -22,19 +22,7 @@ import Testing
             outputs.append((file, try cli.read("site/\(file)")))
         }
         #expect(outputs.count > 40)
-        for output in outputs {
-            let forbidden = output.text.unicodeScalars.filter(Self.isForbidden).map { String($0.value, radix: 16) }
-            #expect(forbidden.isEmpty, "\(output.name) holds U+\(forbidden.prefix(5))")
-            // Usernames quoting markup show as text (`&lt;script&gt;`, `\<script\>`, or inside a Markdown code span),
-            // never as markup or a link.
-            if output.name.hasSuffix(".html") {
-                let text = SearchScriptTag.removed(from: output.text)
-                #expect(!text.contains("<script") && !text.contains("=\"javascript:"), "\(output.name): markup")
-            } else {
-                let outsideCode = output.text.replacing(/(`+)[^`].*?\1/, with: "")
-                #expect(!outsideCode.contains(/[^\\]<script/) && !outsideCode.contains(/[^\\]\]\(javascript:/), "\(output.name): markup")
-            }
-        }
+        for output in outputs { Self.expectTextOnly(output.name, output.text) }
         // Spelled out where they were: a username's ESC, a caption's NUL.
         let index = try cli.read("site/index.html")
         #expect(index.contains("\\u{1b}[31mred\\u{1b}[0m &lt;b&gt;ansi&lt;/b&gt;"))
@@ -54,6 +42,22 @@ import Testing
         #expect(text.contains("after inline bad [ok](https://example.com) img\n"), "HTML and dangerous links gone: \(text)")
         #expect(text.contains("\nunclosed fence\n<b>still code</b>\n```\n\nno likes"), "the fence is closed: \(text)")
         #expect(!text.contains("<div>") && !text.contains("onclick"))
+    }
+
+    /// Expects an output (an HTML page when `name` ends in `.html`, else Markdown or text) to spell out every
+    /// character HTML forbids, and to show what the export quotes of markup as text (`&lt;script&gt;`, `\<script\>`,
+    /// or inside a Markdown code span), never as markup or a link.
+    static func expectTextOnly(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let forbidden = text.unicodeScalars.filter(isForbidden).map { String($0.value, radix: 16) }
+        #expect(forbidden.isEmpty, "\(name) holds U+\(forbidden.prefix(5))", sourceLocation: sourceLocation)
+        if name.hasSuffix(".html") {
+            let text = SearchScriptTag.removed(from: text)
+            #expect(!text.contains("<script") && !text.contains("=\"javascript:"), "\(name): markup", sourceLocation: sourceLocation)
+        } else {
+            let outsideCode = text.replacing(/(`+)[^`].*?\1/, with: "")
+            #expect(!outsideCode.contains(/[^\\]<script/) && !outsideCode.contains(/[^\\]\]\(javascript:/), "\(name): markup",
+                    sourceLocation: sourceLocation)
+        }
     }
 
     /// The same characters as `VisibleCharacters.isForbiddenInDocuments`, written out again so that the test does

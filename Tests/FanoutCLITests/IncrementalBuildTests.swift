@@ -166,6 +166,75 @@ import Testing
     }
 }
 
+extension IncrementalBuildTests {
+    /// Comments reach exactly the pages that show them (README, "The site"), on FriendlyPix's export: a comment's
+    /// text edited renders its post's page alone; a comment added or removed, also the pages showing the post's
+    /// card, which counts them; a commenter renamed or deleted, their comments' pages. After each edit the folder
+    /// equals a clean build's, byte for byte.
+    @Test func commentEditsRenderThePagesShowingThem() throws {
+        let cli = try CLI()
+        let fixture = CLI.repository.appendingPathComponent("Tests/Fixtures/friendlypix-initial_db.json")
+        var root = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as! [String: Any]
+        func save() throws { try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("export.json")) }
+        let arguments = ["--per-page", "5"]
+        try save()
+        #expect(try cli.run(["build", "export.json", "--out", "site"] + arguments).code == 0)
+
+        /// Applies `patch`, rebuilds incrementally, checks the folder against a clean build, and returns the files
+        /// written and the build's summary.
+        func rebuild(_ edit: String, _ patch: [String: Any]) throws -> (written: Set<String>, summary: String) {
+            root = FirebasePatch.apply(patch, to: root)
+            try save()
+            let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
+            #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
+            try? FileManager.default.removeItem(at: cli.url("full"))
+            #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
+            let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
+            #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
+            return (written(incremental), String(incremental.stderr.prefix { $0 != "\n" }))
+        }
+        /// The post page of `key`, and every page showing its card (Markdown twins of timeline pages included).
+        func pages(showing key: String) throws -> (post: String, all: Set<String>) {
+            var all = Set<String>(), post: String?
+            for file in cli.files(under: "site") where file.hasSuffix(".html") {
+                guard try EndToEndTests.dataPosts(cli.read("site/\(file)")).contains(key) else { continue }
+                all.insert(file)
+                if file.hasPrefix("posts/") { post = file }
+                if file.hasPrefix("users/"), TimelinePages.pageNumber(file) != nil { all.insert(String(file.dropLast("html".count)) + "md") }
+            }
+            return (try #require(post), all)
+        }
+
+        let (post, commenter) = ("-K9euzjFOpEFYT5lUZrh", "02058228393103150263EFC1C410704ED556001C9F77")  // 8 comments
+        let (page, showing) = try pages(showing: post)
+        #expect(showing.count > 3)
+
+        let edited = try rebuild("a comment's text edited", ["comments/\(post)/-K9hcqlMcxoK2e2MDk94/text": "*edited*"])
+        #expect(edited.written == [page] && edited.summary.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), "), "\(edited)")
+        #expect(try cli.read("site/\(page)").contains("<p><em>edited</em></p>"))
+
+        let quiet = "-K9gDb_A2fePL-F-mOni"  // no comments yet
+        let (quietPage, quietShowing) = try pages(showing: quiet)
+        let added = try rebuild("a comment added", [
+            "comments/\(quiet)/-KzAdded0000000000a": ["author": commenter, "text": "new", "timestamp": 1_460_000_000_000] as [String: Any],
+        ])
+        #expect(added.written.contains(quietPage) && added.written.isSubset(of: quietShowing) && added.written.count > 2, "\(added)")
+        #expect(try cli.read("site/\(quietPage)").contains("<p class=\"meta\">1 comment</p>"))
+
+        let renamed = try rebuild("a commenter renamed", ["people/\(commenter)/displayName": "Renamed commenter"])
+        #expect(renamed.written.isSuperset(of: [page, quietPage]), "\(renamed)")
+        #expect(try cli.read("site/\(page)").contains(">Renamed commenter</a> · <time"))
+
+        let removed = try rebuild("a comment removed", ["comments/\(post)/-KByG0IoIRoWOe_jp6Hi": NSNull()])
+        #expect(removed.written == showing, "the post's page and every page counting its comments: \(removed)")
+        #expect(try cli.read("site/\(page)").contains("<p class=\"meta\">7 comments</p>"))
+
+        // Their account deleted, the commenter's comments are no longer shown (README, "Derived data").
+        _ = try rebuild("a commenter deleted", ["people/\(commenter)": NSNull()])
+        #expect(try cli.read("site/\(page)").contains("<p class=\"meta\">3 comments</p>"))
+    }
+}
+
 /// Counts as the status line groups them ("1,234").
 enum CountTextForTests {
     static func grouped(_ n: Int) -> String {

@@ -69,6 +69,29 @@ import FoundationNetworking
         #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
     }
 
+    /// FriendlyPix's export, whose post pages list comments and whose cards count them: every post page, and
+    /// every page linking to a post's comments, served, is the file `build` writes.
+    @Test func servesThePagesWithCommentsBuildWrites() throws {
+        let cli = try CLI()
+        let export = CommentPagesTests.friendlypix
+        #expect(try cli.run(["build", export, "--out", "built"] + Self.siteArguments).code == 0)
+        let server = try ServeProcess(cli, [export] + Self.siteArguments)
+        let files = try cli.files(under: "built").filter { file in
+            try file.hasPrefix("posts/") || (file.hasSuffix(".html") && cli.read("built/" + file).contains(".html#comments\""))
+        }
+        #expect(files.count > 270)
+        var comments = 0
+        for file in files {
+            let response = try server.request("/" + file)
+            let built = try Data(contentsOf: cli.url("built/" + file))
+            #expect(response.status == 200 && Self.withoutScript(response, path: file) == built, "/\(file) differs from the built file")
+            comments += response.text.components(separatedBy: "<li class=\"comment\"").count - 1
+        }
+        #expect(comments == 14, "every comment of the export, served")
+        let stop = server.stop()
+        #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
+    }
+
     /// Issue 15's "done when": index, a user found by the search endpoint, their timeline by `/u/<uid>`, a post by
     /// `/p/<key>`, the report, each equal to `build`'s file; a template edited (the page changes, open pages are
     /// told to reload), broken (its error on the page, the last good state still served) and mended; stopped.

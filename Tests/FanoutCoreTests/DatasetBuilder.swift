@@ -48,6 +48,11 @@ struct DatasetBuilder {
         if followers { dataset.followers.append(follow) }
     }
 
+    /// Stores comment `key` on `post` by `user`.
+    mutating func comment(_ key: String, on post: String, by user: String, at time: Double? = nil, text: String? = nil) {
+        dataset.comments.append(Comment(id: id(key), post: id(post), user: id(user), text: text, createdAt: time))
+    }
+
     mutating func timeline(_ user: String, _ post: String, poster: String? = nil) {
         dataset.timeline.append(TimelineEntry(user: id(user), post: id(post), posterUID: poster.map { id($0) } ?? noKey))
     }

@@ -75,6 +75,34 @@ import Testing
         #expect(DerivedData(b.dataset).viewerLiked(user: 1, post: 0))
     }
 
+    /// README, "Derived data": comments by existing authors on the post, newest first, undated last, equal times
+    /// by comment key in byte order, each key once (the last one read).
+    @Test func commentsAreByExistingAuthorsNewestFirstEachKeyOnce() {
+        var b = sample()
+        b.comment("c-old", on: "p2", by: "alice", at: 10)
+        b.comment("c-undated", on: "p2", by: "bob")
+        b.comment("c-new", on: "p2", by: "carol", at: 30)
+        b.comment("c-B", on: "p2", by: "bob", at: 20)
+        b.comment("c-a", on: "p2", by: "bob", at: 20)  // byte order: "c-B" < "c-a"
+        b.comment("c-ghost", on: "p2", by: "ghost", at: 40)  // no such user
+        b.comment("c-lost", on: "nowhere", by: "alice", at: 50)  // no such post
+        b.comment("c-twice", on: "p1", by: "alice", at: 1, text: "first")
+        b.comment("c-twice", on: "p1", by: "bob", at: 2, text: "second")
+        b.comment("c-twice", on: "p3", by: "alice", at: 3)  // the same key on another post is another comment
+        let derived = DerivedData(b.dataset)
+        func keys(_ post: String) -> [String] {
+            derived.comments(post: derived.post(b.dataset.keys.lookup(post)!)!).map { b.dataset.key(b.dataset.comments[$0].id) }
+        }
+        #expect(keys("p2") == ["c-new", "c-B", "c-a", "c-old", "c-undated"])
+        let p1 = derived.post(b.dataset.keys.lookup("p1")!)!
+        #expect(derived.comments(post: p1).map { b.dataset.comments[$0].text } == ["second"])
+        #expect(keys("p3") == ["c-twice"] && keys("p4") == [])
+        #expect(derived.commentCount(post: derived.post(b.dataset.keys.lookup("p2")!)!) == 5)
+        // Without comments nothing is derived for them, and every post has none.
+        let plain = DerivedData(sample().dataset)
+        #expect(plain.postComments == nil && plain.comments(post: 0) == [] && plain.commentCount(post: 0) == 0)
+    }
+
     @Test func viewerLikedIsFalseForOthers() {
         var b = sample()
         b.like("p2", by: "alice")

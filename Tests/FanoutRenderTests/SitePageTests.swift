@@ -4,9 +4,12 @@ import Testing
 
 @testable import FanoutRender
 
-/// A three-user site: alice follows bob; carol's name carries a quote joined to a combining accent.
-private func smallSite() -> (Dataset, DerivedData) {
-    var dataset = Dataset(schema: Schema(name: "test"))
+/// A three-user site: alice follows bob; carol's name carries a quote joined to a combining accent. With
+/// `comments`, the layout has comments and -P1 has three (and one by a user who does not exist).
+private func smallSite(comments: Bool = false) -> (Dataset, DerivedData) {
+    var schema = Schema(name: "test")
+    if comments { schema.comments = CommentRelation(pattern: PathPattern("comments/{post}/{id}")!, user: FieldPath("author")) }
+    var dataset = Dataset(schema: schema)
     func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
     for (uid, name) in [("u1", "alice"), ("u2", "bob"), ("u3", "carol\"\u{301} onmouseover=alert(1) x=\"")] {
         dataset.users.append(User(key: id(uid), username: name))
@@ -26,12 +29,20 @@ private func smallSite() -> (Dataset, DerivedData) {
     dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
     dataset.followers = dataset.following
     dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+    if comments {
+        dataset.comments = [
+            Comment(id: id("-C1"), post: id("-P1"), user: id("u1"), text: "*first* <script>alert(1)</script>\nline two", createdAt: 150),
+            Comment(id: id("-C2"), post: id("-P1"), user: id("u2"), text: "[link](javascript:alert(1)) and [ok](https://example.com)", createdAt: 160),
+            Comment(id: id("-C3"), post: id("-P1"), user: id("u3")),
+            Comment(id: id("-C4"), post: id("-P1"), user: id("ghost"), text: "by no one", createdAt: 170),
+        ]
+    }
     return (dataset, DerivedData(dataset))
 }
 
 /// Builds the small site's `kinds` with `templates` over the built-in ones, and returns its files by path.
-private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:]) throws -> [String: String] {
-    let (dataset, derived) = smallSite()
+private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:], comments: Bool = false) throws -> [String: String] {
+    let (dataset, derived) = smallSite(comments: comments)
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)").path
     let builder = SiteBuilder(
         dataset: dataset, derived: derived, audit: AuditResult(findings: [], rulesRun: [], skipped: []),
@@ -115,5 +126,40 @@ private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:]) th
         #expect(!alice.contains(unescaped))
         let escaped = "alt=\"Photo posted by carol&quot;\u{301} onmouseover=alert(1) x=&quot;\""
         #expect(alice.contains(escaped))
+    }
+
+    /// Where the layout has comments, a post's page lists them newest first (authors linked, text rendered as
+    /// captions are, undated last) under a count, and cards count them on the likes' line, linking to that list
+    /// except on the post's own page (README, "The site").
+    @Test func postPagesListCommentsAndCardsCountThem() throws {
+        let files = try build([.posts, .timelines, .markdown], comments: true)
+        func post(_ key: String) throws -> String {
+            try #require(files.first { $0.key.hasPrefix("posts/") && $0.value.contains("data-post=\"\(key)\"") }?.value)
+        }
+        let page = try post("-P1"), empty = try post("-P2")
+        #expect(page.contains("<section id=\"comments\" aria-labelledby=\"comments-heading\">\n<h2 id=\"comments-heading\">Comments</h2>\n<p class=\"meta\">3 comments</p>"), "\(page)")
+        let order = ["-C2", "-C1", "-C3"].map { page.range(of: "data-comment=\"\($0)\"")?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted(), "newest first, undated last")
+        #expect(!page.contains("-C4") && !page.contains("by no one"), "a comment by no existing user is not shown")
+        #expect(page.contains("<a href=\"../users/u1/profile.html\">alice</a> · <time datetime=\"1970-01-01T00:02:30Z\">1970-01-01 00:02 UTC</time>"))
+        #expect(page.contains("<div class=\"comment-text\"><p><em>first</em> alert(1)<br />\nline two</p>"), "Markdown, line breaks kept, raw HTML dropped: \(page)")
+        #expect(page.contains("<p>link and <a href=\"https://example.com\">ok</a></p>"))
+        #expect(page.contains("<span class=\"time\">undated</span></p></li>"), "no text, no time")
+        #expect(!page.contains("<script") && !page.contains("javascript:"))
+        #expect(page.contains("<span class=\"comment-count\">3 comments</span></p>"), "the count on its own page links nowhere")
+        #expect(empty.contains("<p class=\"meta\">No comments yet.</p>\n<ul class=\"comments\"></ul>"))
+        let timeline = try #require(files["users/u1/index.html"]) + (try #require(files["users/u1/page-2.html"]))
+        #expect(timeline.contains(/\ · <a href="..\/..\/posts\/-p1~[0-9a-f]+\.html#comments">3 comments<\/a><\/p>/), "\(timeline)")
+        #expect(timeline.contains(" · <span class=\"comment-count\">no comments</span></p>"))
+        let markdown = try #require(files["users/u1/page-2.md"])
+        #expect(markdown.contains(#" · 3 comments · post \-P1"#), "\(markdown)")
+    }
+
+    /// A layout without comments shows nothing of them: no section, no count on cards.
+    @Test func layoutsWithoutCommentsShowNoneOfThem() throws {
+        let files = try build([.posts, .timelines, .markdown])
+        for (path, text) in files where path.hasSuffix(".html") || path.hasSuffix(".md") {
+            #expect(!text.contains("comment"), "\(path)")
+        }
     }
 }

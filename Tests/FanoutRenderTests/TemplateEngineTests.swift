@@ -139,7 +139,7 @@ func templateFolder(_ files: [String: String]) throws -> String {
         root: "../../", key: "-K1", postHref: "posts/-k1.html", likesHref: "posts/-k1.html", posterName: "alice <3",
         likeCount: 2, likeCountText: "2 likes", likersSummary: "bob and carol", profileHref: nil, flagged: true,
         isoTime: nil, displayTime: "undated", imageURL: "https://x/y.jpg", imageHeight: 300, caption: Caption("hi *there*\nyou"),
-        storedLikeCount: 5) }
+        storedLikeCount: 5, commentCount: 3, commentsHref: "posts/-k1.html#comments") }
 
     /// The structs pages use in place of dictionaries look the same to any template.
     @Test func postCardBehavesAsItsDictionary() throws {
@@ -156,7 +156,9 @@ func templateFolder(_ files: [String: String]) throws -> String {
         var unflagged = Self.card
         unflagged.flagged = false
         unflagged.storedLikeCount = nil
+        unflagged.commentCount = nil
         #expect(unflagged.dictionary["flagged"] == nil && unflagged.dictionary["storedCountDiffers"] == nil)
+        #expect(unflagged.dictionary["commentCount"] == nil && unflagged.dictionary["commentCountText"] == nil)
     }
 }
 

@@ -113,13 +113,14 @@ import Testing
     }
 
     /// Users with and without usernames and names, posts with every optional value, a flag, pagination, a
-    /// follow, stored timelines for the coverage chart, a stored counter that disagrees, and a timeline long
-    /// enough that its page links leave gaps.
+    /// follow, stored timelines for the coverage chart, a stored counter that disagrees, comments, and a timeline
+    /// long enough that its page links leave gaps.
     static func richSite() -> (Dataset, DerivedData) {
         var schema = Schema(name: "test")
         schema.timeline = TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!)
         // Findings' paths name users and posts through the patterns, so the report links their pages.
         schema.posts = PostRelation(pattern: PathPattern("posts/{poster}/{post}")!)
+        schema.comments = CommentRelation(pattern: PathPattern("comments/{post}/{id}")!, user: FieldPath("author"), text: FieldPath("text"))
         var dataset = Dataset(schema: schema)
         func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
         dataset.users = [User(key: id("u1"), username: "alice", name: "Alice A."), User(key: id("u2"), username: "bob"),
@@ -148,6 +149,9 @@ import Testing
         dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
         dataset.flags = [Flag(post: id("-P2"), user: id("u2"))]
         dataset.timeline = [TimelineEntry(user: id("u1"), post: id("-P1"), posterUID: id("u2"))]
+        // A comment with a text and a time, one without either.
+        dataset.comments = [Comment(id: id("-C1"), post: id("-P1"), user: id("u2"), text: "*nice*", createdAt: 150),
+                            Comment(id: id("-C2"), post: id("-P1"), user: id("u3"))]
         return (dataset, DerivedData(dataset))
     }
 

@@ -8,6 +8,8 @@ import Dispatch
 /// - Like count of P: the number of distinct existing users who liked P (from the like set, the source of truth).
 /// - Likers of P: those users, ordered by username, then uid.
 /// - A post's time: its timestamp field, else the time in its push ID; posts with neither sort as oldest.
+/// - Comments of P: the comments stored on P whose author exists, newest first (undated last), ties by comment key
+///   ascending, each comment key once.
 public struct DerivedData: Sendable {
     /// User index for each key, or -1.
     package let userIndexByKey: [Int32]
@@ -32,6 +34,9 @@ public struct DerivedData: Sendable {
     package let timelines: GroupedIndex
     /// Each user's position when users are ordered by username then uid.
     package let userRank: [Int32]
+    /// Per post index: comment indexes (positions in ``Dataset/comments``), newest first; nil when the export has
+    /// no comments, so that exports without them derive nothing more.
+    package let postComments: GroupedIndex?
 
     /// Derives everything from `dataset`.
     public init(_ dataset: Dataset) {
@@ -41,8 +46,11 @@ public struct DerivedData: Sendable {
         var postIndexByKey = [Int32](repeating: -1, count: keyCount)
         for (i, post) in dataset.posts.enumerated() { postIndexByKey[Int(post.key)] = Int32(i) }
         // The posts' side and the users' side need nothing of each other: one core each.
-        let (posts, people) = concurrently(
-            { Self.postSide(dataset, postIndexByKey: postIndexByKey) },
+        let ((posts, postComments), people) = concurrently(
+            {
+                (Self.postSide(dataset, postIndexByKey: postIndexByKey),
+                 Self.comments(dataset, postIndexByKey: postIndexByKey, userIndexByKey: userIndexByKey))
+            },
             { Self.userSide(dataset, userIndexByKey: userIndexByKey, postIndexByKey: postIndexByKey) })
         let (postTimes, postsByOwnerKey, ownPosts, rankOfPost) = (posts.times, posts.byOwnerKey, posts.own, posts.rank)
         let (userRank, likers, likedPosts, followedKeys, followers) =
@@ -63,6 +71,7 @@ public struct DerivedData: Sendable {
         self.ownPosts = ownPosts
         self.timelines = timelines
         self.userRank = userRank
+        self.postComments = postComments
     }
 
     /// Post times, posts grouped by owner key and by owning user, newest first, and each post's rank.
@@ -131,6 +140,35 @@ public struct DerivedData: Sendable {
         return (userRank, likers, likedPosts, followedKeys, followers)
     }
 
+    /// Each post's comments by existing authors, newest first (undated last), ties by comment key ascending, each
+    /// comment key once (the last one read, as for posts that share a key); nil without comments.
+    private static func comments(_ dataset: Dataset, postIndexByKey: [Int32], userIndexByKey: [Int32]) -> GroupedIndex? {
+        let comments = dataset.comments
+        guard !comments.isEmpty else { return nil }
+        var pairs: [(group: Int32, value: Int32)] = []
+        pairs.reserveCapacity(comments.count)
+        var seen = Set<Int64>()
+        for c in comments.indices.reversed() {
+            let comment = comments[c]
+            // A comment whose post or author field is missing has `noKey` there, outside both tables.
+            guard comment.post >= 0, comment.user >= 0 else { continue }
+            let p = postIndexByKey[Int(comment.post)]
+            guard p >= 0, userIndexByKey[Int(comment.user)] >= 0,
+                seen.insert(Int64(p) << 32 | Int64(UInt32(bitPattern: comment.id))).inserted
+            else { continue }
+            pairs.append((p, Int32(c)))
+        }
+        var index = GroupedIndex(groupCount: dataset.posts.count, pairs: pairs)
+        index.sortAndDeduplicateGroups { a, b in
+            let ca = comments[Int(a)], cb = comments[Int(b)]
+            let ta = ca.createdAt ?? -.infinity, tb = cb.createdAt ?? -.infinity
+            if ta != tb { return ta > tb }
+            if ca.id != cb.id { return dataset.keys.precedes(ca.id, cb.id) }
+            return a < b
+        }
+        return index
+    }
+
     /// Every user's own posts and followed users' posts, unsorted, with repeats: millions of entries, so
     /// counted first and then filled in place, each user's range at once.
     private static func timelines(_ dataset: Dataset, followedKeys: GroupedIndex, postsByOwnerKey: GroupedIndex) -> GroupedIndex {
@@ -190,6 +228,13 @@ public struct DerivedData: Sendable {
 
     /// The derived like count of post index `post`.
     public func likeCount(post: Int) -> Int { likers[post].count }
+
+    /// The comments of post index `post`: indexes in ``Dataset/comments``, newest first (undated last), ties by
+    /// comment key; only those whose author exists, each comment key once.
+    public func comments(post: Int) -> [Int] { postComments.map { $0[post].map(Int.init) } ?? [] }
+
+    /// The number of comments of post index `post` (``comments(post:)``).
+    public func commentCount(post: Int) -> Int { postComments?[post].count ?? 0 }
 
     /// Whether user index `user` liked post index `post`.
     public func viewerLiked(user: Int, post: Int) -> Bool {

@@ -53,6 +53,7 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only touched
             hasher.combine(views.flagged.contains(post.key))
             hasher.combine(optional: post.caption)
             hasher.combine(post.storedLikeCount.map { UInt64(bitPattern: $0) })
+            hasher.combine(optional: views.commentCount(p))
         }
     }
 

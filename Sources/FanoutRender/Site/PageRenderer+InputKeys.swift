@@ -41,6 +41,7 @@ extension PageRenderer {
             hasher.combine(inputs.card(p))
             hasher.combine(derived.likers[p].count)
             for liker in derived.likers[p] { hasher.combine(inputs.person(dataset.users[Int(liker)].key)) }
+            PostComments(views: views, post: p).hashInput(into: &hasher, inputs: inputs)
         default:
             return nil
         }

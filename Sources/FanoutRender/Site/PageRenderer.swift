@@ -191,7 +191,7 @@ struct PageRenderer: @unchecked Sendable {
             "key": dataset.key(post.key), "post": card, "heading": heading, "likeCountText": card.likeCountText,
             "likersHeading": likers == 0 ? "Likes" : "Liked by " + CountText.phrase(likers, "user", "users"),
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
-        ]
+        ].merging(PostComments(views: views, post: p).values) { $1 }
         return views.page(path, title: heading, values)
     }
 }

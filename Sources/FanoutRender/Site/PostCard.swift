@@ -6,7 +6,8 @@ struct PostCard: TemplateValues, InputHashable {
     static let names = [
         "root", "key", "postHref", "likesHref", "posterName", "likeCount", "likeCountText", "likersSummary",
         "profileHref", "flagged", "isoTime", "displayTime", "imageURL", "imageHeight", "captionHTML",
-        "captionMarkdown", "captionText", "storedCountDiffers", "storedLikeCount",
+        "captionMarkdown", "captionText", "storedCountDiffers", "storedLikeCount", "commentCount", "commentCountText",
+        "commentsHref",
     ]
 
     /// The way back to the site's root from the page showing the card.
@@ -39,6 +40,11 @@ struct PostCard: TemplateValues, InputHashable {
     var caption: Caption?
     /// The stored like counter, when it disagrees with the likes counted.
     var storedLikeCount: Int64?
+    /// The number of comments the post's page lists; nil when the layout has no comments, so that cards of such
+    /// layouts show nothing of them.
+    var commentCount: Int?
+    /// The comments on the post's page; nil on that page itself and without comments.
+    var commentsHref: String?
 
     func child(named name: String) -> Any? {
         switch name {
@@ -61,6 +67,9 @@ struct PostCard: TemplateValues, InputHashable {
         case "captionText": caption?.text
         case "storedCountDiffers": storedLikeCount != nil ? true : nil
         case "storedLikeCount": storedLikeCount.map { CountText.grouped(Int($0)) }
+        case "commentCount": commentCount
+        case "commentCountText": commentCount.map { $0 == 0 ? "no comments" : CountText.phrase($0, "comment", "comments") }
+        case "commentsHref": commentsHref
         default: nil
         }
     }
@@ -69,7 +78,7 @@ struct PostCard: TemplateValues, InputHashable {
 extension PostCard {
     /// The number of stored properties ``hashInput(into:)`` feeds; a test compares it with the type's own (by
     /// reflection), so that a property added without a place in the key fails the tests.
-    static let hashedProperties = 16
+    static let hashedProperties = 18
 
     /// Every property, the caption by its text (its renders follow from it).
     func hashInput(into hasher: inout StableHasher) {
@@ -89,11 +98,14 @@ extension PostCard {
         hasher.combine(optional: imageHeight)
         hasher.combine(optional: caption?.text)
         hasher.combine(optional: storedLikeCount.map { Int($0) })
+        hasher.combine(optional: commentCount)
+        hasher.combine(optional: commentsHref)
     }
 }
 
 /// A post's caption and its renders, each made when a template first shows it: a build of HTML pages alone never
-/// renders a caption's Markdown, and the other way round. Used by one page's render at a time.
+/// renders a caption's Markdown, and the other way round. Used by one page's render at a time. A comment's text is
+/// Markdown shown as captions are (README, "The site"), so comments use it too.
 final class Caption {
     let text: String
 

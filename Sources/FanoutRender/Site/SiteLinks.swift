@@ -22,6 +22,8 @@ struct SiteLinks {
     /// The timeline's Atom feed.
     func feed(_ user: KeyID) -> String { "\(userFolder(user))/feed.xml" }
     func post(_ post: KeyID) -> String { "posts/\(SafeFileName.forKey(dataset.key(post))).html" }
+    /// The fragment of a post's page that leads to its comments (the `id` of `post.mustache`'s section).
+    static let commentsAnchor = "#comments"
 
     /// Page `page` (from 1) of the index of users: `index.html`, then `page/2/index.html`, … as Hugo and Zola
     /// lay out a list's pages. The folder `page/` meets nothing else: users live under `users/`, posts under

@@ -27,8 +27,11 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         return context
     }
 
+    /// What pages call a user: the username, else the display name, else the uid; an empty name counts as none
+    /// (FriendlyPix stores `displayName: ""` for people who never set one), so that no link or heading is empty.
     func username(_ user: Int) -> String {
-        dataset.users[user].shownName ?? dataset.key(dataset.users[user].key)
+        if let name = dataset.users[user].shownName, !name.isEmpty { return name }
+        return dataset.key(dataset.users[user].key)
     }
 
     /// A person in a list: name and, when the user exists, the link to their profile.
@@ -65,7 +68,17 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         card.flagged = flagged.contains(post.key)
         if let caption = post.caption, !caption.isEmpty { card.caption = Caption(caption) }
         if let stored = post.storedLikeCount, stored != Int64(count) { card.storedLikeCount = stored }
+        if let comments = commentCount(p) {
+            card.commentCount = comments
+            if !onItsPage && comments > 0 { card.commentsHref = page + SiteLinks.commentsAnchor }
+        }
         return card
+    }
+
+    /// The number of post `p`'s comments (``DerivedData/comments(post:)``); nil when the layout has no comments,
+    /// whose pages and cards say nothing of them.
+    func commentCount(_ p: Int) -> Int? {
+        dataset.schema.comments == nil ? nil : derived.commentCount(post: p)
     }
 
     /// The width `image_height` is measured at: Makestagram stores a photo's height when shown 414 points wide

@@ -102,14 +102,14 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 {{{captionMarkdown}}}
 
 {{/captionMarkdown}}
-{{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}} · post {{key}}
+{{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}}{{#commentCountText}} · {{commentCountText}}{{/commentCountText}} · post {{key}}
 """####,
         "post-card.mustache": ####"""
 <header class="post-header">{{#profileHref}}<a class="poster" href="{{root}}{{profileHref}}">{{posterName}}</a>{{/profileHref}}{{^profileHref}}<span class="poster">{{posterName}}</span>{{/profileHref}} {{#isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{#postHref}}</a>{{/postHref}}{{/isoTime}}{{^isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<span class="time">{{displayTime}}</span>{{#postHref}}</a>{{/postHref}}{{/isoTime}}</header>
 {{#flagged}}<p class="flagged" data-flagged="true">Flagged as inappropriate by users (listed in the report)</p>
 {{/flagged}}{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}"{{#imageHeight}} width="414" height="{{imageHeight}}"{{/imageHeight}} loading="lazy">
 {{/imageURL}}{{#captionHTML}}<div class="caption">{{{captionHTML}}}</div>
-{{/captionHTML}}<p class="post-likes">{{#likesHref}}<a href="{{root}}{{likesHref}}">{{likeCountText}}</a>{{/likesHref}}{{^likesHref}}<span class="like-count">{{likeCountText}}</span>{{/likesHref}}{{#likersSummary}}<span class="likers">: {{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}</p>
+{{/captionHTML}}<p class="post-likes">{{#likesHref}}<a href="{{root}}{{likesHref}}">{{likeCountText}}</a>{{/likesHref}}{{^likesHref}}<span class="like-count">{{likeCountText}}</span>{{/likesHref}}{{#likersSummary}}<span class="likers">: {{likersSummary}}</span>{{/likersSummary}}{{#storedCountDiffers}} <span class="drift" title="the stored counter disagrees with the like set">stored counter: {{storedLikeCount}}</span>{{/storedCountDiffers}}{{#commentCountText}} · {{#commentsHref}}<a href="{{root}}{{commentsHref}}">{{commentCountText}}</a>{{/commentsHref}}{{^commentsHref}}<span class="comment-count">{{commentCountText}}</span>{{/commentsHref}}{{/commentCountText}}</p>
 """####,
         "post-list.mustache": ####"""
 {{#posts}}
@@ -134,6 +134,13 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 <ul class="people">{{#likers}}<li><a href="{{root}}{{href}}">{{name}}</a></li>{{/likers}}</ul>
 {{^likers}}<p class="empty">Nobody likes this post yet.</p>{{/likers}}
 </section>
+{{#commentSection}}
+<section id="comments" aria-labelledby="comments-heading">
+<h2 id="comments-heading">Comments</h2>
+<p class="meta">{{commentsText}}</p>
+<ul class="comments">{{#comments}}<li class="comment" data-comment="{{key}}"><p class="meta"><a href="{{root}}{{href}}">{{name}}</a> · {{#isoTime}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{/isoTime}}{{^isoTime}}<span class="time">{{displayTime}}</span>{{/isoTime}}</p>{{#textHTML}}<div class="comment-text">{{{textHTML}}}</div>{{/textHTML}}</li>{{/comments}}</ul>
+</section>
+{{/commentSection}}
 {{/body}}
 {{/layout}}
 """####,

@@ -92,6 +92,9 @@ enum TemplateVariables {
         .init("captionMarkdown", "the caption's Markdown with raw HTML and unsafe links removed, for Markdown twins"),
         .init("storedCountDiffers", "true when the stored like counter disagrees with the likes counted"),
         .init("storedLikeCount", "the stored like counter, when it disagrees"),
+        .init("commentCount", "the number of comments on the post's page; absent when the layout has no comments"),
+        .init("commentCountText", "`no comments`, `1 comment`, `3 comments`; absent when the layout has no comments"),
+        .init("commentsHref", "the comments on the post's page; absent on that page itself and without comments"),
     ]
 
     static let report: [TemplateVariable] = [
@@ -178,9 +181,20 @@ enum TemplateVariables {
             .init("heading", "the poster and the time, the page's heading"),
             .init("likersHeading", "`Likes`, or `Liked by 4 users`"),
             .init("post", "the post, with the values of a card (the links to its own page absent)",
-                  card.filter { $0.name != "postHref" && $0.name != "likesHref" }),
+                  card.filter { !["postHref", "likesHref", "commentsHref"].contains($0.name) }),
             .init("likeCountText", "`no likes`, `1 like`, `3 likes`"),
             .init("likers", "everyone who likes the post, by username", person),
+            .init("commentSection", "true when the layout has comments: the page lists them, or says there are none"),
+            .init("commentsText", "`1 comment`, `3 comments`, `No comments yet.`; with `commentSection`"),
+            .init("comments", "the comments by existing users, newest first; with `commentSection`", [
+                .init("key", "the comment's key"),
+                .init("name", "its author's username (else display name, else uid)"),
+                .init("href", "the author's profile page"),
+                .init("isoTime", "when it was written, ISO 8601; absent when undated"),
+                .init("displayTime", "when it was written, for people, or `undated`"),
+                .init("textHTML", "the text rendered from Markdown as captions are (insert unescaped); absent without text"),
+                .init("text", "the text as stored"),
+            ]),
         ],
         "page": [.init("contentHTML", "the Markdown page rendered (insert unescaped)")],
         "report": report + [.init("inlineStyle", "the site's stylesheet, which a standalone report carries inside")],
