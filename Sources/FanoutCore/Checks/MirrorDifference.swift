@@ -10,14 +10,14 @@ struct MirrorDifference<Edge> {
     let notInSource: [Edge]
 
     /// Compares `source` with `mirror`, edges identified by `packed`.
-    init(source: [Edge], mirror: [Edge], packed: (Edge) -> Int64) {
+    init(source: some Collection<Edge>, mirror: some Collection<Edge>, packed: (Edge) -> Int64) {
         let sourceSet = PackedPairSet(source.lazy.map(packed)), mirrorSet = PackedPairSet(mirror.lazy.map(packed))
         notMirrored = Self.each(of: source, in: sourceSet.subtracting(mirrorSet), packed)
         notInSource = Self.each(of: mirror, in: mirrorSet.subtracting(sourceSet), packed)
     }
 
     /// The edges of `edges` in `missing`, the first of each.
-    private static func each(of edges: [Edge], in missing: PackedPairSet, _ packed: (Edge) -> Int64) -> [Edge] {
+    private static func each(of edges: some Collection<Edge>, in missing: PackedPairSet, _ packed: (Edge) -> Int64) -> [Edge] {
         var reported = Set<Int64>()
         return edges.filter { edge in
             let pair = packed(edge)
@@ -33,8 +33,10 @@ struct MirrorDifference<Edge> {
 /// posts and `user-posts`, and each declared mirror.
 protocol MirrorRule: ConsistencyRule {
     associatedtype Edge
+    /// The mirror's edges: an array, or a view of the declared rows made as they are read.
+    associatedtype MirrorEdges: Collection<Edge> = [Edge]
     /// The source of truth's edges and the mirror's.
-    func sides(of context: CheckContext) -> (source: [Edge], mirror: [Edge])
+    func sides(of context: CheckContext) -> (source: [Edge], mirror: MirrorEdges)
     /// The edge as one integer, for set membership.
     func pair(_ edge: Edge) -> Int64
     /// Where the source side and the mirror side of `edge` are stored; `edge` is one of the source's edges, or of

@@ -23,7 +23,8 @@ struct PostMirrorMissingRule: MirrorRule {
     let orphanNamesSourceFirst = false
 
     func sides(of context: CheckContext) -> (source: [OwnedPost], mirror: [OwnedPost]) {
-        let live = RelationFacts(context: context).all(.posts).map { OwnedPost(user: $0.a, post: $0.b) }
+        var live: [OwnedPost] = []
+        RelationFacts(context: context).each(.posts) { live.append(OwnedPost(user: $0.a, post: $0.b)) }
         return (live, context.dataset.postMirror)
     }
 

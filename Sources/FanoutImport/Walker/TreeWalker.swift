@@ -371,10 +371,20 @@ struct TreeWalker<Sink: FactSink> {
         }
         let mark = sink.keyMark
         let id = sink.key(key)
-        let saved = captures
-        for slot in patterns.first(node) { captures[CaptureSlot(rawValue: slot)!] = id }
-        try visit(child)
-        captures = saved
+        let slots = patterns.first(node)
+        if slots.count == 1 {
+            // One name captured here, as nearly always: only its slot is kept aside, not every slot.
+            let slot = CaptureSlot(rawValue: slots[0])!
+            let saved = captures[slot]
+            captures[slot] = id
+            try visit(child)
+            captures[slot] = saved
+        } else {
+            let saved = captures
+            for slot in slots { captures[CaptureSlot(rawValue: slot)!] = id }
+            try visit(child)
+            captures = saved
+        }
         sink.releaseKeys(to: mark)
         if reader.offset >= nextCheckpoint { try checkpoint() }
     }

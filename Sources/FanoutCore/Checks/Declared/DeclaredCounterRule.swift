@@ -39,11 +39,10 @@ struct DeclaredCounterRule: CounterRule {
     func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) {
         let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
         guard rows.count > 0 else { return }
-        let tally = RelationFacts(context: context).tally(declaration.counts, per: declaration.per)
+        let count = RelationFacts(context: context).counter(declaration.counts, per: declaration.per)
         for row in 0..<rows.count where rows.values[row].isPresent {
             let group = spec.a.map { rows.key(row, $0) } ?? noKey
-            let counted = spec.a == nil ? tally.total : (group == noKey ? 0 : Int(tally.byKey[Int(group)]))
-            body(CounterReading(subject: row, stored: rows.values[row], counted: counted, group: group))
+            body(CounterReading(subject: row, stored: rows.values[row], counted: count(group), group: group))
         }
     }
 

@@ -43,30 +43,45 @@ struct RelationFacts {
     /// Every stored fact of `relation`, repeated and invalid ones included, in the order stored. Follows come from
     /// `following`, the source of truth, else `followers`.
     func all(_ relation: DeclaredRelation) -> [RelationFact] {
+        var facts: [RelationFact] = []
+        facts.reserveCapacity(count(relation))
+        each(relation) { facts.append($0) }
+        return facts
+    }
+
+    /// How many facts ``each(_:_:)`` calls its body with, at most.
+    func count(_ relation: DeclaredRelation) -> Int {
+        switch relation {
+        case .users: dataset.users.count
+        case .posts: dataset.posts.count
+        case .likes: dataset.likes.count
+        case .follows: (dataset.schema.following != nil ? dataset.following : dataset.followers).count
+        case .comments: dataset.comments.count
+        case .flags: dataset.flags.count
+        case .timeline: derived.timelines.values.count
+        }
+    }
+
+    /// Calls `body` with each fact of ``all(_:)``, in order, without collecting them.
+    func each(_ relation: DeclaredRelation, _ body: (RelationFact) -> Void) {
         switch relation {
         case .users:
-            return dataset.users.enumerated().compactMap { u, user in
-                derived.user(user.key) == u ? RelationFact(a: user.key, b: noKey, index: u) : nil
-            }
+            for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u { body(RelationFact(a: user.key, b: noKey, index: u)) }
         case .posts:
-            return dataset.posts.enumerated().compactMap { p, post in
-                derived.post(post.key) == p ? RelationFact(a: post.owner, b: post.key, index: p) : nil
-            }
+            for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p { body(RelationFact(a: post.owner, b: post.key, index: p)) }
         case .likes:
-            return dataset.likes.enumerated().map { RelationFact(a: $1.post, b: $1.user, index: $0) }
+            for (i, like) in dataset.likes.enumerated() { body(RelationFact(a: like.post, b: like.user, index: i)) }
         case .follows:
             let follows = dataset.schema.following != nil ? dataset.following : dataset.followers
-            return follows.enumerated().map { RelationFact(a: $1.user, b: $1.target, index: $0) }
+            for (i, follow) in follows.enumerated() { body(RelationFact(a: follow.user, b: follow.target, index: i)) }
         case .comments:
-            return dataset.comments.enumerated().map { RelationFact(a: $1.post, b: $1.id, c: $1.user, index: $0) }
+            for (i, comment) in dataset.comments.enumerated() { body(RelationFact(a: comment.post, b: comment.id, c: comment.user, index: i)) }
         case .flags:
-            return dataset.flags.enumerated().map { RelationFact(a: $1.post, b: $1.user, index: $0) }
+            for (i, flag) in dataset.flags.enumerated() { body(RelationFact(a: flag.post, b: flag.user, index: i)) }
         case .timeline:
-            var facts: [RelationFact] = []
             for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {
-                for p in derived.timelines[u] { facts.append(RelationFact(a: user.key, b: dataset.posts[Int(p)].key, index: u)) }
+                for p in derived.timelines[u] { body(RelationFact(a: user.key, b: dataset.posts[Int(p)].key, index: u)) }
             }
-            return facts
         }
     }
 
@@ -94,6 +109,20 @@ struct RelationFacts {
         return facts.indices.compactMap { first[$0] ? facts[$0] : nil }
     }
 
+    /// How many kept facts of `relation` the key of end `per` has (any key, for a count over the whole export):
+    /// likes by post or user are looked up in the derivation, which has counted them, others are tallied once.
+    func counter(_ relation: DeclaredRelation, per: String?) -> (KeyID) -> Int {
+        if relation == .likes, per != nil, dataset.schema.users != nil, dataset.schema.posts != nil {
+            let derived = self.derived
+            return per == "post"
+                ? { key in derived.post(key).map { derived.likers[$0].count } ?? 0 }
+                : { key in derived.user(key).map { derived.likedPosts[$0].count } ?? 0 }
+        }
+        let tally = self.tally(relation, per: per)
+        guard per != nil else { return { _ in tally.total } }
+        return { key in key == noKey ? 0 : Int(tally.byKey[Int(key)]) }
+    }
+
     /// How many kept facts of `relation` each key of end `per` has (indexed by ``KeyID``), and how many there are.
     func tally(_ relation: DeclaredRelation, per: String?) -> (byKey: [Int32], total: Int) {
         var counts = [Int32](repeating: 0, count: per == nil ? 0 : dataset.keys.count)
@@ -117,7 +146,9 @@ struct RelationFacts {
         if let (first, second) = relation.pair, relation != .users, relation != .posts, relation != .timeline,
             per == nil || per == first || per == second
         {
-            var pairs = all(relation).compactMap { isKept($0, of: relation) ? $0.pair : nil }
+            var pairs: [Int64] = []
+            pairs.reserveCapacity(count(relation))
+            each(relation) { if isKept($0, of: relation) { pairs.append($0.pair) } }
             pairs.sort()
             var total = 0
             for (i, pair) in pairs.enumerated() where i == 0 || pairs[i - 1] != pair {
