@@ -42,20 +42,23 @@ public enum SiteServer {
     /// streams and returns. Whoever handles the process's signals calls it (the command line, on SIGINT and
     /// SIGTERM); a stop before the server runs stops it as soon as it does.
     public final class Stopper: Sendable {
-        private let state = Locked<(group: ServiceGroup?, stopped: Bool)>((nil, false))
+        private let state = Locked<(group: ServiceGroup?, broadcaster: Broadcaster?, stopped: Bool)>((nil, nil, false))
 
         public init() {}
 
         public func stop() {
-            let group = state.withLock { state in
+            let (group, broadcaster) = state.withLock { state in
                 state.stopped = true
-                return state.group
+                return (state.group, state.broadcaster)
             }
+            // The event streams end first, and any opened from now on at once: a page still open in a browser
+            // reconnects its stream within a second, and an open stream would hold the graceful shutdown.
+            broadcaster?.finishAll()
             if let group { Task { await group.triggerGracefulShutdown() } }
         }
 
-        fileprivate func attach(_ group: ServiceGroup) {
-            if state.withLock({ state in state.group = group; return state.stopped }) { stop() }
+        fileprivate func attach(_ group: ServiceGroup, _ broadcaster: Broadcaster) {
+            if state.withLock({ state in (state.group, state.broadcaster) = (group, broadcaster); return state.stopped }) { stop() }
         }
     }
 
@@ -102,7 +105,7 @@ public enum SiteServer {
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: reload), .init(service: app)],
             logger: logger))
-        stopper.attach(group)
+        stopper.attach(group, broadcaster)
         do {
             try await group.run()
         } catch {

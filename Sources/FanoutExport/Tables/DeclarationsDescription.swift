@@ -65,16 +65,9 @@ enum DeclarationsDescription {
                 name: name, at: at, of: relation, field: parts[1], via: source, severity: severity(item)))
         }
         for item in value["references"]?.arrayValue ?? [] {
-            guard let name = item["name"]?.stringValue, let at = pattern(item, "at"), let to = item["to"]?.stringValue else { return nil }
-            let target: ReferenceDeclaration.Target
-            switch to {
-            case "users": target = .users
-            case "posts": target = .posts
-            case "comments": target = .comments
-            default:
-                guard let pattern = PathPattern(to) else { return nil }
-                target = .pattern(pattern)
-            }
+            guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
+                let target = item["to"]?.stringValue.flatMap(ReferenceDeclaration.Target.init(written:))
+            else { return nil }
             declarations.references.append(ReferenceDeclaration(
                 name: name, at: at, to: target, deletable: item["deletable"]?.boolValue ?? false, severity: severity(item)))
         }

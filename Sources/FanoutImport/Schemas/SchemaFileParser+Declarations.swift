@@ -125,17 +125,9 @@ extension SchemaFileParser {
             let name = try name(entries)
             let at = try entries.requiredPattern("at", "the field or capture holding the key, e.g. at = \"pins/{id}/boardid\"")
             let toText = try entries.requiredString("to", "what it names: users, posts, comments or a pattern such as \"boards/{board}\"")
-            let to: ReferenceDeclaration.Target
-            switch toText {
-            case "users": to = .users
-            case "posts": to = .posts
-            case "comments": to = .comments
-            default:
-                guard let pattern = PathPattern(toText), !pattern.captureNames.isEmpty else {
-                    throw fail(entries.path + ["to"], "\"\(toText)\" is not a target: users, posts, comments, or a pattern capturing "
-                        + "the records' key, e.g. \"boards/{board}\"")
-                }
-                to = .pattern(pattern)
+            guard let to = ReferenceDeclaration.Target(written: toText) else {
+                throw fail(entries.path + ["to"], "\"\(toText)\" is not a target: users, posts, comments, or a pattern capturing "
+                    + "the records' key, e.g. \"boards/{board}\"")
             }
             if at.rowAndField.field.keys.isEmpty, !at.captureNames.contains(to.keyName) {
                 throw fail(entries.path + ["at"], "\"\(at)\" names no \(to.noun): end it with the field holding the key "

@@ -49,6 +49,19 @@ extension ReferenceDeclaration.Target {
         }
     }
 
+    /// The target a schema file writes as `text`: `users`, `posts`, `comments`, or a pattern capturing a key; nil
+    /// for anything else.
+    public init?(written text: String) {
+        switch text {
+        case "users": self = .users
+        case "posts": self = .posts
+        case "comments": self = .comments
+        default:
+            guard let pattern = PathPattern(text), !pattern.captureNames.isEmpty else { return nil }
+            self = .pattern(pattern)
+        }
+    }
+
     /// As a schema file writes it.
     public var written: String {
         switch self {
