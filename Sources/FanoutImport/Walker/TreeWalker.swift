@@ -90,38 +90,13 @@ struct TreeWalker<Sink: FactSink> {
         }
         // The declarations' row sets, numbered after the relations, their value slots after the relations' slots.
         let sets = RowSets(schema).sets
-        let names = CaptureNames(sets)
-        var declared: [(captures: [CaptureSlot], keyFields: [Int], value: Int?)] = []
-        var declaredFields: [[(FieldPath, Int)]] = []
-        var slotCount = FieldRole.slotCount
-        var keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+        let layout = try DeclaredRowLayout(sets)
         for (index, set) in sets.enumerated() {
-            var slots: [CaptureSlot] = []
-            for name in set.pattern.captureNames {
-                guard let slot = names.slot(name) else {
-                    throw InputError.schema("the declarations capture more than \(CaptureSlot.otherCount) names besides user, post, poster, target and id")
-                }
-                slots.append(slot)
-            }
-            trie.insert(set.pattern, relation: RelationKind.declaredBase + index, slots: slots)
-            var fields: [(FieldPath, Int)] = []
-            let keyFields = set.keyFields.map { path in
-                defer { slotCount += 1 }
-                fields.append((path, slotCount))
-                keySlots.append(true)
-                return slotCount
-            }
-            var valueSlot: Int?
-            if case .field(let path)? = set.value {
-                valueSlot = slotCount
-                fields.append((path, slotCount))
-                keySlots.append(false)
-                slotCount += 1
-            }
-            declared.append((slots, keyFields, valueSlot))
-            declaredFields.append(fields)
+            trie.insert(set.pattern, relation: RelationKind.declaredBase + index, slots: layout.sets[index].captures)
         }
-        self.declared = declared
+        let slotCount = layout.slotCount
+        let keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey } + layout.keySlots
+        declared = layout.sets
         declaredMatches = Array(repeating: 0, count: sets.count)
         values = SlotValues(count: slotCount)
         rowKeys = KeyBuffer(count: sets.map(\.keyCount).max() ?? 0)
@@ -146,7 +121,7 @@ struct TreeWalker<Sink: FactSink> {
                             hasField[slot] = true
                         }
                     } else {
-                        for (path, slot) in declaredFields[relation - RelationKind.declaredBase] {
+                        for (path, slot) in layout.fields[relation - RelationKind.declaredBase] {
                             fields.insert(path, slot: slot)
                             hasField[slot] = true
                         }
