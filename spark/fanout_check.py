@@ -9,8 +9,10 @@ post stats and likers as NDJSON tables. README "Exports bigger than one machine"
 Exit codes: 0 report written; 2 bad arguments or input (not a tables folder, rows that do not fit the manifest);
 3 `fanout sql` missing or failing; 4 Spark failed (no Java, a failed job); 5 OUT_DIR cannot be written.
 """
+import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 
@@ -21,8 +23,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def session(master="local[2]"):
-    """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar, loopback
-    only, few shuffle partitions. Driver settings apply only when Python starts the JVM (plain python3)."""
+    """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar. In local mode
+    (one machine, a few cores) also loopback only, few shuffle partitions and no adaptive execution, which costs
+    more than it saves on the many small stages of a run; on a cluster, partitions, parallelism and adaptive
+    execution are the cluster's (Spark's defaults, or spark-submit --conf). Driver settings apply only when Python
+    starts the JVM (plain python3)."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("SPARK_CONF_DIR", os.path.join(HERE, "conf"))
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -33,16 +38,16 @@ def session(master="local[2]"):
     builder = (SparkSession.builder.master(master).appName("fanout-check")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.default.parallelism", "2")
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "fanout-spark-warehouse"))
-               .config("spark.sql.caseSensitive", "true")
-               # Re-planning between stages costs more than it saves on the many small queries of a run.
-               .config("spark.sql.adaptive.enabled", "false")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
+               .config("spark.sql.caseSensitive", "true"))
     if master.startswith("local"):
-        builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+        cores = master[len("local["):-1] if master.startswith("local[") else "1"
+        cores = str(os.cpu_count() or 2) if cores == "*" else cores
+        builder = (builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.sql.shuffle.partitions", cores).config("spark.default.parallelism", cores)
+                   .config("spark.sql.adaptive.enabled", "false")
+                   .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
     return builder.getOrCreate()
 
 
@@ -67,24 +72,55 @@ def cause(error):
     return messages[-1] if messages else str(error).strip().splitlines()[0]
 
 
-def findings(spark, queries):
-    """The finding rows of every rule's query, from one Spark job: the queries' union (they all return the
-    finding columns). Spark plans and schedules each job anew, which on a small machine costs more than the
-    rules' work, so one job rather than one per rule; the rows are collected, as the report holds them all."""
+def findings(spark, queries, folder):
+    """Every rule's findings, from one Spark job over the queries' union (they all return the finding columns;
+    Spark plans and schedules each job anew, which on a small machine costs more than the rules' work). The
+    executors write them, in the report's order (catalog order, then first path, then message; UTF-8 byte order
+    is the code point order Python sorts by), as NDJSON part files into `folder`; the driver holds only their
+    numbers per severity and reads the parts back one line at a time to write the report."""
+    import glob
+    from pyspark import StorageLevel
     if not queries:
-        return []
+        return fanout_job.OrderedFindings({}, lambda: iter(()))
     union = "\nUNION ALL\n".join(f"SELECT * FROM (\n{q['sql']}\n)" for q in queries)
-    return [row.asDict(recursive=True) for row in spark.sql(union).collect()]
+    order = "CASE rule " + " ".join(f"WHEN '{q['rule']}' THEN {i}" for i, q in enumerate(queries)) + " END"
+    frame = spark.sql(union).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        severities = {row["severity"]: row["count"] for row in frame.groupBy("severity").count().collect()}
+        (frame.orderBy(spark_expr(order), spark_expr("coalesce(element_at(paths, 1), '')"), "message")
+         .write.option("ignoreNullFields", "false").json(folder))
+    finally:
+        frame.unpersist()
+    parts = sorted(glob.glob(os.path.join(folder, "part-*")))
+
+    def stream():
+        for part in parts:
+            with open(part, encoding="utf-8") as f:
+                for line in f:
+                    yield fanout_job.finding(json.loads(line))
+        # Read into the report: the parts are not part of the output.
+        shutil.rmtree(folder, ignore_errors=True)
+    return fanout_job.OrderedFindings(severities, stream)
+
+
+def spark_expr(text):
+    from pyspark.sql.functions import expr
+    return expr(text)
 
 
 def engine_run(spark, folder):
-    def run(manifest, sql):
+    def run(manifest, sql, staged):
         from py4j.protocol import Py4JJavaError
         from pyspark.errors import PySparkException
         try:
             load(spark, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: [row.asDict(recursive=True) for row in spark.sql(query).collect()],
-                                          all_findings=lambda queries: findings(spark, queries))
+            # The part files go in the output folder being written (where the cluster's executors can write when
+            # it is on a shared file system), and are deleted once the report holds their findings.
+            parts = staged.path(".findings")
+            ordered = findings(spark, sql["queries"], parts)
+            derived = {q["name"]: [row.asDict(recursive=True) for row in spark.sql(q["sql"]).collect()]
+                       for q in sql.get("derived", [])}
+            return ordered, derived
         except (Py4JJavaError, PySparkException) as e:
             text = cause(e)
             if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
@@ -103,13 +139,13 @@ def main(argv=None):
         return fanout_job.EXIT_ENGINE
     holder = {}
 
-    def lazily(manifest, sql):
+    def lazily(manifest, sql, staged):
         # The session starts only once the input and the SQL are known to be good (it takes seconds).
         try:
             holder["spark"] = session(args.master)
         except Exception as e:  # no Java, a master that cannot be reached
             raise fanout_job.JobError(f"cannot start Spark ({args.master}): {cause(e)}", fanout_job.EXIT_ENGINE)
-        return engine_run(holder["spark"], args.tables)(manifest, sql)
+        return engine_run(holder["spark"], args.tables)(manifest, sql, staged)
 
     try:
         return fanout_job.run(args, lazily)

@@ -34,7 +34,7 @@ def rows(con, sql):
 
 
 def engine_run(con, folder):
-    def run(manifest, sql):
+    def run(manifest, sql, staged=None):
         import duckdb
         try:
             load(con, folder, manifest)
