@@ -43,7 +43,16 @@ def arguments(description, engine):
     parser.add_argument("--fanout", default=os.environ.get("FANOUT", "fanout"), metavar="PATH",
                         help="the fanout binary that prints the SQL (default: $FANOUT, else fanout on PATH)")
     if engine == "spark":
-        parser.add_argument("--master", default="local[2]", help="Spark master URL (default: local[2])")
+        parser.add_argument("--master", help="Spark master URL (default: spark-submit's --master, else local[2])")
+        parser.add_argument("--export", metavar="EXPORT",
+                            help="first write TABLES_DIR from this export (a plain JSON file every executor can read): "
+                                 "its parts read by `fanout tables --part K/N` as Spark tasks, then Parquet")
+        parser.add_argument("--parts", type=int, default=None, metavar="N",
+                            help="with --export, the number of parts (default: the cluster's default parallelism)")
+        parser.add_argument("--schema", metavar="NAME|FILE",
+                            help="with --export, the export's layout, as `fanout tables --schema` takes it (default: detected)")
+        parser.add_argument("--fanout-on-path", action="store_true",
+                            help="with --export, executors run the fanout on their PATH instead of the one shipped with the job")
     return parser
 
 
