@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs Fanout's rules (`fanout sql --dialect spark`) on a tables folder of `fanout tables` with Spark and writes
 OUT_DIR/report.json, the JSON report `fanout check --format json` writes; with --derived also the timelines,
-post stats and likers as NDJSON tables. README "Exports bigger than one machine".
+post stats and likers as NDJSON tables. docs/tables.md.
 
     python3 spark/fanout_check.py TABLES_DIR --out OUT_DIR [--master local[2]] [--derived] [--rule RULE=SETTING]…
     spark-submit spark/fanout_check.py TABLES_DIR --out OUT_DIR …

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs Fanout's rules (`fanout sql --dialect duckdb`) on a tables folder with DuckDB, on one machine; the same
-arguments and output as fanout_check.py, the Spark job. README "Exports bigger than one machine".
+arguments and output as fanout_check.py, the Spark job. docs/tables.md.
 
     python3 spark/fanout_duckdb.py TABLES_DIR --out OUT_DIR [--derived] [--rule RULE=SETTING]…
 """

@@ -1,7 +1,7 @@
 """What the Spark job (fanout_check.py) and the DuckDB runner (fanout_duckdb.py) share: reading a tables folder
 of `fanout tables`, getting the rules' SQL from `fanout sql --format json`, turning finding rows into the JSON
 report (format version 1, the shape `fanout check --format json` writes) and writing the output folder atomically.
-README "Exports bigger than one machine".
+docs/tables.md.
 """
 import argparse
 import collections
@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-# Exit codes (README "Exports bigger than one machine").
+# Exit codes (docs/tables.md).
 EXIT_OK = 0
 EXIT_USAGE = 2      # bad arguments, a folder that is not a tables folder, rows that do not fit the manifest
 EXIT_SQL = 3        # `fanout sql` missing or failing

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// One of `count` parts of an export that as many processes read at once (`fanout tables --part K/N`,
-/// README "Exports bigger than one machine"): `index` from 0.
+/// docs/tables.md): `index` from 0.
 public struct ExportPart: Sendable, Equatable {
     public let index: Int
     public let count: Int

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `fanout tables --part K/N` and `--merge` (README "Exports bigger than one machine"): N processes each read
+/// `fanout tables --part K/N` and `--merge` (docs/tables.md): N processes each read
 /// their share of an export, and the merged folder holds exactly the tables one `fanout tables` writes, row for
 /// row in the same order, for every N and wherever the shares' boundaries fall.
 @Suite struct TablePartsTests {

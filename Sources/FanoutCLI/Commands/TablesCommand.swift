@@ -4,7 +4,7 @@ import FanoutImport
 import Foundation
 
 /// `fanout tables`: streams an export into newline-delimited JSON tables for Spark, DuckDB or BigQuery, in
-/// bounded memory (README "Exports bigger than one machine").
+/// bounded memory (docs/tables.md).
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",

@@ -4,7 +4,7 @@ import Foundation
 
 /// The options that choose and shape the reports a run writes — `--format`/`--output` pairs, `--fail-on`,
 /// `--baseline`, `--max-per-rule`, `--quiet` — taken alike by `check`, which audits an export, and `report`,
-/// which renders JSON reports (README, "Reports").
+/// which renders JSON reports (docs/reports.md).
 struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp(
         "Report format: \(ReportFormat.listed). Repeatable.", valueName: "FORMAT"))
@@ -39,7 +39,7 @@ struct ReportOptions: ParsableArguments {
     }
 
     /// Whether a requested report shows where findings are in the export (JSON, SARIF, the full text report):
-    /// only then is the export read a second time to find them (README, "Reports").
+    /// only then is the export read a second time to find them (docs/reports.md).
     func showsLocations(_ requests: [ReportRequest]) -> Bool {
         requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !quiet) }
     }

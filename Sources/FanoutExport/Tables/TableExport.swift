@@ -5,7 +5,7 @@ import FanoutOutput
 import Foundation
 
 /// `fanout tables`: streams an export once into newline-delimited JSON tables and their manifest, in memory
-/// bounded by a constant (README "Exports bigger than one machine").
+/// bounded by a constant (docs/tables.md).
 ///
 /// The export is read by the walker that fills the core for every other command, with a `TableRowSink` in
 /// place of the core; large exports are read by two walkers at once (`SplitRead`), each writing its own parts,

@@ -5,7 +5,7 @@ import FanoutOutput
 import Foundation
 
 extension TableExport {
-    /// The folder of part `part` inside a tables folder: `part-3-of-8` (README "Exports bigger than one machine").
+    /// The folder of part `part` inside a tables folder: `part-3-of-8` (docs/tables.md).
     public static func partFolder(_ part: ExportPart) -> String { "part-\(part.index + 1)-of-\(part.count)" }
 
     /// Makes `folder`, where `fanout tables --part K/N --out folder` wrote its N parts, the tables of the whole

@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// The declarations of a schema file (README "Declaring your app's copies"): `[[counters]]`, `[[mirrors]]`,
+/// The declarations of a schema file (docs/layouts.md "Declaring your app's copies"): `[[counters]]`, `[[mirrors]]`,
 /// `[[copies]]` and `[[references]]`, each checked against the relations the file places.
 extension SchemaFileParser {
     static let counterKeys = ["name", "at", "counts", "per", "severity"]

@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// Where the walker keeps what the declarations' row sets read (``RowSets``, README "Declaring your app's
+/// Where the walker keeps what the declarations' row sets read (``RowSets``, docs/layouts.md "Declaring your app's
 /// copies"): per set, the capture slots of its pattern, the value slots of its key fields and of its value, all
 /// after the relations' own slots (``FieldRole/slotCount``).
 struct DeclaredRowLayout {
