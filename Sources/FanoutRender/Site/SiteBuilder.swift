@@ -1,5 +1,6 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 import Foundation
 
 /// The kinds of page a site has; `--pages` chooses among them.

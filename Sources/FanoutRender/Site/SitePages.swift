@@ -1,5 +1,6 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 
 /// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
 /// one path a request names (docs/serve.md). Both go through ``PageRenderer/path(of:)``, so a page's
