@@ -7,8 +7,8 @@
 /// A kind is a declaration here, its values in `Kinds/<Name>Values.swift` and its template in `Templates/`.
 enum PageDeclarations {
     static let all: [PageDeclaration] = [
-        index, searchJSON, searchScript, timelines, timelineMarkdown, profiles, posts, report, reportMarkdown,
-        reportJSON, content, feeds, assets,
+        index, searchJSON, searchScript, timelines, timelineMarkdown, profiles, liked, likedMarkdown, posts, report,
+        reportMarkdown, reportJSON, content, feeds, assets,
     ]
 
     static let index = PageDeclaration(
@@ -39,6 +39,16 @@ enum PageDeclarations {
         "profile", kind: .profiles, subject: .user, path: PagePath("users/{user}/profile.html", then: "users/{user}/profile-{n}.html"),
         body: .template("profile", values: ProfileValues.values, variables: ProfileValues.variables),
         listLength: ProfileValues.length, inputKey: ProfileValues.inputKey, showsCards: true, inSitemap: true)
+
+    static let liked = PageDeclaration(
+        "liked", kind: .liked, subject: .user, path: PagePath("users/{user}/liked.html", then: "users/{user}/liked-{n}.html"),
+        body: .template("liked", values: LikedValues.values, variables: LikedValues.variables),
+        listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true, inSitemap: true)
+
+    static let likedMarkdown = PageDeclaration(
+        "liked.md", kind: .markdown, subject: .user, path: PagePath("users/{user}/liked.md", then: "users/{user}/liked-{n}.md"),
+        body: .template("liked.md", values: LikedValues.values, variables: LikedValues.variables),
+        listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true)
 
     static let posts = PageDeclaration(
         "post", kind: .posts, subject: .post, path: PagePath("posts/{post}.html"),
@@ -92,6 +102,8 @@ extension PageKind {
     public static let markdown = PageKind("markdown")
     /// `users/<uid>/profile.html`, `profile-2.html`, ….
     public static let profiles = PageKind("profiles")
+    /// `users/<uid>/liked.html`, `liked-2.html`, …: the posts the user liked.
+    public static let liked = PageKind("liked")
     /// `posts/<key>.html`.
     public static let posts = PageKind("posts")
     /// `report.html`, `report.md`, `report.json`.
