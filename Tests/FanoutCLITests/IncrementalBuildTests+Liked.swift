@@ -17,13 +17,7 @@ extension IncrementalBuildTests {
         func rebuild(_ edit: String, _ patch: [String: Any]) throws -> Set<String> {
             root = FirebasePatch.apply(patch, to: root)
             try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("export.json"))
-            let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
-            #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
-            try? FileManager.default.removeItem(at: cli.url("full"))
-            #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
-            let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
-            #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
-            return written(incremental)
+            return written(try rebuildAndCompare(cli, after: edit, arguments))
         }
         func isLiked(_ file: String) -> Bool { (file as NSString).lastPathComponent.wholeMatch(of: /liked(-[0-9]+)?\.(html|md)/) != nil }
         /// The liked pages showing `post`, and their Markdown twins.

@@ -179,6 +179,18 @@ import Testing
 }
 
 extension IncrementalBuildTests {
+    /// Builds `export.json` into `site` again, incrementally and verbosely, after `edit`, and checks that the folder
+    /// is what a clean build into `full` writes, byte for byte; returns the incremental build's result.
+    func rebuildAndCompare(_ cli: CLI, after edit: String, _ arguments: [String]) throws -> CLI.Result {
+        let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
+        #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
+        try? FileManager.default.removeItem(at: cli.url("full"))
+        #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
+        let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
+        #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
+        return incremental
+    }
+
     /// Comments reach exactly the pages that show them (docs/site.md), on FriendlyPix's export: a comment's
     /// text edited renders its post's page alone; a comment added or removed, also the pages showing the post's
     /// card, which counts them; a commenter renamed or deleted, their comments' pages. After each edit the folder
@@ -197,12 +209,7 @@ extension IncrementalBuildTests {
         func rebuild(_ edit: String, _ patch: [String: Any]) throws -> (written: Set<String>, summary: String) {
             root = FirebasePatch.apply(patch, to: root)
             try save()
-            let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
-            #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
-            try? FileManager.default.removeItem(at: cli.url("full"))
-            #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
-            let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
-            #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
+            let incremental = try rebuildAndCompare(cli, after: edit, arguments)
             return (written(incremental), String(incremental.stderr.prefix { $0 != "\n" }))
         }
         /// The post page of `key`, and every page showing its card (Markdown twins included).

@@ -30,7 +30,9 @@ extension PageRenderer {
     }
 
     /// Page `page` of `posts` as `viewer` sees it: the list's length, and each post's card and heart.
-    func feedPosts(_ posts: some RandomAccessCollection<Int32>, page: Int, viewer: Int, into hasher: inout StableHasher) {
+    func feedPosts(
+        _ posts: some RandomAccessCollection<Int32>, page: Int, viewer: Int, into hasher: inout StableHasher
+    ) {
         hasher.combine(posts.count)
         hasher.combine(page)
         hasher.combine(inputs.cardTemplates)

@@ -4,7 +4,9 @@
 extension PageRenderer {
     /// Page `page` of `list`, `--per-page` posts, as user `viewer` sees them: each post's cached card, whether the
     /// viewer liked it, and the heart saying so.
-    func postItems(_ list: some RandomAccessCollection<Int32>, page: Int, viewer: Int) throws(RenderError) -> [PostItem] {
+    func postItems(
+        _ list: some RandomAccessCollection<Int32>, page: Int, viewer: Int
+    ) throws(RenderError) -> [PostItem] {
         let shared = try PagePosts(cards: cards, inputs: inputs, templates: templates, viewer: views.username(viewer))
         return Pagination(perPage: perPage, count: list.count).range(of: page).map { i in
             let p = Int(list[list.index(list.startIndex, offsetBy: i)])
@@ -27,7 +29,8 @@ extension PageRenderer {
 
     /// The values of `job`'s page, page `job.page` of `list`, a list of user `u`'s posts newest first whose pages
     /// have Markdown twins at `twin` (or are them): the user, the posts with `u`'s hearts, their number, the twin's
-    /// file and the links to the list's other pages of `job`'s kind. Its input key: ``userPostListKey(_:list:job:path:)``.
+    /// file and the links to the list's other pages of `job`'s kind. Its input key:
+    /// ``userPostListKey(_:list:job:path:)``.
     func userPostListValues(
         _ u: Int, list: some RandomAccessCollection<Int32>, job: PageJob, twin: PagePath
     ) throws(RenderError) -> [String: Any] {
@@ -38,7 +41,8 @@ extension PageRenderer {
             "postsText": CountText.phrase(list.count, "post", "posts"), "markdownHref": twin.file(page: job.page),
         ]
         let files = job.declaration.path
-        values.merge(Pagination(perPage: perPage, count: list.count).values(page: job.page) { files.file(page: $0) }) { $1 }
+        let pagination = Pagination(perPage: perPage, count: list.count)
+        values.merge(pagination.values(page: job.page) { files.file(page: $0) }) { $1 }
         return values
     }
 

@@ -32,7 +32,9 @@ public struct SitePages: Sendable {
         let navPages = pages.filter { $0.name != "index" }
         let common: [String: Any] = [
             "siteTitle": options.title, "exportName": options.exportName, "schemaName": dataset.schema.name,
-            "navPages": navPages.map { ["href": PageDeclarations.content.path.path(name: SafeFileName.forKey($0.name)), "title": $0.title] },
+            "navPages": navPages.map { page -> [String: Any] in
+                ["href": PageDeclarations.content.path.path(name: SafeFileName.forKey(page.name)), "title": page.title]
+            },
         ]
         let views = SiteViews(dataset: dataset, derived: derived, common: common)
         let kinds = options.pageKinds
@@ -97,11 +99,12 @@ public struct SitePages: Sendable {
     func jobs(_ include: (PageDeclaration) -> Bool) -> [PageJob] {
         var jobs: [PageJob] = []
         for subject in PageSubject.allCases {
-            let kinds = PageDeclarations.all.indices.filter { PageDeclarations.all[$0].subject == subject && include(PageDeclarations.all[$0]) }
+            let all = PageDeclarations.all
+            let kinds = all.indices.filter { all[$0].subject == subject && include(all[$0]) }
             guard !kinds.isEmpty else { continue }
             for item in items(of: subject) {
                 for kind in kinds {
-                    for page in 1...pageCount(PageDeclarations.all[kind], item) { jobs.append(PageJob(kind: kind, item: item, page: page)) }
+                    for page in 1...pageCount(all[kind], item) { jobs.append(PageJob(kind: kind, item: item, page: page)) }
                 }
             }
         }

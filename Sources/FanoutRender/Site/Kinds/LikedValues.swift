@@ -9,7 +9,8 @@ enum LikedValues {
 
     static func values(_ r: PageRenderer, _ job: PageJob, path: String) throws(RenderError) -> [String: Any] {
         let liked = posts(r, job.item)
-        let values = try r.userPostListValues(job.item, list: liked, job: job, twin: PageDeclarations.likedMarkdown.path)
+        let twin = PageDeclarations.likedMarkdown.path
+        let values = try r.userPostListValues(job.item, list: liked, job: job, twin: twin)
         let title = "Posts \(r.views.username(job.item)) liked" + r.pageSuffix(job.page, count: liked.count)
         return r.views.page(path, title: title, values)
     }

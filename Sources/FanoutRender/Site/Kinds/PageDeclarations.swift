@@ -13,12 +13,14 @@ enum PageDeclarations {
 
     static let index = PageDeclaration(
         "index", kind: .index, subject: .site, path: PagePath("index.html", then: "page/{n}/index.html"),
-        body: .template("index", values: { r, job, path in IndexValues.values(r, job, path: path) }, variables: IndexValues.variables),
+        body: .template("index", values: { r, job, path in IndexValues.values(r, job, path: path) },
+                        variables: IndexValues.variables),
         listLength: { r, _ in r.usersByName.count }, inSitemap: true, label: "the index")
 
     static let searchJSON = PageDeclaration(
         "search.json", kind: .search, subject: .site, path: PagePath("search.json"),
-        body: .made { r, _, _ in .text(SearchData.json(r.views.searchEntries(r.usersByName))) }, label: "the search data")
+        body: .made { r, _, _ in .text(SearchData.json(r.views.searchEntries(r.usersByName))) },
+        label: "the search data")
 
     static let searchScript = PageDeclaration(
         "search-data.js", kind: .search, subject: .site, path: PagePath("search-data.js"),
@@ -26,43 +28,52 @@ enum PageDeclarations {
         label: "the search script's data")
 
     static let timelines = PageDeclaration(
-        "timeline", kind: .timelines, subject: .user, path: PagePath("users/{user}/index.html", then: "users/{user}/page-{n}.html"),
+        "timeline", kind: .timelines, subject: .user,
+        path: PagePath("users/{user}/index.html", then: "users/{user}/page-{n}.html"),
         body: .template("timeline", values: TimelineValues.values, variables: TimelineValues.variables),
-        listLength: TimelineValues.length, inputKey: TimelineValues.inputKey, showsCards: true, inSitemap: true, inSearch: true)
+        listLength: TimelineValues.length, inputKey: TimelineValues.inputKey, showsCards: true, inSitemap: true,
+        inSearch: true)
 
     static let timelineMarkdown = PageDeclaration(
-        "timeline.md", kind: .markdown, subject: .user, path: PagePath("users/{user}/index.md", then: "users/{user}/page-{n}.md"),
+        "timeline.md", kind: .markdown, subject: .user,
+        path: PagePath("users/{user}/index.md", then: "users/{user}/page-{n}.md"),
         body: .template("timeline.md", values: TimelineValues.values, variables: TimelineValues.variables),
         listLength: TimelineValues.length, inputKey: TimelineValues.inputKey, showsCards: true)
 
     static let profiles = PageDeclaration(
-        "profile", kind: .profiles, subject: .user, path: PagePath("users/{user}/profile.html", then: "users/{user}/profile-{n}.html"),
+        "profile", kind: .profiles, subject: .user,
+        path: PagePath("users/{user}/profile.html", then: "users/{user}/profile-{n}.html"),
         body: .template("profile", values: ProfileValues.values, variables: ProfileValues.variables),
         listLength: ProfileValues.length, inputKey: ProfileValues.inputKey, showsCards: true, inSitemap: true)
 
     static let liked = PageDeclaration(
-        "liked", kind: .liked, subject: .user, path: PagePath("users/{user}/liked.html", then: "users/{user}/liked-{n}.html"),
+        "liked", kind: .liked, subject: .user,
+        path: PagePath("users/{user}/liked.html", then: "users/{user}/liked-{n}.html"),
         body: .template("liked", values: LikedValues.values, variables: LikedValues.variables),
         listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true, inSitemap: true)
 
     static let likedMarkdown = PageDeclaration(
-        "liked.md", kind: .markdown, subject: .user, path: PagePath("users/{user}/liked.md", then: "users/{user}/liked-{n}.md"),
+        "liked.md", kind: .markdown, subject: .user,
+        path: PagePath("users/{user}/liked.md", then: "users/{user}/liked-{n}.md"),
         body: .template("liked.md", values: LikedValues.values, variables: LikedValues.variables),
         listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true)
 
     static let posts = PageDeclaration(
         "post", kind: .posts, subject: .post, path: PagePath("posts/{post}.html"),
-        body: .template("post", values: { r, job, path in PostValues.values(r, job, path: path) }, variables: PostValues.variables),
+        body: .template("post", values: { r, job, path in PostValues.values(r, job, path: path) },
+                        variables: PostValues.variables),
         inputKey: PostValues.inputKey, inSitemap: true)
 
     static let report = PageDeclaration(
         "report", kind: .report, subject: .site, path: PagePath("report.html"),
-        body: .template("report", values: { r, job, path in ReportValues.values(r, job, path: path) }, variables: ReportValues.htmlVariables),
+        body: .template("report", values: { r, job, path in ReportValues.values(r, job, path: path) },
+                        variables: ReportValues.htmlVariables),
         inSitemap: true, label: "the validation report")
 
     static let reportMarkdown = PageDeclaration(
         "report.md", kind: .report, subject: .site, path: PagePath("report.md"),
-        body: .template("report.md", values: { r, job, path in ReportValues.values(r, job, path: path) }, variables: TemplateVariables.report),
+        body: .template("report.md", values: { r, job, path in ReportValues.values(r, job, path: path) },
+                        variables: TemplateVariables.report),
         label: "the Markdown report")
 
     static let reportJSON = PageDeclaration(
@@ -71,7 +82,8 @@ enum PageDeclarations {
 
     static let content = PageDeclaration(
         "page", kind: .pages, subject: .content, path: PagePath("{content}.html"),
-        body: .template("page", values: { r, job, path in ContentValues.values(r, job, path: path) }, variables: ContentValues.variables),
+        body: .template("page", values: { r, job, path in ContentValues.values(r, job, path: path) },
+                        variables: ContentValues.variables),
         inSitemap: true)
 
     static let feeds = PageDeclaration(

@@ -14,7 +14,7 @@ struct PagePath: Sendable {
     init(_ first: String, then other: String? = nil) {
         self.first = Pattern(first)
         self.other = other.map(Pattern.init)
-        precondition(!self.first.hasNumber && self.other?.hasNumber != false, "{n} is in page N's pattern only: \(first)")
+        precondition(!self.first.hasNumber && self.other?.hasNumber != false, "{n} is in page N's pattern: \(first)")
     }
 
     /// The path of page `page` (from 1) of the subject whose file name is `name`.
@@ -70,7 +70,9 @@ struct PagePath: Sendable {
         var hasNumber: Bool { tokens.contains { if case .number = $0 { true } else { false } } }
         /// The placeholder's word for the subject's name (`user`), if the pattern has one.
         var nameWord: String? { tokens.lazy.compactMap { if case .name(let word) = $0 { word } else { nil } }.first }
-        var hasFolder: Bool { tokens.contains { if case .literal(let text) = $0 { text.contains(UInt8(ascii: "/")) } else { false } } }
+        var hasFolder: Bool {
+            tokens.contains { if case .literal(let text) = $0 { text.contains(UInt8(ascii: "/")) } else { false } }
+        }
 
         func render(name: String, number: Int) -> String {
             var path = ""

@@ -20,8 +20,9 @@ enum ProfileValues {
         ]
         if let name = user.name { values["name"] = name }
         let files = job.declaration.path
-        values.merge(Pagination(perPage: r.perPage, count: derived.ownPosts[u].count).values(page: job.page) { files.file(page: $0) }) { $1 }
-        return views.page(path, title: views.username(u) + r.pageSuffix(job.page, count: derived.ownPosts[u].count), values)
+        let count = derived.ownPosts[u].count
+        values.merge(Pagination(perPage: r.perPage, count: count).values(page: job.page) { files.file(page: $0) }) { $1 }
+        return views.page(path, title: views.username(u) + r.pageSuffix(job.page, count: count), values)
     }
 
     /// Everything ``values(_:_:path:)`` reads: the user, their posts on the page, every follower and followed user.

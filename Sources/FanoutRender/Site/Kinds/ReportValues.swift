@@ -2,7 +2,8 @@
 /// `report.json`: each finding links the site's pages it concerns (``FindingPages``).
 enum ReportValues {
     static func values(_ r: PageRenderer, _ job: PageJob, path: String) -> [String: Any] {
-        let context = ReportView.context(r.audit, info: r.info, coverage: r.coverage.value, pageLinks: FindingPages(views: r.views).links)
+        let context = ReportView.context(
+            r.audit, info: r.info, coverage: r.coverage.value, pageLinks: FindingPages(views: r.views).links)
         return r.views.page(path, title: "Validation report", context)
     }
 
