@@ -11,6 +11,8 @@ import Testing
     static func pages() throws -> SitePages {
         let (dataset, derived) = TemplateVariablesTests.richSite()
         let content = try templateFolder(["index.md": "Welcome.\n", "about.md": "# About\n"])
+        // Read when the pages are made.
+        defer { try? FileManager.default.removeItem(atPath: content) }
         return try SitePages(
             dataset: dataset, derived: derived, audit: TemplateVariablesTests.audit(),
             options: SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2, baseURL: "https://example.org/"),
