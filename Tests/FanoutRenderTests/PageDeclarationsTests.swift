@@ -93,5 +93,9 @@ import Testing
         #expect(PagePath("{content}.html").match("a.html.html")! == ("a.html", 1))
         #expect(PagePath("{content}.html").mayBeAtRoot && !path.mayBeAtRoot)
         #expect(PagePath("index.html", then: "page/{n}/index.html").mayBeAtRoot)
+        // A Markdown twin: the same paths ending in `.md`, its template's name with `.md`, chosen by `markdown`.
+        let twin = PageDeclarations.timelineMarkdown
+        #expect(twin.path.path(name: "u1") == "users/u1/index.md" && twin.path.path(name: "u1", page: 2) == "users/u1/page-2.md")
+        #expect(twin.template == "timeline.md" && twin.kind == .markdown && !twin.inSitemap && !twin.inSearch)
     }
 }

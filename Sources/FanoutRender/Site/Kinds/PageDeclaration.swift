@@ -65,6 +65,19 @@ final class PageDeclaration: Sendable {
         self.label = label
     }
 
+    /// Its Markdown twin: the same values at the same paths ending in `.md` (`index.md` for `index.html`), given to
+    /// the template of its template's name and `.md`, and chosen by the `markdown` kind; neither the sitemap (which
+    /// lists HTML) nor the search leads to it.
+    func markdownTwin() -> PageDeclaration {
+        guard case .template(let template, let values, let variables) = body else {
+            preconditionFailure("\(name): only a page made with a template has a Markdown twin")
+        }
+        return PageDeclaration(
+            name + ".md", kind: .markdown, subject: subject, path: path.replacingEnding(".html", with: ".md"),
+            body: .template(template + ".md", values: values, variables: variables), listLength: listLength,
+            inputKey: inputKey, showsCards: showsCards)
+    }
+
     /// Its template's name, if it has one.
     var template: String? {
         if case .template(let name, _, _) = body { name } else { nil }

@@ -34,11 +34,7 @@ enum PageDeclarations {
         listLength: TimelineValues.length, inputKey: TimelineValues.inputKey, showsCards: true, inSitemap: true,
         inSearch: true)
 
-    static let timelineMarkdown = PageDeclaration(
-        "timeline.md", kind: .markdown, subject: .user,
-        path: PagePath("users/{user}/index.md", then: "users/{user}/page-{n}.md"),
-        body: .template("timeline.md", values: TimelineValues.values, variables: TimelineValues.variables),
-        listLength: TimelineValues.length, inputKey: TimelineValues.inputKey, showsCards: true)
+    static let timelineMarkdown = timelines.markdownTwin()
 
     static let profiles = PageDeclaration(
         "profile", kind: .profiles, subject: .user,
@@ -52,11 +48,7 @@ enum PageDeclarations {
         body: .template("liked", values: LikedValues.values, variables: LikedValues.variables),
         listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true, inSitemap: true)
 
-    static let likedMarkdown = PageDeclaration(
-        "liked.md", kind: .markdown, subject: .user,
-        path: PagePath("users/{user}/liked.md", then: "users/{user}/liked-{n}.md"),
-        body: .template("liked.md", values: LikedValues.values, variables: LikedValues.variables),
-        listLength: LikedValues.length, inputKey: LikedValues.inputKey, showsCards: true)
+    static let likedMarkdown = liked.markdownTwin()
 
     static let posts = PageDeclaration(
         "post", kind: .posts, subject: .post, path: PagePath("posts/{post}.html"),

@@ -10,8 +10,11 @@ struct PagePath: Sendable {
     let first: Pattern
     /// Page N's pattern (N from 2), with `{n}`; nil for a kind with one page per subject.
     let other: Pattern?
+    /// The patterns as written.
+    private let texts: (first: String, other: String?)
 
     init(_ first: String, then other: String? = nil) {
+        texts = (first, other)
         self.first = Pattern(first)
         self.other = other.map(Pattern.init)
         precondition(!self.first.hasNumber && self.other?.hasNumber != false, "{n} is in page N's pattern: \(first)")
@@ -20,6 +23,15 @@ struct PagePath: Sendable {
     /// The path of page `page` (from 1) of the subject whose file name is `name`.
     func path(name: String, page: Int = 1) -> String {
         (page == 1 ? first : other ?? first).render(name: name, number: page)
+    }
+
+    /// The same paths ending in `new` where they end in `old` (`index.md` for `index.html`).
+    func replacingEnding(_ old: String, with new: String) -> PagePath {
+        func replaced(_ text: String) -> String {
+            precondition(text.hasSuffix(old), "\(text) does not end in \(old)")
+            return text.dropLast(old.count) + new
+        }
+        return PagePath(replaced(texts.first), then: texts.other.map(replaced))
     }
 
     /// Page `page`'s file name in its folder: what the pages of one list link each other by.
