@@ -40,7 +40,7 @@ import Testing
                           stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
-    /// A case folder for scripts/sql-differential: the tables, check's JSON report and the snapshot of `export`,
+    /// A case folder for scripts/test/sql-differential: the tables, check's JSON report and the snapshot of `export`,
     /// and the schema file it is read with, if not detected (`schema.toml`, which the script gives `check` too).
     static func prepare(_ cli: CLI, _ name: String, export: String, schema: String? = nil) throws {
         let layout = schema.map { ["--schema", $0] } ?? []
@@ -124,7 +124,7 @@ import Testing
             .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
-        let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
+        let script = CLI.repository.appendingPathComponent("scripts/test/sql-differential").path
         // Spark runs the cases that together give every rule findings (each case costs seconds there, whatever
         // its size); DuckDB all. The demo goes through Spark in sparkJobUnderSparkSubmitWritesTheReport.
         let spark = ["generated-9", "instaclone", "parse", "sql-edge-export", "reports-hostile-export"] + declared
@@ -155,7 +155,7 @@ import Testing
         #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning").code == 1)
         #expect(try Self.findings(cli, "spark-out/report.json") == Self.findings(cli, "check.json"))
         // The pipeline's end: the job's report through `fanout report --export` is check's SARIF, JUnit and
-        // GitHub output, byte for byte, with its exit code (scripts/sql-differential does so for every case).
+        // GitHub output, byte for byte, with its exit code (scripts/test/sql-differential does so for every case).
         for format in ["sarif", "junit", "github"] {
             let checked = try cli.run("check", Self.demo, "--rule", "timeline-poster=warning", "--format", format, "--output", "check.\(format)")
             let rendered = try cli.run("report", "spark-out/report.json", "--export", Self.demo, "--format", format, "--output", "spark.\(format)")
