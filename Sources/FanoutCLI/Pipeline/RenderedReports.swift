@@ -14,6 +14,11 @@ struct RenderedReports {
         requests.contains { $0.format == .html || $0.format == .markdown } ? try TemplateSet() : nil
     }
 
+    /// Reports already rendered (`fanout diff`'s), each with its request.
+    init(rendered: [(request: ReportRequest, text: String)]) {
+        reports = rendered
+    }
+
     /// Renders every request; `coverage` feeds the HTML chart and the JSON report's `summary.timeline_coverage`.
     init(_ requests: [ReportRequest], audit: AuditResult, info: ReportInfo, templates: TemplateSet?,
          coverage: TimelineCoverage?, options: ReportOptions) throws {
