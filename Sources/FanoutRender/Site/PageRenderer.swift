@@ -18,6 +18,8 @@ struct PageRenderer: @unchecked Sendable {
     let inputs: PageInputCache
     /// Timeline coverage for the report's chart and `report.json`, made once per build while other pages render.
     let coverage: Deferred<TimelineCoverage?>
+    /// The history's trend on the report page (``SiteOptions/trend``).
+    let trend: String?
 
     var dataset: Dataset { views.dataset }
     var derived: DerivedData { views.derived }
@@ -60,7 +62,8 @@ struct PageRenderer: @unchecked Sendable {
         case .searchJSON: return PageSource(path: path, body: .text(SearchData.json(views.searchEntries(usersByName))))
         case .searchScript: return PageSource(path: path, body: .text(SearchData.script(views.searchEntries(usersByName))))
         case .report:
-            let context = ReportView.context(audit, info: info, coverage: coverage.value, pageLinks: FindingPages(views: views).links)
+            var context = ReportView.context(audit, info: info, coverage: coverage.value, pageLinks: FindingPages(views: views).links)
+            if let trend { context["trend"] = trend }
             return page("report", views.page(path, title: "Validation report", context))
         case .reportMarkdown:
             let context = ReportView.context(audit, info: info, coverage: coverage.value, pageLinks: FindingPages(views: views).links)

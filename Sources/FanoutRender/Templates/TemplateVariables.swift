@@ -197,7 +197,11 @@ enum TemplateVariables {
             ]),
         ],
         "page": [.init("contentHTML", "the Markdown page rendered (insert unescaped)")],
-        "report": report + [.init("inlineStyle", "the site's stylesheet, which a standalone report carries inside")],
+        "report": report + [
+            .init("inlineStyle", "the site's stylesheet, which a standalone report carries inside"),
+            .init("trend", "the trend of the project's history, when fanout.toml names one (`history`): its runs, anomalies "
+                + "and a chart per rule with findings (insert unescaped); absent otherwise"),
+        ],
         "report.md": report,
         "post-card": card, "post-card.md": card,
         "heart": [
