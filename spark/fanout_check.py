@@ -4,6 +4,7 @@ OUT_DIR/report.json, the JSON report `fanout check --format json` writes; with -
 post stats and likers as NDJSON tables. README "Exports bigger than one machine".
 
     python3 spark/fanout_check.py TABLES_DIR --out OUT_DIR [--master local[2]] [--derived] [--rule RULE=SETTING]…
+    python3 spark/fanout_check.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR …   (OUT_DIR/diff.json)
     spark-submit spark/fanout_check.py TABLES_DIR --out OUT_DIR …
 
 Exit codes: 0 report written; 2 bad arguments or input (not a tables folder, rows that do not fit the manifest);
@@ -46,16 +47,16 @@ def session(master="local[2]"):
     return builder.getOrCreate()
 
 
-def load(spark, folder, manifest):
-    """Each table as a temporary view typed by the manifest (FAILFAST: a row that does not fit is an error, not
-    nulls); a table without parts is an empty typed view."""
+def load(spark, folder, manifest, prefix=""):
+    """Each table as a temporary view typed by the manifest, named `prefix` + the table (FAILFAST: a row that does
+    not fit is an error, not nulls); a table without parts is an empty typed view."""
     for table, spec in manifest["tables"].items():
         ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
         files = fanout_job.table_files(folder, manifest, table)
         frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
                  else spark.createDataFrame([], ddl))
         # Every rule's query reads the tables again: read each once.
-        frame.cache().createOrReplaceTempView(table)
+        frame.cache().createOrReplaceTempView(prefix + table)
 
 
 def cause(error):
@@ -77,19 +78,39 @@ def findings(spark, queries):
     return [row.asDict(recursive=True) for row in spark.sql(union).collect()]
 
 
+def engine_errors(folder, work):
+    """`work()`, with Spark's errors as the job's: rows that do not fit the manifest are bad input."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+    try:
+        return work()
+    except (Py4JJavaError, PySparkException) as e:
+        text = cause(e)
+        if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
+            raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {text}", fanout_job.EXIT_USAGE)
+        raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
+
+
+def collect(spark, query):
+    return [row.asDict(recursive=True) for row in spark.sql(query).collect()]
+
+
 def engine_run(spark, folder):
     def run(manifest, sql):
-        from py4j.protocol import Py4JJavaError
-        from pyspark.errors import PySparkException
-        try:
+        def work():
             load(spark, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: [row.asDict(recursive=True) for row in spark.sql(query).collect()],
+            return fanout_job.run_queries(sql, lambda query: collect(spark, query),
                                           all_findings=lambda queries: findings(spark, queries))
-        except (Py4JJavaError, PySparkException) as e:
-            text = cause(e)
-            if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
-                raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {text}", fanout_job.EXIT_USAGE)
-            raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
+        return engine_errors(folder, work)
+    return run
+
+
+def diff_run(spark, folders):
+    """--diff: both folders' tables, the findings views (cached, so that each is computed once), the queries."""
+    def run(manifests, sql):
+        view = lambda name, query: spark.sql(query).cache().createOrReplaceTempView(name)
+        return engine_errors(" and ".join(folders), lambda: fanout_job.diff_rows(
+            sql, folders, manifests, lambda f, m, p: load(spark, f, m, p), view, lambda query: collect(spark, query)))
     return run
 
 
@@ -103,15 +124,23 @@ def main(argv=None):
         return fanout_job.EXIT_ENGINE
     holder = {}
 
-    def lazily(manifest, sql):
+    def start():
         # The session starts only once the input and the SQL are known to be good (it takes seconds).
         try:
             holder["spark"] = session(args.master)
         except Exception as e:  # no Java, a master that cannot be reached
             raise fanout_job.JobError(f"cannot start Spark ({args.master}): {cause(e)}", fanout_job.EXIT_ENGINE)
-        return engine_run(holder["spark"], args.tables)(manifest, sql)
+        return holder["spark"]
+
+    def lazily(manifest, sql):
+        return engine_run(start(), args.tables)(manifest, sql)
+
+    def lazily_diff(manifests, sql):
+        return diff_run(start(), (args.tables, args.diff))(manifests, sql)
 
     try:
+        if args.diff:
+            return fanout_job.run_diff(args, lazily_diff)
         return fanout_job.run(args, lazily)
     finally:
         if "spark" in holder:

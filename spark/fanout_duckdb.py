@@ -3,6 +3,7 @@
 arguments and output as fanout_check.py, the Spark job. README "Exports bigger than one machine".
 
     python3 spark/fanout_duckdb.py TABLES_DIR --out OUT_DIR [--derived] [--rule RULE=SETTING]…
+    python3 spark/fanout_duckdb.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR [--rule RULE=SETTING]…
 """
 import os
 import sys
@@ -11,9 +12,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fanout_job  # noqa: E402
 
 
-def load(con, folder, manifest):
-    """Each table as a view of its parts, typed by the manifest; a table without parts is empty (DuckDB's
-    read_json needs at least one file)."""
+def load(con, folder, manifest, prefix=""):
+    """Each table as a view of its parts, typed by the manifest, named `prefix` + the table; a table without
+    parts is empty (DuckDB's read_json needs at least one file)."""
     for table, spec in manifest["tables"].items():
         columns = spec["columns"]
         files = fanout_job.table_files(folder, manifest, table)
@@ -24,7 +25,7 @@ def load(con, folder, manifest):
         else:
             nulls = ", ".join(f"CAST(NULL AS {fanout_job.duckdb_type(c['type'])}) AS \"{c['name']}\"" for c in columns)
             source = f"(SELECT {nulls} WHERE false)"
-        con.execute(f'CREATE OR REPLACE VIEW "{table}" AS SELECT * FROM {source}')
+        con.execute(f'CREATE OR REPLACE VIEW "{prefix}{table}" AS SELECT * FROM {source}')
 
 
 def rows(con, sql):
@@ -33,16 +34,30 @@ def rows(con, sql):
     return [dict(zip(names, values)) for values in relation.fetchall()]
 
 
+def engine_errors(folder, work):
+    """`work()`, with DuckDB's errors as the job's: rows that do not fit the manifest are bad input."""
+    import duckdb
+    try:
+        return work()
+    except duckdb.InvalidInputException as e:
+        raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
+    except duckdb.Error as e:
+        raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
+
+
 def engine_run(con, folder):
     def run(manifest, sql):
-        import duckdb
-        try:
-            load(con, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: rows(con, query))
-        except duckdb.InvalidInputException as e:
-            raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
-        except duckdb.Error as e:
-            raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
+        return engine_errors(folder, lambda: (load(con, folder, manifest),
+                                              fanout_job.run_queries(sql, lambda query: rows(con, query)))[1])
+    return run
+
+
+def diff_run(con, folders):
+    """--diff: both folders' tables, the findings views (tables, so that each is computed once), the queries."""
+    def run(manifests, sql):
+        view = lambda name, query: con.execute(f'CREATE OR REPLACE TEMP TABLE "{name}" AS {query}')
+        return engine_errors(" and ".join(folders), lambda: fanout_job.diff_rows(
+            sql, folders, manifests, lambda f, m, p: load(con, f, m, p), view, lambda query: rows(con, query)))
     return run
 
 
@@ -54,6 +69,8 @@ def main(argv=None):
     except ImportError:
         print("Error: the duckdb module is missing; pip install duckdb", file=sys.stderr)
         return fanout_job.EXIT_ENGINE
+    if args.diff:
+        return fanout_job.run_diff(args, diff_run(duckdb.connect(), (args.tables, args.diff)))
     return fanout_job.run(args, engine_run(duckdb.connect(), args.tables))
 
 

@@ -55,6 +55,67 @@ import Testing
         try FileManager.default.moveItem(at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
     }
 
+    /// A pair for `fanout sql --diff` (docs/diff-and-history.md): each export's tables (`NAME/old/tables`,
+    /// `NAME/new/tables`) and `fanout diff`'s JSON report on the two exports (`NAME/diff.json`), which
+    /// scripts/sql-differential requires the runners to write.
+    static func prepareDiff(_ cli: CLI, _ name: String, old: String, new: String, schema: String? = nil) throws -> [String: Any] {
+        let layout = schema.map { ["--schema", $0] } ?? []
+        for (side, export) in [("old", old), ("new", new)] {
+            let result = try cli.run(["tables", export, "--out", "\(name)/\(side)/tables"] + layout)
+            try #require(result.code == 0, "\(name): \(result.stderr)")
+        }
+        let result = try cli.run(["diff", old, new, "--format", "json", "--output", "\(name)/diff.json", "--fail-on", "never"] + layout)
+        try #require(result.code == 0, "\(name): \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/diff.json"))) as! [String: Any]
+    }
+
+    /// The pairs of exports the SQL diff is checked on, with `fanout diff`'s reports: a generated app a day apart
+    /// (DiffPairs), Chirp's and FriendlyPix's declared copies and comments drifted, and a Parse export whose rows
+    /// (keyed by objectId) change. Together they add, remove and change facts of users, posts, likes, follows,
+    /// timelines, comments and declarations, and make findings new and fixed.
+    static func diffPairs(_ cli: CLI) throws -> [String] {
+        var reports: [String: [String: Any]] = [:]
+        _ = try DiffPairs.generated(cli, folder: "diff-generated")
+        reports["diff-generated"] = try prepareDiff(cli, "diff-generated", old: "diff-generated/old.json", new: "diff-generated/new.json")
+        for layout in [DeclaredFixtures.chirp, DeclaredFixtures.friendlyPixComments] {
+            let name = "diff-\(layout.name)"
+            try cli.write(try layout.export(), to: "\(name)/old.json")
+            try cli.write(try DeclaredFixtures.drifted(layout), to: "\(name)/new.json")
+            reports[name] = try prepareDiff(cli, name, old: "\(name)/old.json", new: "\(name)/new.json",
+                                            schema: DeclaredFixtures.schema(layout, in: cli))
+        }
+        // Parse: a like row taken back, a user renamed (their posts' and likes' rows stay).
+        for (name, text) in Feed.sample.parseFiles {
+            try cli.write(text, to: "diff-parse/old-export/\(name)")
+            // A class file is `{"results": [...]}` or a bare array of rows.
+            let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            var rows = (parsed as? [String: Any])?["results"] as? [[String: Any]] ?? parsed as! [[String: Any]]
+            if name == "Like.json" { rows.removeFirst() }
+            if name == "_User.json" { rows[0]["username"] = "renamed_user" }
+            let edited: Any = parsed is [String: Any] ? ["results": rows] : rows
+            try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: edited, options: [.sortedKeys]), as: UTF8.self),
+                          to: "diff-parse/new-export/\(name)")
+        }
+        reports["diff-parse"] = try prepareDiff(cli, "diff-parse", old: "diff-parse/old-export", new: "diff-parse/new-export")
+        // A comparison that never differed could not fail: every kind of change is somewhere.
+        var seen = Set<String>()
+        for report in reports.values {
+            for relation in report["data"] as! [[String: Any]] {
+                for kind in ["added", "removed", "changed"] where !(relation[kind] as! [Any]).isEmpty {
+                    seen.insert("\(relation["relation"] as! String) \(kind)")
+                }
+            }
+            let audit = report["audit"] as! [String: Any]
+            for kind in ["new", "fixed"] where !(audit[kind] as! [Any]).isEmpty { seen.insert("findings \(kind)") }
+        }
+        let needed: Set<String> = ["users added", "users removed", "users changed", "posts added", "posts removed", "posts changed",
+                                   "likes added", "likes removed", "following removed", "followers removed", "timeline added",
+                                   "timeline removed", "timeline changed", "comments added", "comments changed", "tweet-count changed",
+                                   "timeline-text removed", "comment-mirror removed", "findings new", "findings fixed"]
+        #expect(needed.isSubset(of: seen), "kinds of change no pair has: \(needed.subtracting(seen).sorted())")
+        return reports.keys.sorted()
+    }
+
     /// The findings of a JSON report as a multiset of their report fields.
     static func findings(_ cli: CLI, _ file: String) throws -> [String] {
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url(file))) as! [String: Any]
@@ -124,6 +185,7 @@ import Testing
             .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
+        let pairs = try Self.diffPairs(cli)
         let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
         // Spark runs the cases that together give every rule findings (each case costs seconds there, whatever
         // its size); DuckDB all. The demo goes through Spark in sparkJobUnderSparkSubmitWritesTheReport.
@@ -134,10 +196,18 @@ import Testing
             for finding in report["findings"] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) }
         }
         #expect(sparkRules == catalog, "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
+        // The SQL diff: Spark on the generated pair and Chirp's (every relation of the generator's layout, and
+        // declarations), DuckDB on every pair.
+        let sparkPairs = ["diff-generated", "diff-chirp"]
         let result = try Self.run(cli, python, [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
-            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] })
+            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] }
+            + pairs.flatMap { [sparkPairs.contains($0) ? "--diff" : "--diff-duckdb-only", cli.url($0).path] })
         #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
+        for pair in pairs {
+            #expect(result.stdout.contains("\(pair) duckdb diff:"), "\(pair): \(result.stdout)")
+            #expect(!sparkPairs.contains(pair) || result.stdout.contains("\(pair) spark diff:"), "\(pair): \(result.stdout)")
+        }
     }
 
     /// The Spark job as a user runs it, under spark-submit, on the demo: report.json and the derived tables,

@@ -35,10 +35,7 @@ struct DiffCommand: ParsableCommand {
         "Report format: \(DiffWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.", valueName: "FORMAT"))
     var formats: [ReportFormatArgument] = []
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "Write the report of the matching --format to this file instead of standard output. Repeatable.",
-        valueName: "FILE"))
-    var outputs: [String] = []
+    @OptionGroup var outputs: ReportOutputs
 
     @Option(help: ArgumentHelp(
         "Exit 1 when a new finding is at or above this severity: \(DiffFailOn.allCases.map(\.rawValue).joined(separator: ", ")).",
@@ -58,7 +55,7 @@ struct DiffCommand: ParsableCommand {
         let project = try layout.project()
         let schema = try layout.layout(project)
         let configuration = try rules.configuration(project, schema: schema)
-        let requests = try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
+        let requests = try outputs.requests(formats.map(\.value))
         if let other = requests.first(where: { !DiffWriter.formats.contains($0.format) }) {
             throw UsageError(message: "--format \(other.format.rawValue): a diff is written as "
                 + DiffWriter.formats.map(\.rawValue).joined(separator: ", "))

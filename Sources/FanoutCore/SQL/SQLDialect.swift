@@ -45,6 +45,11 @@ public enum SQLDialect: String, CaseIterable, Sendable {
         self == .spark ? "element_at(\(list), \(index))" : "(\(list))[\(index)]"
     }
 
+    /// The first element of `list`, or the empty string when it has none (a baseline entry's path).
+    func firstOrEmpty(_ list: String) -> String {
+        self == .spark ? "coalesce(try_element_at(\(list), 1), '')" : "coalesce((\(list))[1], '')"
+    }
+
     /// `list` without its first element.
     func rest(_ list: String) -> String {
         self == .spark ? "slice(\(list), 2, greatest(size(\(list)) - 1, 0))" : "list_slice(\(list), 2, len(\(list)))"
