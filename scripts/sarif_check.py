@@ -9,7 +9,7 @@ GitHub's limits (its "SARIF support for code scanning" documentation) that the s
   (GitHub rejects the upload otherwise: "locationFromSarifResult: expected artifact location");
 - at most 25,000 results per run;
 - rule descriptions (shortDescription, fullDescription) at most 1,024 characters.
-Fanout's own promise on top (README, "Reports"): every result has partialFingerprints.primaryLocationLineHash.
+Fanout's own promise on top (docs/reports.md): every result has partialFingerprints.primaryLocationLineHash.
 """
 import json, sys
 import jsonschema

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The index's search box in a real browser (README, "Finding a user"): headless Chromium types into it and
+"""The index's search box in a real browser (docs/site.md "Finding a user"): headless Chromium types into it and
 must reach the user's timeline; and with JavaScript off, the index's pages must still lead everywhere.
 
 usage: search_check.py [--chromium BIN] [--serve FANOUT EXPORT] SITE
@@ -186,7 +186,7 @@ def serve(site):
 
 
 class FanoutServe:
-    """`fanout serve EXPORT --port 0` (README, "Serving the site"): its first line on stdout is its URL."""
+    """`fanout serve EXPORT --port 0` (docs/serve.md): its first line on stdout is its URL."""
 
     def __init__(self, binary, export):
         self.process = subprocess.Popen([binary, "serve", export, "--port", "0", "--pages", "index,search,timelines"],

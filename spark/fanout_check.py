@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs Fanout's rules (`fanout sql --dialect spark`) on a tables folder of `fanout tables` with Spark and writes
 OUT_DIR/report.json, the JSON report `fanout check --format json` writes; with --derived also the timelines,
-post stats and likers as NDJSON tables. README "Exports bigger than one machine".
+post stats and likers as NDJSON tables. docs/tables.md.
 
     python3 spark/fanout_check.py TABLES_DIR --out OUT_DIR [--master local[2]] [--derived] [--rule RULE=SETTING]…
     python3 spark/fanout_check.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR …   (OUT_DIR/diff.json)
@@ -10,8 +10,10 @@ post stats and likers as NDJSON tables. README "Exports bigger than one machine"
 Exit codes: 0 report written; 2 bad arguments or input (not a tables folder, rows that do not fit the manifest);
 3 `fanout sql` missing or failing; 4 Spark failed (no Java, a failed job); 5 OUT_DIR cannot be written.
 """
+import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 
@@ -21,42 +23,122 @@ import fanout_job  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def session(master="local[2]"):
-    """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar, loopback
-    only, few shuffle partitions. Driver settings apply only when Python starts the JVM (plain python3)."""
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+def session(master=None):
+    """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar. Its master is
+    `master`, else spark-submit's (--master), else local[2] for plain python3. In local mode (one machine, a few
+    cores) also loopback only, a shuffle partition per core and no adaptive execution, which costs more than it
+    saves on the many small stages of a run; on a cluster, partitions, parallelism and adaptive execution are the
+    cluster's (Spark's defaults, or spark-submit --conf). Driver settings apply only when Python starts the JVM."""
     os.environ.setdefault("SPARK_CONF_DIR", os.path.join(HERE, "conf"))
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # PySpark 4 logs each SQL error with a Java stack before raising it; the exception says it once.
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     from pyspark.sql import SparkSession
-    builder = (SparkSession.builder.master(master).appName("fanout-check")
+    # Under spark-submit, its --master holds (the JVM already has it); plain python3 starts a local one.
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    master = master or (None if submitted else "local[2]")
+    if master and master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    builder = SparkSession.builder.master(master) if master else SparkSession.builder
+    builder = (builder.appName("fanout-check")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.default.parallelism", "2")
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "fanout-spark-warehouse"))
-               .config("spark.sql.caseSensitive", "true")
-               # Re-planning between stages costs more than it saves on the many small queries of a run.
-               .config("spark.sql.adaptive.enabled", "false")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
-    if master.startswith("local"):
-        builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
-    return builder.getOrCreate()
+               .config("spark.sql.caseSensitive", "true"))
+    if master and master.startswith("local"):
+        builder = (builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.default.parallelism", str(local_cores(master)))
+                   .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
+    spark = builder.getOrCreate()
+    running = spark.sparkContext.master
+    if running.startswith("local") and spark.conf.get("spark.sql.shuffle.partitions") == "200":
+        # Spark's default of 200 shuffle partitions is for clusters; on one machine, one per core (unless
+        # spark-submit --conf chose a number).
+        spark.conf.set("spark.sql.shuffle.partitions", str(local_cores(running)))
+        spark.conf.set("spark.sql.adaptive.enabled", "false")
+    return spark
+
+
+def local_cores(master):
+    """The cores of a local master: local[2] → 2, local[*] → this machine's, local → 1."""
+    cores = master[len("local["):-1] if master.startswith("local[") else "1"
+    return (os.cpu_count() or 2) if cores == "*" else int(cores)
+
+
+PARQUET = "parquet"
 
 
 def load(spark, folder, manifest, prefix=""):
-    """Each table as a temporary view typed by the manifest, named `prefix` + the table (FAILFAST: a row that does
-    not fit is an error, not nulls); a table without parts is an empty typed view."""
+    """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy (`TABLES/parquet/<table>`, written
+    by `to_parquet`) when the folder has one, else its NDJSON parts (FAILFAST: a row that does not fit is an
+    error, not nulls); a table without parts is an empty typed view."""
+    for table, spec in manifest["tables"].items():
+        ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
+        parquet = os.path.join(folder, PARQUET, table)
+        if os.path.isdir(parquet):
+            frame = spark.read.schema(ddl).parquet(parquet)
+        else:
+            files = fanout_job.table_files(folder, manifest, table)
+            frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
+                     else spark.createDataFrame([], ddl))
+        # Every rule's query reads the tables again: read each once.
+        frame.cache().createOrReplaceTempView(prefix + table)
+
+
+def to_parquet(spark, folder, manifest):
+    """Writes each NDJSON table of `folder` as Parquet into `folder/parquet/<table>`, by the executors, so that
+    every later run reads columns instead of parsing JSON."""
     for table, spec in manifest["tables"].items():
         ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
         files = fanout_job.table_files(folder, manifest, table)
         frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
                  else spark.createDataFrame([], ddl))
-        # Every rule's query reads the tables again: read each once.
-        frame.cache().createOrReplaceTempView(prefix + table)
+        frame.write.mode("overwrite").parquet(os.path.join(folder, PARQUET, table))
+
+
+def write_tables(spark, export, folder, parts, fanout, ship, schema=None):
+    """`fanout tables EXPORT --part K/N --out folder` for K = 1…N as Spark tasks, one a part, on the executors
+    (each reads its byte range of the export, which they must all see, as the folder: a shared file system), then
+    `--merge`. With `ship`, the binary goes to the executors with the job (SparkContext.addFile); else each finds
+    `fanout` on its PATH."""
+    context = spark.sparkContext
+    fanout = shutil.which(fanout) or fanout
+    name = os.path.basename(fanout)
+    if ship:
+        context.addFile(os.path.abspath(fanout))
+    export, folder = os.path.abspath(export), os.path.abspath(folder)
+
+    def run_part(index):
+        import stat
+        import subprocess
+        binary = name
+        if ship:
+            from pyspark import SparkFiles
+            binary = SparkFiles.get(name)
+            os.chmod(binary, os.stat(binary).st_mode | stat.S_IXUSR)
+        layout = ["--schema", schema] if schema else []
+        result = subprocess.run([binary, "tables", export, "--part", f"{index + 1}/{parts}", "--out", folder] + layout,
+                                capture_output=True, text=True)
+        return index, result.returncode, result.stderr.strip()
+
+    failed = [r for r in context.parallelize(range(parts), parts).map(run_part).collect() if r[1] != 0]
+    if failed:
+        index, code, message = failed[0]
+        raise fanout_job.JobError(f"fanout tables --part {index + 1}/{parts} failed (exit {code}): {message}",
+                                  fanout_job.EXIT_USAGE if code == 2 else fanout_job.EXIT_ENGINE)
+    merged = subprocess_run([fanout, "tables", "--merge", "--out", folder])
+    if merged.returncode != 0:
+        raise fanout_job.JobError(f"fanout tables --merge failed: {merged.stderr.strip()}", fanout_job.EXIT_ENGINE)
+
+
+def subprocess_run(command):
+    import subprocess
+    try:
+        return subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        raise fanout_job.JobError(f"cannot run {command[0]}: {e.strerror}; give --fanout PATH or set FANOUT", fanout_job.EXIT_SQL)
 
 
 def cause(error):
@@ -68,14 +150,40 @@ def cause(error):
     return messages[-1] if messages else str(error).strip().splitlines()[0]
 
 
-def findings(spark, queries):
-    """The finding rows of every rule's query, from one Spark job: the queries' union (they all return the
-    finding columns). Spark plans and schedules each job anew, which on a small machine costs more than the
-    rules' work, so one job rather than one per rule; the rows are collected, as the report holds them all."""
+def findings(spark, queries, folder):
+    """Every rule's findings, from one Spark job over the queries' union (they all return the finding columns;
+    Spark plans and schedules each job anew, which on a small machine costs more than the rules' work). The
+    executors write them, in the report's order (catalog order, then first path, then message; UTF-8 byte order
+    is the code point order Python sorts by), as NDJSON part files into `folder`; the driver holds only their
+    numbers per severity and reads the parts back one line at a time to write the report."""
+    import glob
+    from pyspark import StorageLevel
     if not queries:
-        return []
+        return fanout_job.OrderedFindings({}, lambda: iter(()))
     union = "\nUNION ALL\n".join(f"SELECT * FROM (\n{q['sql']}\n)" for q in queries)
-    return [row.asDict(recursive=True) for row in spark.sql(union).collect()]
+    order = "CASE rule " + " ".join(f"WHEN '{q['rule']}' THEN {i}" for i, q in enumerate(queries)) + " END"
+    frame = spark.sql(union).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        severities = {row["severity"]: row["count"] for row in frame.groupBy("severity").count().collect()}
+        (frame.orderBy(spark_expr(order), spark_expr("coalesce(element_at(paths, 1), '')"), "message")
+         .write.option("ignoreNullFields", "false").json(folder))
+    finally:
+        frame.unpersist()
+    parts = sorted(glob.glob(os.path.join(folder, "part-*")))
+
+    def stream():
+        for part in parts:
+            with open(part, encoding="utf-8") as f:
+                for line in f:
+                    yield fanout_job.finding(json.loads(line))
+        # Read into the report: the parts are not part of the output.
+        shutil.rmtree(folder, ignore_errors=True)
+    return fanout_job.OrderedFindings(severities, stream)
+
+
+def spark_expr(text):
+    from pyspark.sql.functions import expr
+    return expr(text)
 
 
 def engine_errors(folder, work):
@@ -96,11 +204,13 @@ def collect(spark, query):
 
 
 def engine_run(spark, folder):
-    def run(manifest, sql):
+    def run(manifest, sql, staged):
         def work():
             load(spark, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: collect(spark, query),
-                                          all_findings=lambda queries: findings(spark, queries))
+            # The part files go in the output folder being written (where the cluster's executors can write when
+            # it is on a shared file system), and are deleted once the report holds their findings.
+            ordered = findings(spark, sql["queries"], staged.path(".findings"))
+            return ordered, {q["name"]: collect(spark, q["sql"]) for q in sql.get("derived", [])}
         return engine_errors(folder, work)
     return run
 
@@ -124,24 +234,45 @@ def main(argv=None):
         return fanout_job.EXIT_ENGINE
     holder = {}
 
-    def start():
-        # The session starts only once the input and the SQL are known to be good (it takes seconds).
-        try:
-            holder["spark"] = session(args.master)
-        except Exception as e:  # no Java, a master that cannot be reached
-            raise fanout_job.JobError(f"cannot start Spark ({args.master}): {cause(e)}", fanout_job.EXIT_ENGINE)
+    def started():
+        if "spark" not in holder:
+            try:
+                holder["spark"] = session(args.master)
+            except Exception as e:  # no Java, a master that cannot be reached
+                where = args.master or "spark-submit's master"
+                raise fanout_job.JobError(f"cannot start Spark ({where}): {cause(e)}", fanout_job.EXIT_ENGINE)
         return holder["spark"]
 
-    def lazily(manifest, sql):
-        return engine_run(start(), args.tables)(manifest, sql)
+    def lazily(manifest, sql, staged):
+        # The session starts only once the input and the SQL are known to be good (it takes seconds).
+        return engine_run(started(), args.tables)(manifest, sql, staged)
 
     def lazily_diff(manifests, sql):
-        return diff_run(start(), (args.tables, args.diff))(manifests, sql)
+        return diff_run(started(), (args.tables, args.diff))(manifests, sql)
 
     try:
         if args.diff:
+            if args.export:
+                raise fanout_job.JobError("--export writes one tables folder; --diff compares two that `fanout tables` wrote",
+                                          fanout_job.EXIT_USAGE)
             return fanout_job.run_diff(args, lazily_diff)
+        if args.export:
+            # Export → tables (the parts read on the executors) → Parquet, then the rules as for any tables folder.
+            if not os.path.isfile(args.export):
+                raise fanout_job.JobError(f"{args.export}: no such file; --export takes the export's JSON file", fanout_job.EXIT_USAGE)
+            spark = started()
+            from py4j.protocol import Py4JJavaError
+            try:
+                parts = args.parts or spark.sparkContext.defaultParallelism
+                schema = os.path.abspath(args.schema) if args.schema and os.path.exists(args.schema) else args.schema
+                write_tables(spark, args.export, args.tables, parts, args.fanout, not args.fanout_on_path, schema)
+                to_parquet(spark, args.tables, fanout_job.read_manifest(args.tables))
+            except Py4JJavaError as e:
+                raise fanout_job.JobError(f"Spark failed: {cause(e)}", fanout_job.EXIT_ENGINE)
         return fanout_job.run(args, lazily)
+    except fanout_job.JobError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return e.code
     finally:
         if "spark" in holder:
             holder["spark"].stop()

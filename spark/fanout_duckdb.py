@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs Fanout's rules (`fanout sql --dialect duckdb`) on a tables folder with DuckDB, on one machine; the same
-arguments and output as fanout_check.py, the Spark job. README "Exports bigger than one machine".
+arguments and output as fanout_check.py, the Spark job. docs/tables.md.
 
     python3 spark/fanout_duckdb.py TABLES_DIR --out OUT_DIR [--derived] [--rule RULE=SETTING]…
     python3 spark/fanout_duckdb.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR [--rule RULE=SETTING]…
@@ -46,7 +46,7 @@ def engine_errors(folder, work):
 
 
 def engine_run(con, folder):
-    def run(manifest, sql):
+    def run(manifest, sql, staged=None):
         return engine_errors(folder, lambda: (load(con, folder, manifest),
                                               fanout_job.run_queries(sql, lambda query: rows(con, query)))[1])
     return run

@@ -1,10 +1,11 @@
 """What the Spark job (fanout_check.py) and the DuckDB runner (fanout_duckdb.py) share: reading a tables folder
 of `fanout tables`, getting the rules' SQL from `fanout sql --format json`, turning finding rows into the JSON
 report (format version 1, the shape `fanout check --format json` writes) and writing the output folder atomically.
-README "Exports bigger than one machine". With --diff NEW_TABLES_DIR, the comparison of two tables folders
-(`fanout sql --diff`), written as the JSON report `fanout diff --format json` writes (docs/diff-and-history.md).
+docs/tables.md. With --diff NEW_TABLES_DIR, the comparison of two tables folders (`fanout sql --diff`), written as
+the JSON report `fanout diff --format json` writes (docs/diff-and-history.md).
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -12,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-# Exit codes (README "Exports bigger than one machine").
+# Exit codes (docs/tables.md).
 EXIT_OK = 0
 EXIT_USAGE = 2      # bad arguments, a folder that is not a tables folder, rows that do not fit the manifest
 EXIT_SQL = 3        # `fanout sql` missing or failing
@@ -46,7 +47,16 @@ def arguments(description, engine):
                         help="compare TABLES_DIR (the older export's tables) with these (the newer one's) and write "
                              "OUT_DIR/diff.json, as `fanout diff --format json` writes it")
     if engine == "spark":
-        parser.add_argument("--master", default="local[2]", help="Spark master URL (default: local[2])")
+        parser.add_argument("--master", help="Spark master URL (default: spark-submit's --master, else local[2])")
+        parser.add_argument("--export", metavar="EXPORT",
+                            help="first write TABLES_DIR from this export (a plain JSON file every executor can read): "
+                                 "its parts read by `fanout tables --part K/N` as Spark tasks, then Parquet")
+        parser.add_argument("--parts", type=int, default=None, metavar="N",
+                            help="with --export, the number of parts (default: the cluster's default parallelism)")
+        parser.add_argument("--schema", metavar="NAME|FILE",
+                            help="with --export, the export's layout, as `fanout tables --schema` takes it (default: detected)")
+        parser.add_argument("--fanout-on-path", action="store_true",
+                            help="with --export, executors run the fanout on their PATH instead of the one shipped with the job")
     return parser
 
 
@@ -160,34 +170,45 @@ def finding(row):
     return result
 
 
-def run_queries(sql, rows, all_findings=None):
-    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts;
-    `all_findings(queries)`, when given, runs every rule's query at once and gives their rows together."""
-    findings = {q["rule"]: [] for q in sql["queries"]}
-    if all_findings:
-        for row in all_findings(sql["queries"]):
-            findings[row["rule"]].append(finding(row))
-    else:
-        for q in sql["queries"]:
-            findings[q["rule"]] = [finding(r) for r in rows(q["sql"])]
+def run_queries(sql, rows):
+    """The findings by rule and the derived rows by table, `rows(query)` giving a query's rows as dicts."""
+    findings = {q["rule"]: [finding(r) for r in rows(q["sql"])] for q in sql["queries"]}
     derived = {q["name"]: list(rows(q["sql"])) for q in sql.get("derived", [])}
     return findings, derived
 
 
-def report(sql, export_name, findings_by_rule):
-    """The JSON report (version 1): findings ordered as `check` orders them (catalog order, then first path,
-    then message)."""
-    findings = []
-    for query in sql["queries"]:
-        rows = findings_by_rule.get(query["rule"], [])
-        findings += sorted(rows, key=lambda f: ((f["paths"] or [""])[0], f["message"]))
-    count = lambda s: sum(1 for f in findings if f["severity"] == s)
+class OrderedFindings:
+    """A run's findings in the report's order (catalog order, then first path, then message, as `check` orders
+    them) and their number per severity: what report.json is written from, streamed, so that a run's findings
+    need not all be in memory at once (the Spark job reads them back from the part files its executors wrote)."""
+
+    def __init__(self, severities, stream):
+        self.severities = severities  # {"error": n, …}
+        self.stream = stream          # a function giving an iterator of the findings in order
+
+    @staticmethod
+    def in_memory(sql, findings_by_rule):
+        ordered = []
+        for query in sql["queries"]:
+            ordered += sorted(findings_by_rule.get(query["rule"], []), key=lambda f: ((f["paths"] or [""])[0], f["message"]))
+        severities = collections.Counter(f["severity"] for f in ordered)
+        return OrderedFindings(severities, lambda: iter(ordered))
+
+
+# Where the findings go in the report's text, replaced by them as they are streamed.
+FINDINGS_PLACE = "\ue000fanout-findings\ue000"
+
+
+def report(sql, export_name, findings):
+    """The JSON report (version 1), its findings (an `OrderedFindings`) left as a place to stream them into."""
+    count = lambda s: findings.severities.get(s, 0)
     return {
         "export": export_name,
-        "findings": findings,
+        "findings": FINDINGS_PLACE,
         "schema": sql["schema"],
         "summary": {
-            "errors": count("error"), "info": count("info"), "warnings": count("warning"), "total": len(findings),
+            "errors": count("error"), "info": count("info"), "warnings": count("warning"),
+            "total": sum(findings.severities.values()),
             "rules_run": [q["rule"] for q in sql["queries"]],
             "rules_skipped": [{"reason": s["reason"], "rule": s["rule"]} for s in sql["skipped"]],
             # The severity each rule ran at (`--rule R=S` re-grades), which SARIF and JUnit show even for a
@@ -285,6 +306,20 @@ def dumps(value, indent=None):
     return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent, allow_nan=False)
 
 
+def write_report(f, sql, export_name, findings):
+    """report.json as `dumps(report, indent=2)` writes it, byte for byte, with the findings written one at a time
+    into their place (an element of the top-level array is indented by four spaces)."""
+    before, after = dumps(report(sql, export_name, findings), indent=2).split(dumps(FINDINGS_PLACE))
+    f.write(before)
+    first = True
+    for item in findings.stream():
+        f.write("[\n    " if first else ",\n    ")
+        f.write(dumps(item, indent=2).replace("\n", "\n    "))
+        first = False
+    f.write("[]" if first else "\n  ]")
+    f.write(after + "\n")
+
+
 # MARK: output
 
 class StagedFolder:
@@ -358,17 +393,21 @@ def written(out, work):
 
 
 def run(args, engine_run):
-    """Parses nothing: checks the input, gets the SQL, calls `engine_run(manifest, sql)` (which returns the
-    findings by rule and, with --derived, the derived rows by table) and writes OUT_DIR. Returns the exit code."""
+    """Parses nothing: checks the input, gets the SQL, calls `engine_run(manifest, sql, staged)` (which returns
+    the findings, by rule or as `OrderedFindings`, and with --derived the derived rows by table; `staged` is the
+    output folder being written, where an engine may keep files of its own until the report is written) and
+    writes OUT_DIR. Returns the exit code."""
     def work(stage):
         manifest = read_manifest(args.tables)
         for table in manifest["tables"]:
             table_files(args.tables, manifest, table)
         sql = fanout_sql(args.fanout, args.tables, args.dialect, args.rule, args.derived)
         staged = stage()
-        findings, derived = engine_run(manifest, sql)
+        findings, derived = engine_run(manifest, sql, staged)
+        if not isinstance(findings, OrderedFindings):
+            findings = OrderedFindings.in_memory(sql, findings)
         with open(staged.path("report.json"), "w", encoding="utf-8") as f:
-            f.write(dumps(report(sql, manifest.get("export", {}).get("name"), findings), indent=2) + "\n")
+            write_report(f, sql, manifest.get("export", {}).get("name"), findings)
         for name, rows in derived.items():
             write_rows(staged.path(name, "part-00000.ndjson"), rows)
     return written(args.out, work)

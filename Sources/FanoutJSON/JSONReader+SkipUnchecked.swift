@@ -7,7 +7,7 @@ import CScan
 
 extension JSONReader {
     /// Consumes the next value without validating it, for a second pass over a document that an earlier pass
-    /// has read whole without error (Fanout's search for the positions of findings, README "Reports").
+    /// has read whole without error (Fanout's search for the positions of findings, docs/reports.md).
     ///
     /// It only matches brackets outside strings, 64 bytes a step, so it is many times faster than ``skipValue()``;
     /// on a document that is not valid JSON it stops somewhere, never out of bounds, and the reader's later calls

@@ -171,8 +171,9 @@ public final class StagedFolder: Sendable {
     }
 
     /// Updates the existing target file by file, in the order of `steps`, rather than replacing it whole, then
-    /// deletes the staging folder: for a rebuild that changes few of many files (README, "Rebuilds"), where
-    /// moving the whole folder would mean linking every unchanged file into the new one and deleting the old.
+    /// deletes the staging folder: for a rebuild that changes few of many files (docs/site.md "Rebuilds, progress and
+    /// timings"), where moving the whole folder would mean linking every unchanged file into the new one and deleting
+    /// the old.
     ///
     /// Each file is replaced atomically (a rename), the set is not: the steps run under the lock a signal's
     /// cleanup takes (``LiveTemporaries``), so Ctrl-C or SIGTERM waits for them to finish, but a run killed

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The size and modification time of every file under some paths: what the live reload polls (README, "Serving
-/// the site"). A folder stands for every file in it, at any depth; a path that does not exist is recorded as absent,
-/// so that creating it is a change too.
+/// The size and modification time of every file under some paths: what the live reload polls (docs/serve.md). A folder
+/// stands for every file in it, at any depth; a path that does not exist is recorded as absent, so that creating it is
+/// a change too.
 struct FileStamps: Equatable, Sendable {
     struct Stamp: Equatable, Sendable {
         var size: Int64

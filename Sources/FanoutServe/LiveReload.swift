@@ -1,7 +1,7 @@
 import FanoutRender
 import Foundation
 
-/// What `serve` adds to the HTML pages it answers with, and nothing else does (README, "Serving the site"): one
+/// What `serve` adds to the HTML pages it answers with, and nothing else does (docs/serve.md): one
 /// `<script>`, right before the page's first `</head>`, that tells the index's search where to ask
 /// (`window.fanoutSearchURL`) and reloads the page when the server says the site changed; and, only while the
 /// last reload has failed, a banner with its error right before the page's last `</body>`. In the head, so the

@@ -3,7 +3,7 @@ import Foundation
 import NIOPosix
 import ServiceLifecycle
 
-/// Live reload (README, "Serving the site"): polls the watched files, and when they changed and then stayed the
+/// Live reload (docs/serve.md): polls the watched files, and when they changed and then stayed the
 /// same for one more poll (an editor or exporter writing in several steps), loads the site again off the
 /// cooperative pool while the old one keeps serving, swaps it in and tells open pages to reload. A load that fails
 /// keeps the old site and shows its error on every page until a later one succeeds. Also sends the event streams

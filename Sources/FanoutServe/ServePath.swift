@@ -1,4 +1,4 @@
-/// What a request's target may be, and the site path it names (README, "Serving the site").
+/// What a request's target may be, and the site path it names (docs/serve.md).
 ///
 /// The path is percent-decoded strictly, and anything that could climb out of the site or make two spellings of
 /// one page is refused (400): a path not starting with `/`, a malformed or truncated `%XX`, invalid UTF-8,

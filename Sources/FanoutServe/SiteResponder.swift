@@ -5,7 +5,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// Answers every request `serve` gets (README, "Serving the site"): the site's pages, rendered on request with
+/// Answers every request `serve` gets (docs/serve.md): the site's pages, rendered on request with
 /// the site's current state, the lookups `/u/<uid>` and `/p/<post key>`, the search endpoint and the reload
 /// event stream. One responder rather than a router, so that every request passes the same checks first: a
 /// router answers a method it has no route for with 404 itself, without running any middleware.
@@ -52,7 +52,7 @@ struct SiteResponder: HTTPResponder {
         let text: String?
         do {
             // Rendering is CPU work: on NIO's thread pool, so that it neither blocks an event loop nor queues behind
-            // other renders on the cooperative pool, whose latency was 10 times worse (README, "Serving the site").
+            // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md).
             text = try await NIOThreadPool.singleton.runIfActive { try pages.render(path: sitePath) }
         } catch let error as RenderError {
             return html(.internalServerError, Self.message("This page could not be rendered", String(describing: error)), state: state, isHead: isHead)

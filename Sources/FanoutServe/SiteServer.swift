@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// `fanout serve`'s server (README, "Serving the site"): Hummingbird 2 over HTTP/1.1, answering with the site's
+/// `fanout serve`'s server (docs/serve.md): Hummingbird 2 over HTTP/1.1, answering with the site's
 /// pages rendered on request (``SiteResponder``), and the live reload (``ReloadService``), in one service group,
 /// stopped gracefully by a ``Stopper``.
 public enum SiteServer {

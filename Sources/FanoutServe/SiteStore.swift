@@ -3,7 +3,7 @@ import FanoutRender
 
 /// The site the server answers with: the last one that loaded, swapped whole when a reload succeeds, so that a
 /// request keeps the site it started with and never sees half of a reload. A reload that fails leaves the site as
-/// it was and records its error, which pages show until a later reload succeeds (README, "Serving the site").
+/// it was and records its error, which pages show until a later reload succeeds (docs/serve.md).
 final class SiteStore: Sendable {
     struct State: Sendable {
         var pages: SitePages

@@ -67,7 +67,7 @@ import Testing
         #expect(try cli.run("build", demo, "--out", "site").code == 0)
         try cli.write("stale", to: "site/stale.html")
         // A rebuild updates the files it wrote and leaves others alone, as Hugo does; --force replaces the folder
-        // whole, as a first build (README, "Rebuilds").
+        // whole, as a first build (docs/site.md "Rebuilds, progress and timings").
         #expect(try cli.run("build", demo, "--out", "site", "--title", "Other").code == 0)
         #expect(try cli.read("site/stale.html") == "stale")
         #expect(try cli.run("build", demo, "--out", "site", "--force").code == 0)

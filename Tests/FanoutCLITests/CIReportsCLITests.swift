@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The CI reports through the binary, as a pipeline runs it (README, "Reports" and "Baselines"): findings point
+/// The CI reports through the binary, as a pipeline runs it (docs/reports.md, "Baselines" too): findings point
 /// at their keys in the export, SARIF from standard input has an artifact, the text report's shape at a
 /// terminal and in a pipe, baselines, and the errors' style.
 @Suite struct CIReportsCLITests {

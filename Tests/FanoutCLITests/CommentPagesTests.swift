@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Comments on the site (README, "The site"), as `fanout build` shows them: from FriendlyPix's real export, and
+/// Comments on the site (docs/site.md), as `fanout build` shows them: from FriendlyPix's real export, and
 /// from `Tests/Fixtures/hostile-comments-export.json`, whose comments and commenters' names hold markup, scripts,
 /// `javascript:` links, control characters and an unclosed code fence. `make test` also runs the Nu validator and
 /// axe-core on both sites.

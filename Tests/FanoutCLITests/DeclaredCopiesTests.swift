@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Counters, mirrors, copies and references declared in schema files, and comments (README "Declaring your app's
-/// copies"), through the binary as a user runs it: every layout of `DeclaredFixtures` is clean as written, each
+/// Counters, mirrors, copies and references declared in schema files, and comments (docs/layouts.md "Declaring your
+/// app's copies"), through the binary as a user runs it: every layout of `DeclaredFixtures` is clean as written, each
 /// injected drift gives exactly its findings with their fixes, and the repair patch, applied by `JSONTree` (not by
 /// Fanout), leaves nothing mechanical to find.
 @Suite struct DeclaredCopiesTests {
@@ -179,13 +179,14 @@ import Testing
         #expect(!cli.exists("out.json"))
     }
 
-    /// The README's section is true: its worked schema is the fixture's, its example findings are what check prints
-    /// on the fixture with those drifts, and each kind's example is a valid declaration.
-    @Test func theReadmesDeclarationsSectionIsTrue() throws {
-        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### Declaring your app's copies\n"))
-        let end = try #require(readme.range(of: "\n### ", range: section.upperBound..<readme.endIndex))
-        let text = String(readme[section.upperBound..<end.lowerBound])
+    /// The manual's section (docs/layouts.md "Declaring your app's copies") is true: its worked schema is the
+    /// fixture's, its example findings are what check prints on the fixture with those drifts, and each kind's example
+    /// is a valid declaration.
+    @Test func theManualsDeclarationsSectionIsTrue() throws {
+        let page = try String(contentsOf: CLI.repository.appendingPathComponent("docs/layouts.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "\n## Declaring your app's copies\n"))
+        let end = try #require(page.range(of: "\n## ", range: section.upperBound..<page.endIndex))
+        let text = String(page[section.upperBound..<end.lowerBound])
         var blocks: [(language: String, body: String)] = []
         var rest = text[...]
         while let open = rest.range(of: "```") {
@@ -197,7 +198,7 @@ import Testing
         }
         let cli = try CLI()
         let worked = try #require(blocks.last { $0.language == "toml" })
-        #expect(worked.body == (try DeclaredFixtures.fixture("chirp.toml")), "the README's worked schema is not Tests/Fixtures/declared/chirp.toml")
+        #expect(worked.body == (try DeclaredFixtures.fixture("chirp.toml")), "the manual's worked schema is not Tests/Fixtures/declared/chirp.toml")
         try cli.write(try DeclaredFixtures.drifted(DeclaredFixtures.chirp), to: "chirp.json")
         try cli.write(worked.body, to: "chirp.toml")
         let printed = try cli.run("check", "chirp.json", "--schema", "chirp.toml").stdout

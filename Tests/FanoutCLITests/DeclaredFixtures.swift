@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Exports of the apps the README's "Declaring your app's copies" describes, consistent as written, and the drift
+/// Exports of the apps docs/layouts.md "Declaring your app's copies" describes, consistent as written, and the drift
 /// each kind of declaration finds: one edit each, with the findings it must give (rule and first path). The
 /// exports and schema files are in `Tests/Fixtures/declared/`; FriendlyPix's is the real console export.
 enum DeclaredFixtures {

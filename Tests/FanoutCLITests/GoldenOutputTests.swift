@@ -57,7 +57,7 @@ import Testing
         var files: [String: Data] = ["transcript.txt": Data(transcript.utf8)]
         for path in cli.files(under: "out") { files[path] = try Data(contentsOf: cli.url("out/\(path)")) }
         // A page's input key hashes the executable's identity too, so that a new Fanout renders every page once
-        // (README, "Rebuilds"): the manifest's content hashes are kept, its keys masked.
+        // (docs/site.md "Rebuilds, progress and timings"): the manifest's content hashes are kept, its keys masked.
         if let manifest = files["site/.fanout-manifest"] {
             let lines = String(decoding: manifest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             files["site/.fanout-manifest"] = Data(lines.map { line in

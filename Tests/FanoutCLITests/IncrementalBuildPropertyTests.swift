@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// An incremental build, which renders only the pages whose input changed and carries the others over (README,
-/// "Rebuilds"), must leave exactly the folder a full build of the same inputs writes. Random edits to a site
-/// project's export, templates and `Content/` pages, each followed by an incremental build of the project and a
-/// clean build into an empty folder, compared byte for byte (the manifest too: the same inputs give the same
-/// keys). On failure the message names the seed and the edits so far, so the run can be replayed.
+/// An incremental build, which renders only the pages whose input changed and carries the others over
+/// (docs/site.md "Rebuilds, progress and timings"), must leave exactly the folder a full build of the same inputs
+/// writes. Random edits to a site project's export, templates and `Content/` pages, each followed by an incremental
+/// build of the project and a clean build into an empty folder, compared byte for byte (the manifest too: the same
+/// inputs give the same keys). On failure the message names the seed and the edits so far, so the run can be replayed.
 @Suite struct IncrementalBuildPropertyTests {
     /// Builds with small pages, so that an edit moves posts and users across page boundaries, and a base URL, so
     /// that the sitemap and the feeds' absolute links are built too.

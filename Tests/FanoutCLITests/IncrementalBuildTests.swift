@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A rebuild renders only the pages whose input changed, writes only those whose content changed, and says so
-/// (README, "Rebuilds, progress and timings").
+/// (docs/site.md "Rebuilds, progress and timings").
 @Suite struct IncrementalBuildTests {
     func written(_ result: CLI.Result) -> Set<String> { listed("wrote", result) }
 
@@ -167,7 +167,7 @@ import Testing
 }
 
 extension IncrementalBuildTests {
-    /// Comments reach exactly the pages that show them (README, "The site"), on FriendlyPix's export: a comment's
+    /// Comments reach exactly the pages that show them (docs/site.md), on FriendlyPix's export: a comment's
     /// text edited renders its post's page alone; a comment added or removed, also the pages showing the post's
     /// card, which counts them; a commenter renamed or deleted, their comments' pages. After each edit the folder
     /// equals a clean build's, byte for byte.
@@ -229,7 +229,7 @@ extension IncrementalBuildTests {
         #expect(removed.written == showing, "the post's page and every page counting its comments: \(removed)")
         #expect(try cli.read("site/\(page)").contains("<p class=\"meta\">7 comments</p>"))
 
-        // Their account deleted, the commenter's comments are no longer shown (README, "Derived data").
+        // Their account deleted, the commenter's comments are no longer shown (docs/derived-data.md).
         _ = try rebuild("a commenter deleted", ["people/\(commenter)": NSNull()])
         #expect(try cli.read("site/\(page)").contains("<p class=\"meta\">3 comments</p>"))
     }

@@ -5,7 +5,7 @@ import Testing
 ///
 /// The same logical data must give the same snapshot whatever the layout: these writers know nothing of
 /// Fanout's schemas, they lay the data out as each app's code would (seeds 000/003, 002, 001/004, and the
-/// README's example app).
+/// example app of docs/layouts.md, "Schema files").
 struct Feed {
     struct User { let uid: String, username: String }
     struct Post { let key: String, owner: String, seconds: Int, caption: String }
@@ -68,7 +68,7 @@ struct Feed {
         return seen
     }
 
-    /// README "Derived data": own posts and followed users' posts, newest first, ties by key (byte order).
+    /// docs/derived-data.md: own posts and followed users' posts, newest first, ties by key (byte order).
     func timeline(_ uid: String) -> [String] {
         let authors = Set([uid] + follows.filter { $0.user == uid }.map(\.target))
         return posts.filter { authors.contains($0.owner) }.sorted {
@@ -168,7 +168,7 @@ struct Feed {
         ]
     }
 
-    /// The README's example app: `members`, `content/{post}` with `publisher`, `likes`, `follow`, `feed`.
+    /// The example app of docs/layouts.md: `members`, `content/{post}` with `publisher`, `likes`, `follow`, `feed`.
     var pinboard: String {
         var likes: [String: [String: Any]] = [:], follow: [String: [String: [String: Any]]] = [:], feed: [String: [String: Any]] = [:]
         for like in self.likes { likes[like.post, default: [:]][like.user] = true }
@@ -195,13 +195,13 @@ struct Feed {
 @Suite struct LayoutTests {
     static let friendlyPix = CLI.repository.appendingPathComponent("Tests/Fixtures/friendlypix-initial_db.json")
 
-    /// The README's full schema file example, as a user would copy it.
-    static func readmeSchema() throws -> String {
-        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let layouts = try #require(readme.range(of: "## Layouts\n"))
-        let start = try #require(readme.range(of: "```toml\n", range: layouts.upperBound..<readme.endIndex))
-        let end = try #require(readme.range(of: "```\n", range: start.upperBound..<readme.endIndex))
-        return String(readme[start.upperBound..<end.lowerBound])
+    /// The full schema file example of docs/layouts.md ("Schema files"), as a user would copy it.
+    static func manualSchema() throws -> String {
+        let page = try String(contentsOf: CLI.repository.appendingPathComponent("docs/layouts.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "\n## Schema files\n"))
+        let start = try #require(page.range(of: "```toml\n", range: section.upperBound..<page.endIndex))
+        let end = try #require(page.range(of: "```\n", range: start.upperBound..<page.endIndex))
+        return String(page[start.upperBound..<end.lowerBound])
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -240,7 +240,7 @@ struct Feed {
         try writeParse(feed, to: cli, folder: "parse")
         try zip(cli, "parse")
         try cli.write(feed.pinboard, to: "pinboard.json")
-        let schema = try Self.readmeSchema()
+        let schema = try Self.manualSchema()
         try cli.write(schema, to: "pinboard.toml")
         // Without its timestamp field, the same layout takes each post's time from its push ID.
         let untimed = schema.split(separator: "\n").filter { !$0.hasPrefix("created_at") }.joined(separator: "\n")
@@ -348,7 +348,7 @@ struct Feed {
 
     @Test func aSchemaFileWrittenFromTheReadmeChecksAnInventedLayout() throws {
         let cli = try CLI()
-        try cli.write(try Self.readmeSchema(), to: "pinboard.toml")
+        try cli.write(try Self.manualSchema(), to: "pinboard.toml")
         let feed = Feed.sample
         // Drift a user of this app would have: a stale counter, a fan-out entry that was never written.
         let first = feed.posts[0].key, ann = "uAnn"
@@ -380,7 +380,7 @@ struct Feed {
         #expect(paths("push-id-time") == ["content/\(late.key)/timestamp"])
 
         // Relations left out switch off the rules that need them, and the report says why.
-        let partial = try Self.readmeSchema().replacingOccurrences(of: "[timeline]\npath = \"feed/{user}/{post}\"\nposter = \"by\"\n", with: "")
+        let partial = try Self.manualSchema().replacingOccurrences(of: "[timeline]\npath = \"feed/{user}/{post}\"\nposter = \"by\"\n", with: "")
         try cli.write(partial, to: "partial.toml")
         let skipped = try json(try cli.run("check", "drifted.json", "--schema", "partial.toml", "--format", "json").stdout)
         let reasons = (skipped["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
@@ -476,7 +476,7 @@ struct Feed {
     @Test func schemaFileMistakesExitTwoNamingFileLineAndKeyAndWriteNothing() throws {
         let cli = try CLI()
         try cli.write(Feed.sample.pinboard, to: "pinboard.json")
-        let schema = try Self.readmeSchema()
+        let schema = try Self.manualSchema()
         let badUnit = schema.replacingOccurrences(of: "unit = \"ms\"", with: "unit = \"msec\"")
         try cli.write(badUnit, to: "bad-unit.toml")
         let line = badUnit.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("created_at") }! + 1

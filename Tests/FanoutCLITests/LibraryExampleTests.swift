@@ -4,20 +4,20 @@ import FanoutRender
 import Foundation
 import Testing
 
-/// The README's library example ("Using Fanout as a library"), run on the demo export.
+/// The library example of docs/library.md ("Using Fanout as a library"), run on the demo export.
 ///
 /// This target is built without `package` access (`packageAccess: false` in Package.swift), and this file imports
 /// Fanout's modules plainly, never `@testable`: the example compiles only if the public API suffices, as it must
 /// for another package's code.
 @Suite struct LibraryExampleTests {
-    static let readme = CLI.repository.appendingPathComponent("README.md")
-    static let heading = "## Using Fanout as a library"
-    static let begin = "// README example: begin"
-    static let end = "// README example: end"
+    static let page = CLI.repository.appendingPathComponent("docs/library.md")
+    static let heading = "# Using Fanout as a library"
+    static let begin = "// docs/library.md example: begin"
+    static let end = "// docs/library.md example: end"
 
-    @Test func readmeExampleGivesTheTimelineAndReportOfTheCommands() throws {
+    @Test func theManualsExampleGivesTheTimelineAndReportOfTheCommands() throws {
         let path = CLI.repository.appendingPathComponent("Content/demo-export.json").path
-        // README example: begin
+        // docs/library.md example: begin
         let dataset = try ExportLoader.load(path: path, schema: nil)  // nil: detect the layout; or Presets.named("makestagram")
         let derived = DerivedData(dataset)
         var audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
@@ -31,7 +31,7 @@ import Testing
         let info = ReportInfo(exportName: path, schemaName: dataset.schema.name)
         let coverage = ChartsData.timelineCoverage(dataset: dataset, derived: derived)  // summary.timeline_coverage
         let json = try ReportWriter.render(audit, info: info, format: .json, templates: nil, coverage: coverage)
-        // README example: end
+        // docs/library.md example: end
 
         // Alice's timeline as her timeline page shows it: her posts and carol's and bob's, newest first.
         let timeline = derived.timeline(user: alice)
@@ -54,16 +54,16 @@ import Testing
         #expect(json == report.stdout)
     }
 
-    /// The README shows exactly the code the test above runs: its imports are this file's imports of Fanout's
+    /// docs/library.md shows exactly the code the test above runs: its imports are this file's imports of Fanout's
     /// modules, and the rest is the code between the markers, without the test's indentation.
-    @Test func readmeShowsTheExampleTheTestRuns() throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let section = try #require(readme.range(of: "\n\(Self.heading)\n"))
-        let fence = try #require(readme.range(of: "\n```swift\n", range: section.upperBound..<readme.endIndex))
-        let close = try #require(readme.range(of: "\n```\n", range: fence.upperBound..<readme.endIndex))
-        let block = readme[fence.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-        let readmeImports = block.prefix { $0.hasPrefix("import ") }.map(String.init)
-        let readmeCode = block.dropFirst(readmeImports.count).drop { $0.isEmpty }.map(String.init)
+    @Test func theManualShowsTheExampleTheTestRuns() throws {
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        let section = try #require(page.range(of: "\(Self.heading)\n"))
+        let fence = try #require(page.range(of: "\n```swift\n", range: section.upperBound..<page.endIndex))
+        let close = try #require(page.range(of: "\n```\n", range: fence.upperBound..<page.endIndex))
+        let block = page[fence.upperBound..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        let pageImports = block.prefix { $0.hasPrefix("import ") }.map(String.init)
+        let pageCode = block.dropFirst(pageImports.count).drop { $0.isEmpty }.map(String.init)
 
         let source = try String(contentsOfFile: #filePath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let imports = source.filter { $0.hasPrefix("import Fanout") }.map(String.init)
@@ -74,7 +74,7 @@ import Testing
             line.hasPrefix(indentation) ? String(line.dropFirst(indentation.count)) : String(line)
         }
 
-        #expect(readmeImports == imports)
-        #expect(readmeCode == code)
+        #expect(pageImports == imports)
+        #expect(pageCode == code)
     }
 }

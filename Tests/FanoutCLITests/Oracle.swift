@@ -1,6 +1,6 @@
 import Foundation
 
-/// An independent computation of the README's "Derived data" from a Makestagram export, with JSONSerialization.
+/// An independent computation of docs/derived-data.md from a Makestagram export, with JSONSerialization.
 /// It shares no code with Fanout, so agreement between the two is evidence, not tautology.
 struct Oracle {
     var timelines: [String: [String]] = [:]

@@ -3,7 +3,7 @@ import Testing
 
 /// `fanout report` renders JSON reports as `check` renders its findings: byte for byte in all seven formats, with
 /// the same exit codes, merging reports split by rule, and refusing a report it cannot read with one error
-/// (README, "Rendering JSON reports").
+/// (docs/reports.md "Rendering JSON reports").
 @Suite struct ReportCommandTests {
     static let formats = ["text", "json", "markdown", "html", "junit", "sarif", "github"]
 

@@ -13,7 +13,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
 
     static let pa = MiniExport.pa, pb = MiniExport.pb
 
-    /// Every rule of the README's "Checks" section.
+    /// Every rule of docs/checks.md.
     static let all: [RuleCase] = [
         RuleCase(rule: "like-count-mismatch", path: "posts/alice/\(pa)/like_count") { $0.set("posts/alice/\(pa)/like_count", 3) },
         RuleCase(rule: "like-count-negative", path: "posts/bob/\(pb)/like_count") { $0.set("posts/bob/\(pb)/like_count", -1) },

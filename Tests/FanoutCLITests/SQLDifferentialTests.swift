@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// `fanout sql`, the DuckDB runner and the Spark job against `fanout check` and `fanout export` (README "Exports
-/// bigger than one machine"). They need pyspark, duckdb and Java: `make test` installs them (`make sql-deps`,
-/// a virtual environment in .build/sql-venv); `FANOUT_SQL_PYTHON` names another Python that has them.
+/// `fanout sql`, the DuckDB runner and the Spark job against `fanout check` and `fanout export` (docs/tables.md). They
+/// need pyspark, duckdb and Java: `make test` installs them (`make sql-deps`, a virtual environment in
+/// .build/sql-venv); `FANOUT_SQL_PYTHON` names another Python that has them.
 @Suite(.serialized) struct SQLDifferentialTests {
     static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
     static let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures")
@@ -163,7 +163,7 @@ import Testing
             try Self.prepare(cli, name, export: Self.fixtures.appendingPathComponent("\(name).json").path)
         }
         // Declared counters, mirrors, copies and references, comments, rows keyed by IDs: every drift of
-        // DeclaredFixtures at once (README "Declaring your app's copies").
+        // DeclaredFixtures at once (docs/layouts.md "Declaring your app's copies").
         for layout in DeclaredFixtures.all {
             try cli.write(try DeclaredFixtures.drifted(layout), to: "\(layout.name).json")
             try Self.prepare(cli, "declared-\(layout.name)", export: "\(layout.name).json", schema: DeclaredFixtures.schema(layout, in: cli))

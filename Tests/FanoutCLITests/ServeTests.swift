@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `fanout serve` (README, "Serving the site"), driven as a user drives it: the built binary started in a site
+/// `fanout serve` (docs/serve.md), driven as a user drives it: the built binary started in a site
 /// project, fetched over HTTP, edited under it and stopped with a signal.
 @Suite(.serialized) struct ServeTests {
     /// A site project made by `fanout init` in `proj`, around a generated export when `users` is given (else the

@@ -3,7 +3,7 @@ import Testing
 
 /// `fanout tables` through the binary: the rows are those an independent reading of the export finds, the
 /// rows that decide `post-field` and `key-invalid` give `check`'s findings, the manifest matches the files, and
-/// bad input leaves nothing behind (README "Exports bigger than one machine").
+/// bad input leaves nothing behind (docs/tables.md).
 @Suite struct TablesCLITests {
     static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
 
@@ -366,15 +366,15 @@ import Testing
         #expect(Set(pix.rows["timeline"]!.map { $0["path"] as! String }) == Set(feedEntries))
     }
 
-    /// The README's table layouts are the manifest's: every table, every column, every type, in order.
-    @Test func readmeTableLayoutsMatchTheManifest() throws {
+    /// The table layouts of docs/tables.md are the manifest's: every table, every column, every type, in order.
+    @Test func theManualsTableLayoutsMatchTheManifest() throws {
         let cli = try CLI()
         #expect(try cli.run("tables", Self.demo, "--out", "t").code == 0)
         let tables = try Tables(cli, "t")
-        let readme = try String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### Table layouts\n"))
-        let header = try #require(readme.range(of: "\n| table |", range: section.upperBound..<readme.endIndex))
-        let lines = readme[header.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+        let page = try String(contentsOf: CLI.repository.appendingPathComponent("docs/tables.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "\n## Table layouts\n"))
+        let header = try #require(page.range(of: "\n| table |", range: section.upperBound..<page.endIndex))
+        let lines = page[header.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
         var documented: [String: [String]] = [:]
         for line in lines.prefix(while: { $0.hasPrefix("|") }) where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -75,7 +75,7 @@ import Testing
         #expect(DerivedData(b.dataset).viewerLiked(user: 1, post: 0))
     }
 
-    /// README, "Derived data": comments by existing authors on the post, newest first, undated last, equal times
+    /// docs/derived-data.md: comments by existing authors on the post, newest first, undated last, equal times
     /// by comment key in byte order, each key once (the last one read).
     @Test func commentsAreByExistingAuthorsNewestFirstEachKeyOnce() {
         var b = sample()

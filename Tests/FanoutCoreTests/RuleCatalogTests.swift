@@ -26,7 +26,7 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
         return b
     }
 
-    /// Every rule of the README's "Checks" section, each with its trigger.
+    /// Every rule of docs/checks.md, each with its trigger.
     static let all: [RuleTrigger] = [
         RuleTrigger(rule: "like-count-mismatch", path: "posts/alice/pa/like_count") { $0.dataset.posts[0].storedLikeCount = 3 },
         RuleTrigger(rule: "like-count-negative", path: "posts/bob/pb/like_count") { $0.dataset.posts[1].storedLikeCount = -1 },

@@ -3,7 +3,7 @@ import FanoutImport
 import Foundation
 import Testing
 
-/// The second pass that finds where findings' paths are in the export (README, "Reports"): each path at its
+/// The second pass that finds where findings' paths are in the export (docs/reports.md): each path at its
 /// last key's opening quote, a missing path at its nearest ancestor.
 @Suite struct PathLocatorTests {
     /// Where each path is in `text`, as `line:column`.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FanoutRender
 
-/// What CI tools need from the reports (README, "Reports"): SARIF that GitHub accepts, JUnit that Jenkins' schema
+/// What CI tools need from the reports (docs/reports.md): SARIF that GitHub accepts, JUnit that Jenkins' schema
 /// accepts, locations in the export, a text report that reads well at a terminal and in a log.
 @Suite struct CIReportTests {
     static func located(_ finding: Finding, _ line: Int, _ column: Int, file: String = "backups/export.json") -> Finding {

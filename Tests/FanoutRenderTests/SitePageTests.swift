@@ -130,7 +130,7 @@ private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:], co
 
     /// Where the layout has comments, a post's page lists them newest first (authors linked, text rendered as
     /// captions are, undated last) under a count, and cards count them on the likes' line, linking to that list
-    /// except on the post's own page (README, "The site").
+    /// except on the post's own page (docs/site.md).
     @Test func postPagesListCommentsAndCardsCountThem() throws {
         let files = try build([.posts, .timelines, .markdown], comments: true)
         func post(_ key: String) throws -> String {

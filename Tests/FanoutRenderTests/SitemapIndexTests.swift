@@ -9,9 +9,9 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
     FileManager.default.isExecutableFile(atPath: $0)
 }
 
-/// A sitemap past the protocol's 50,000 URLs becomes a sitemap index of files of at most 50,000 each (README,
-/// "Pages, feeds and the sitemap"). The limit is lowered here so that a site of a few dozen pages splits; the
-/// same code splits at 50,000.
+/// A sitemap past the protocol's 50,000 URLs becomes a sitemap index of files of at most 50,000 each
+/// (docs/site.md "Pages, feeds and the sitemap"). The limit is lowered here so that a site of a few dozen pages splits;
+/// the same code splits at 50,000.
 @Suite struct SitemapIndexTests {
     /// A site of `users` users, each with one post, built with the sitemap limit lowered to `limit`; also the same
     /// site's pages as `serve` renders them by path (``SitePages``).

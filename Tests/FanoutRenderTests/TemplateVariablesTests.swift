@@ -5,57 +5,9 @@ import Testing
 
 @testable import FanoutRender
 
-/// ``TemplateVariables`` is what the README lists and `--strict` checks against; these tests keep it equal to
-/// what the code gives each template, and the README equal to it.
+/// ``TemplateVariables`` is what docs/template-variables.md lists (GeneratedDocsTests keeps the page equal to it)
+/// and `--strict` checks against; these tests keep it equal to what the code gives each template.
 @Suite struct TemplateVariablesTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
-    static let begin = "<!-- template variables: generated from Sources/FanoutRender/Templates/TemplateVariables.swift "
-        + "by `FANOUT_UPDATE_README=1 swift test --filter TemplateVariablesTests`; do not edit by hand -->"
-    static let end = "<!-- end of template variables -->"
-
-    /// The README's list, generated from the catalogue.
-    static func markdown() -> String {
-        func rows(_ variables: [TemplateVariable], in parent: String? = nil) -> [String] {
-            variables.flatMap { variable in
-                let place = parent.map { " (in `\($0)`)" } ?? ""
-                return ["| `\(variable.name)`\(place) | \(variable.meaning) |"] + rows(variable.fields, in: variable.name)
-            }
-        }
-        let header = ["| value | meaning |", "|---|---|"]
-        var lines = [begin, "", "Every page (\(TemplateVariables.pages.sorted().map { "`\($0).mustache`" }.joined(separator: ", "))) gets:", ""]
-        lines += header + rows(TemplateVariables.everyPage)
-        // Templates with the same values are listed together.
-        var groups: [(names: [String], variables: [TemplateVariable])] = []
-        for name in TemplateVariables.own.keys.sorted() {
-            let variables = TemplateVariables.own[name]!
-            if let i = groups.firstIndex(where: { $0.variables == variables }) { groups[i].names.append(name) } else {
-                groups.append(([name], variables))
-            }
-        }
-        for group in groups {
-            lines += ["", group.names.map { "`\($0).mustache`" }.joined(separator: ", ") + ":", ""]
-            lines += header + rows(group.variables)
-        }
-        let partials = BuiltinTemplates.files.keys.filter { $0.hasSuffix(".mustache") }
-            .map { String($0.dropLast(".mustache".count)) }.filter { TemplateVariables.own[$0] == nil }.sorted()
-        lines += ["", partials.map { "`\($0).mustache`" }.joined(separator: ", ")
-            + " are a parent and partials: they see the values of the templates that include them.", "", end]
-        return lines.joined(separator: "\n")
-    }
-
-    @Test func theReadmeListsEveryTemplatesValues() throws {
-        var text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let start = try #require(text.range(of: Self.begin)), stop = try #require(text.range(of: Self.end))
-        let current = String(text[start.lowerBound..<stop.upperBound])
-        if ProcessInfo.processInfo.environment["FANOUT_UPDATE_README"] != nil {
-            text.replaceSubrange(start.lowerBound..<stop.upperBound, with: Self.markdown())
-            try text.write(to: Self.readme, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(current == Self.markdown(), "run FANOUT_UPDATE_README=1 swift test --filter TemplateVariablesTests")
-    }
-
     @Test func theBuiltInTemplatesPassStrictMode() throws {
         _ = try TemplateSet(strict: true)
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import FanoutServe
 
-/// The request paths `serve` answers and the ones it refuses (README, "Serving the site").
+/// The request paths `serve` answers and the ones it refuses (docs/serve.md).
 @Suite struct ServePathTests {
     @Test func decodesPlainAndEncodedPaths() {
         #expect(ServePath.decode("/") == "/")

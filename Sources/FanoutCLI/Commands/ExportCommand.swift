@@ -13,7 +13,7 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             With --repair, also write repair.patch.json, one Firebase multi-path update (path → value, null \
             deletes) that repairs every finding with a mechanical fix, and repaired.json, the export with the \
-            patch applied. The README's "Repair" section says which copy is the source of truth for each relation.
+            patch applied. docs/repair.md says which copy is the source of truth for each relation.
             """
     )
 

@@ -24,7 +24,8 @@ public struct FanoutCommand: ParsableCommand {
 
     /// Runs the command line and exits with Fanout's exit codes.
     public static func main() {
-        // A build stopped by Ctrl-C or `kill` deletes its temporary output (README: "Commands").
+        // A build stopped by Ctrl-C or `kill` deletes its temporary output (docs/commands.md "How outputs are
+        // written").
         TerminationCleanup.install()
         Foundation.exit(run(CommandLine.arguments.dropFirst().map { $0 }))
     }

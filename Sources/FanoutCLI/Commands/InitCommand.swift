@@ -27,7 +27,7 @@ struct InitCommand: ParsableCommand {
     var export: String?
 
     func run() throws {
-        // The export is checked before anything is written (README: "Site projects").
+        // The export is checked before anything is written (docs/site.md "Site projects").
         let exportPath = try export.map(projectPath) ?? ProjectScaffold.demoExportName
         var files: [String: String] = [
             ProjectConfig.fileName: ProjectScaffold.configFile(export: exportPath, isDemo: export == nil),

@@ -4,7 +4,7 @@ import FanoutImport
 import FanoutRender
 
 /// `fanout report`: renders JSON reports — `check --format json`'s, or a Spark job's in the same format — in any
-/// report format, with `check`'s exit codes (README, "Rendering JSON reports").
+/// report format, with `check`'s exit codes (docs/reports.md "Rendering JSON reports").
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",

@@ -6,7 +6,7 @@ import FanoutJSON
 import Foundation
 
 /// `fanout sql`: the rule catalogue and the derived data as SQL over the tables of `fanout tables`, for Spark or
-/// DuckDB (README "Exports bigger than one machine").
+/// DuckDB (docs/tables.md).
 struct SQLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sql",
@@ -72,7 +72,8 @@ struct SQLCommand: ParsableCommand {
             ]
             let declaredRules = RuleCatalog.declaredDescriptors(for: schema)
             if !declaredRules.isEmpty {
-                // What the job's report lists as `summary.declared_rules` (README "Declaring your app's copies").
+                // What the job's report lists as `summary.declared_rules` (docs/layouts.md "Declaring your app's
+                // copies").
                 members.insert(("declared_rules", JSONReport.declaredRules(declaredRules)), at: 0)
             }
             if derived {

@@ -11,7 +11,7 @@ struct SchemasCommand: ParsableCommand {
         discussion: """
             Without --schema, Fanout picks the preset from the export's top-level keys (a folder or .zip is a \
             Parse export). For any other app, write a schema file: start from `fanout schemas show NAME > \
-            myapp.toml`, edit it as the README's "Layouts" section describes, and pass --schema myapp.toml.
+            myapp.toml`, edit it as docs/layouts.md ("Schema files") describes, and pass --schema myapp.toml.
             """,
         subcommands: [List.self, Show.self],
         defaultSubcommand: List.self

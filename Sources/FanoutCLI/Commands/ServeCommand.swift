@@ -110,7 +110,7 @@ final class SiteLoader: Sendable {
                 (dataset, derived, audit) = last
             } else {
                 // Forgotten before reading: when the export fails to load, the next reload, for whatever change,
-                // reads it again, so that its error stays shown until the export loads (README, "Serving the site").
+                // reads it again, so that its error stays shown until the export loads (docs/serve.md).
                 data.withLock { $0 = nil }
                 let analysis = try Analysis(export, configuration: configuration)
                 (dataset, derived, audit) = (analysis.dataset, analysis.derived, analysis.audit)

@@ -4,7 +4,7 @@ import FanoutImport
 import Foundation
 
 /// `fanout tables`: streams an export into newline-delimited JSON tables for Spark, DuckDB or BigQuery, in
-/// bounded memory (README "Exports bigger than one machine").
+/// bounded memory (docs/tables.md).
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",
@@ -28,21 +28,53 @@ struct TablesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most rows a part file holds (default: no limit).", valueName: "N"))
     var rowsPerFile: Int?
 
+    @Option(help: ArgumentHelp(
+        "Read only part K of N of the export (K from 1 to N), into DIR/part-K-of-N: N processes, on one machine or many, "
+            + "read a plain JSON export at once; then --merge.", valueName: "K/N"))
+    var part: String?
+
+    @ArgumentParser.Flag(help: "Make DIR, where --part K/N wrote the N parts, the tables of the whole export (DIR/_manifest.json).")
+    var merge = false
+
     func validate() throws {
         if let rowsPerFile, rowsPerFile < 1 { throw ValidationError("--rows-per-file must be at least 1") }
+        if let part, Self.part(part) == nil {
+            throw ValidationError("--part \(part): expected K/N, a part K of N parts with 1 ≤ K ≤ N ≤ 100000, e.g. 3/8")
+        }
+        if merge, part != nil { throw ValidationError("--merge merges the parts --part wrote; give one or the other") }
+        if merge, input.export != nil { throw ValidationError("--merge reads the parts in --out DIR, not an export; give no EXPORT") }
+    }
+
+    /// `K/N` as the part (index from 0).
+    static func part(_ text: String) -> ExportPart? {
+        let pieces = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard pieces.count == 2, let k = Int(pieces[0]), let n = Int(pieces[1]), 1 <= k, k <= n, n <= 100_000 else { return nil }
+        return ExportPart(index: k - 1, count: n)
     }
 
     func run() throws {
+        if merge {
+            let summary: TableExport.Summary
+            do {
+                summary = try TableExport.merge(folder: out)
+            } catch let error as TableExport.MergeError {
+                throw UsageError(message: error.description)
+            }
+            printStatus("merged \(out): \(summary.rows.reduce(0, +)) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)")
+            return
+        }
         let export = try input.input(try input.project())
+        let part = self.part.flatMap(Self.part)
         let summary = try PhaseClock.measure("tables") {
             try TableExport.write(
                 path: export.path, schema: export.schema, out: out,
-                options: TableExport.Options(gzip: gzip, rowsPerFile: rowsPerFile)
+                options: TableExport.Options(gzip: gzip, rowsPerFile: rowsPerFile), part: part
             ) { read, total in
                 TerminalProgress.shared.update(done: read >> 20, total: total >> 20)
             }
         }
         let total = summary.rows.reduce(0, +)
-        printStatus("wrote \(out): \(total) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)")
+        let written = part.map { "\(out)/\(TableExport.partFolder($0))" } ?? out
+        printStatus("wrote \(written): \(total) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)")
     }
 }

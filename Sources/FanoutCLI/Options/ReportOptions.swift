@@ -4,7 +4,7 @@ import Foundation
 
 /// The options that choose and shape the reports a run writes — `--format`/`--output` pairs, `--fail-on`,
 /// `--baseline`, `--max-per-rule`, `--quiet` — taken alike by `check`, which audits an export, and `report`,
-/// which renders JSON reports (README, "Reports").
+/// which renders JSON reports (docs/reports.md).
 struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp(
         "Report format: \(ReportFormat.listed). Repeatable.", valueName: "FORMAT"))
@@ -34,7 +34,7 @@ struct ReportOptions: ParsableArguments {
     func requests() throws -> [ReportRequest] { try destinations.requests(formats.map(\.value)) }
 
     /// Whether a requested report shows where findings are in the export (JSON, SARIF, the full text report):
-    /// only then is the export read a second time to find them (README, "Reports").
+    /// only then is the export read a second time to find them (docs/reports.md).
     func showsLocations(_ requests: [ReportRequest]) -> Bool {
         requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !quiet) }
     }
@@ -48,19 +48,5 @@ struct ReportOptions: ParsableArguments {
         let color = terminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let limit = maxPerRule.map(\.value) ?? (terminal ? PerRuleLimit.terminalDefault : nil)
         return TextReport.Options(maxPerRule: limit, quiet: quiet, color: color)
-    }
-}
-
-/// `--output FILE`…, paired with a command's `--format`s: the i-th output goes with the i-th format (README,
-/// "Reports"). `check` and `report` take it in ``ReportOptions``, `fanout diff` beside its own formats.
-struct ReportOutputs: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "Write the report of the matching --format to this file instead of standard output. Repeatable.",
-        valueName: "FILE"))
-    var outputs: [String] = []
-
-    /// The reports asked for in `formats`, paired with their outputs.
-    func requests(_ formats: [ReportFormat]) throws -> [ReportRequest] {
-        try ReportRequest.pair(formats: formats, outputs: outputs)
     }
 }

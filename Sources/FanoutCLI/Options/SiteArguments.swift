@@ -28,7 +28,8 @@ struct SiteArguments: ParsableArguments {
 
     @ArgumentParser.Flag(help: ArgumentHelp(
         "Fail when a template looks up a value no page gives it, or includes a template that does not exist "
-            + "(a misspelled name would otherwise render as nothing). The README lists every template's values."))
+            + "(a misspelled name would otherwise render as nothing). docs/template-variables.md lists every "
+            + "template's values."))
     var strict = false
 
     @Option(help: ArgumentHelp(
@@ -42,7 +43,7 @@ struct SiteArguments: ParsableArguments {
         let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
         guard perPage >= 1 else { throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1") }
         let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
-        // A sitemap holds absolute URLs only (sitemaps.org), which need the base URL (README, "Pages, feeds and
+        // A sitemap holds absolute URLs only (sitemaps.org), which need the base URL (docs/site.md "Pages, feeds and
         // the sitemap"): asked for by name without one, it is a usage error; among all kinds, it is left out.
         if pages != nil && kinds.contains(.sitemap) && baseURL == nil {
             throw UsageError(message: "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")

@@ -5,7 +5,7 @@ import FanoutRender
 
 /// The reports of one run: all rendered before any is written (so that a failure writes nothing), then written
 /// to their files, the one without a file printed, and on stderr what was written and the summary line — the
-/// same for `check` and `report`, so that both give the same bytes and exit codes (README, "Reports").
+/// same for `check` and `report`, so that both give the same bytes and exit codes (docs/reports.md).
 struct RenderedReports {
     let reports: [(request: ReportRequest, text: String)]
 

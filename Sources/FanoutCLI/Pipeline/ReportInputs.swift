@@ -2,7 +2,7 @@ import FanoutCore
 import FanoutRender
 import Foundation
 
-/// The JSON reports `fanout report` reads, merged into one run's report (README, "Rendering JSON reports").
+/// The JSON reports `fanout report` reads, merged into one run's report (docs/reports.md "Rendering JSON reports").
 ///
 /// Reports merge when they are on one export: the same `export` and `schema`, each rule run by at most one of
 /// them (a rule run twice would count its findings twice), and all or none with a baseline applied. The merged

@@ -25,7 +25,7 @@ public struct AuditResult: Sendable {
     public var skipped: [SkippedRule]
     /// The severity each rule that ran reported at, where configuration changed it from the default.
     public var severities: [String: Severity]
-    /// The rules of the schema's declarations, run or skipped (README "Declaring your app's copies"), which
+    /// The rules of the schema's declarations, run or skipped (docs/layouts.md "Declaring your app's copies"), which
     /// reports that describe every rule (SARIF) list after the built-in ones.
     public var declaredRules: [RuleDescriptor]
     /// How long each rule that ran took, in seconds (its own thread's wall time), for `FANOUT_TIMINGS` and the

@@ -1,5 +1,5 @@
 /// The Realtime Database's rules for keys and paths, as `key-invalid` applies them; package access so that a reader
-/// streaming an export into tables decides them per key as it reads (README "Exports bigger than one machine").
+/// streaming an export into tables decides them per key as it reads (docs/tables.md).
 package enum FirebaseKey {
     /// Keys longer than this many UTF-8 bytes are rejected.
     package static let maximumBytes = 768

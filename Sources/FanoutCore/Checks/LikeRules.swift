@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// `like-count-mismatch`: the stored counter equals the number of distinct existing likers (a counter of likes
-/// per post, README "Declaring your app's copies").
+/// per post, docs/layouts.md "Declaring your app's copies").
 struct LikeCountMismatchRule: CounterRule {
     let descriptor = RuleDescriptor(
         id: "like-count-mismatch", defaultSeverity: .error,

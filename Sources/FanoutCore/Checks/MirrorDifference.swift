@@ -26,11 +26,11 @@ struct MirrorDifference<Edge> {
     }
 }
 
-/// The mirror kind (README "Declaring your app's copies"): a relation stored twice, the source of truth and its
-/// mirror. The source wins: a missing mirror entry is added, and a mirror entry without its source is deleted. A
-/// rule says where each side of an edge is stored and what its findings say; the comparison and the findings are
-/// made here, once, for every mirrored relation: the like set and `user-likes`, `following` and `followers`, the
-/// posts and `user-posts`, and each declared mirror.
+/// The mirror kind (docs/layouts.md "Declaring your app's copies"): a relation stored twice, the source of truth and
+/// its mirror. The source wins: a missing mirror entry is added, and a mirror entry without its source is deleted. A
+/// rule says where each side of an edge is stored and what its findings say; the comparison and the findings are made
+/// here, once, for every mirrored relation: the like set and `user-likes`, `following` and `followers`, the posts and
+/// `user-posts`, and each declared mirror.
 protocol MirrorRule: ConsistencyRule {
     associatedtype Edge
     /// The mirror's edges: an array, or a view of the declared rows made as they are read.

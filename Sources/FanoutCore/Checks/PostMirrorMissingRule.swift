@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// `post-mirror-missing`: each user's list of their own posts (`user-posts`, `[posts] mirror`) holds exactly
-/// their posts (a mirror of posts, README "Declaring your app's copies").
+/// their posts (a mirror of posts, docs/layouts.md "Declaring your app's copies").
 struct PostMirrorMissingRule: MirrorRule {
     let descriptor = RuleDescriptor(
         id: "post-mirror-missing", defaultSeverity: .error,

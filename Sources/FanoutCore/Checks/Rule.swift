@@ -52,7 +52,7 @@ package protocol ConsistencyRule: Sendable {
     /// The rule's findings, at its default severity.
     func findings(in context: CheckContext) -> [Finding]
     /// The same findings as one query over the tables of `fanout tables`, for an engine where the data is
-    /// (README "Exports bigger than one machine"); run only where `missingRequirement` is nil.
+    /// (docs/tables.md); run only where `missingRequirement` is nil.
     func sql(_ q: SQLContext) -> String
 }
 

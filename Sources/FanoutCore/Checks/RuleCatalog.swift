@@ -1,5 +1,5 @@
-/// Every rule Fanout knows, in report order: the built-in rules, then one per declaration of the schema (README
-/// "Declaring your app's copies").
+/// Every rule Fanout knows, in report order: the built-in rules, then one per declaration of the schema
+/// (docs/layouts.md "Declaring your app's copies").
 public enum RuleCatalog {
     /// The built-in rules.
     static let rules: [any ConsistencyRule] = [

@@ -2,7 +2,7 @@
 /// JSON report's `line` and `column` and SARIF's regions say.
 ///
 /// Rules never set it: the audit works on the core, which keeps no byte offsets, so a second pass over the
-/// export finds the paths that have findings (`PathLocator` in FanoutImport; README, "Reports").
+/// export finds the paths that have findings (`PathLocator` in FanoutImport; docs/reports.md).
 public struct SourceLocation: Sendable, Hashable {
     /// The file as reports name it: the export as the user gave it, or a class file of a Parse export folder.
     public var file: String

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// What the export's facts imply, computed exactly as the README's "Derived data" section defines it.
+/// What the export's facts imply, computed exactly as docs/derived-data.md defines it.
 ///
 /// - Timeline of U: U's own posts plus the posts of every user U follows, newest first, ties by post key
 ///   ascending, each post once. Follows come from `following` (the source of truth), or from `followers` where

@@ -52,7 +52,7 @@ extension Dataset {
     }
 
     /// The database path of a stored timeline entry, e.g. `timeline/u1/-Kx`; `id` is the key of its row where
-    /// entries are rows keyed by an ID (README "Declaring your app's copies": a new row is keyed by its post).
+    /// entries are rows keyed by an ID (docs/layouts.md "Declaring your app's copies": a new row is keyed by its post).
     package func path(ofTimeline user: KeyID, post: KeyID, id: KeyID = noKey) -> String? {
         schema.timeline?.pattern.render { name in
             switch name {
@@ -106,8 +106,8 @@ extension Dataset {
     }
 
     /// The path of an edge of `relation` with the given ends. A row stored under a key of its own (`{id}`) that
-    /// does not exist yet (a missing mirror entry) is keyed by the ends its fields name (README "Declaring your
-    /// app's copies").
+    /// does not exist yet (a missing mirror entry) is keyed by the ends its fields name (docs/layouts.md "Declaring
+    /// your app's copies").
     private func render(
         _ relation: EdgeRelation, post: KeyID = noKey, user: KeyID = noKey, target: KeyID = noKey, id: KeyID
     ) -> String {

@@ -9,9 +9,9 @@ extension RepairPlanner {
         }
     }
 
-    /// The post mirror and every declared copy (README "Declaring your app's copies"), recomputed from the repaired
-    /// sources: a mirror is made to hold exactly the kept facts of its relation; a counter, a copy and a deletable
-    /// reference take the fix of their finding, since what they count or copy is what the repair keeps.
+    /// The post mirror and every declared copy (docs/layouts.md "Declaring your app's copies"), recomputed from the
+    /// repaired sources: a mirror is made to hold exactly the kept facts of its relation; a counter, a copy and a
+    /// deletable reference take the fix of their finding, since what they count or copy is what the repair keeps.
     mutating func repairDeclaredCopies(_ context: CheckContext) {
         for rule in RuleCatalog.rules(for: dataset.schema) where rule.missingRequirement(in: dataset.schema) == nil {
             switch rule {

@@ -8,7 +8,7 @@ public struct RuleQuery: Sendable, Equatable {
     public let sql: String
 }
 
-/// A query of the derived data (README "Derived data"), as `fanout sql --derived` prints it.
+/// A query of the derived data (docs/derived-data.md), as `fanout sql --derived` prints it.
 public struct DerivedQuery: Sendable, Equatable {
     /// The output table's name: `timelines`, `post_stats` or `likers`.
     public let name: String
@@ -18,8 +18,8 @@ public struct DerivedQuery: Sendable, Equatable {
     public let sql: String
 }
 
-/// The rule catalogue and the derivation as SQL over the tables of `fanout tables` (README "Exports bigger than
-/// one machine"). Each rule's query is beside its Swift rule (`ConsistencyRule.sql`).
+/// The rule catalogue and the derivation as SQL over the tables of `fanout tables` (docs/tables.md). Each rule's query
+/// is beside its Swift rule (`ConsistencyRule.sql`).
 public enum RuleQueries {
     /// The queries of the rules `configuration` runs on `schema`, in catalog order, and the rules skipped with
     /// the reasons `check` gives.

@@ -1,4 +1,4 @@
-/// What the declarations' queries share (README "Declaring your app's copies"): their rows in the `declared`
+/// What the declarations' queries share (docs/layouts.md "Declaring your app's copies"): their rows in the `declared`
 /// table, the kept facts of each relation, and stored numbers read from JSON text.
 extension SQLContext {
     /// The row set that declaration `name` checks.

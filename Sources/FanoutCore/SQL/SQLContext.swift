@@ -1,8 +1,7 @@
 import FanoutJSON
 
 /// What a rule's query is written with: the schema (where each relation's paths are, which relations exist), the
-/// dialect, and the rule's id and severity, which every finding row carries (README "Exports bigger than one
-/// machine").
+/// dialect, and the rule's id and severity, which every finding row carries (docs/tables.md).
 ///
 /// A query reads the tables of `fanout tables` under their own names and returns finding rows with the JSON
 /// report's fields: `rule`, `severity`, `paths` (a list of strings), `expected` and `actual` (JSON text, or
@@ -48,7 +47,7 @@ package struct SQLContext: Sendable {
     }
 
     /// The follows the timelines are made from: `following`, the source of truth, else `followers`
-    /// (README "Derived data").
+    /// (docs/derived-data.md).
     package var followSource: String { table(schema.following != nil ? "following" : "followers") }
 
     /// `members AS (reader, post, owner)`: the posts each existing user's timeline holds (their own posts and

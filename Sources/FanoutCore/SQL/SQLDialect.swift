@@ -1,4 +1,4 @@
-/// The SQL engines `fanout sql` writes queries for (README "Exports bigger than one machine").
+/// The SQL engines `fanout sql` writes queries for (docs/tables.md).
 ///
 /// The rules' queries are written once, in the subset both engines share; the few constructs that are spelled
 /// differently (arrays, structs, ordered lists, lambdas, the string type) come from here.

@@ -2,7 +2,7 @@ import FanoutCore
 import FanoutJSON
 
 /// A schema's declarations as the tables' manifest describes them, so that `fanout sql` over a tables folder writes
-/// the declared rules' queries (README "Declaring your app's copies"). The keys are the schema file's.
+/// the declared rules' queries (docs/layouts.md "Declaring your app's copies"). The keys are the schema file's.
 enum DeclarationsDescription {
     static func json(_ declarations: Declarations) -> JSONValue {
         func severity(_ s: Severity?) -> [(key: String, value: JSONValue)] { s.map { [("severity", .string($0.rawValue))] } ?? [] }

@@ -10,8 +10,8 @@ final class GzipStream {
     private let file: StagedFolder.StreamedFile
     private var open = true
 
-    /// zlib's fastest level: output speed matters more here than the last percent of size (README "Exports
-    /// bigger than one machine" gives both).
+    /// zlib's fastest level: output speed matters more here than the last percent of size (docs/tables.md gives
+    /// both).
     static let level: Int32 = 1
 
     init(file: StagedFolder.StreamedFile) throws(OutputError) {

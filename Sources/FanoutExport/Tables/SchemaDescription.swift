@@ -64,7 +64,7 @@ enum SchemaDescription {
 }
 
 /// A tables folder's manifest, read back: the export it was made from and its schema, so that `fanout sql` writes
-/// queries for exactly the relations the tables have (README "Exports bigger than one machine").
+/// queries for exactly the relations the tables have (docs/tables.md).
 public struct TableManifest: Sendable {
     /// The export's name as `fanout tables` was given it (nil for standard input).
     public let exportName: String?

@@ -5,7 +5,7 @@ import FanoutOutput
 import Foundation
 
 /// `fanout tables`: streams an export once into newline-delimited JSON tables and their manifest, in memory
-/// bounded by a constant (README "Exports bigger than one machine").
+/// bounded by a constant (docs/tables.md).
 ///
 /// The export is read by the walker that fills the core for every other command, with a `TableRowSink` in
 /// place of the core; large exports are read by two walkers at once (`SplitRead`), each writing its own parts,
@@ -39,21 +39,32 @@ public enum TableExport {
     /// Throws `InputError` for an unreadable export and `OutputError` when the folder cannot be written; either
     /// way nothing is left behind and a previous folder at `out` stays as it was. `splitTarget` is for tests: where
     /// a second walker takes over (`.some(nil)`: one walker; nil: near the middle of a large export).
+    /// With `part`, reads only that part of the export (``ExportPart``) into `out/part-K-of-N` (K from 1), a tables
+    /// folder of its own whose manifest names the part; ``merge(folder:)`` then makes `out` the tables of them all.
     public static func write(
-        path: String, schema: Schema?, out: String, options: Options = Options(),
+        path: String, schema: Schema?, out: String, options: Options = Options(), part: ExportPart? = nil,
         progress: ((_ read: Int, _ total: Int) -> Void)? = nil, splitTarget: Int?? = nil
     ) throws -> Summary {
-        let staged = try StagedFolder(path: out)
+        // A part goes in a folder of `out`, which the staged folder creates: a failed first part leaves no `out`.
+        let createsOut = part != nil && !FileManager.default.fileExists(atPath: out)
+        let staged = try StagedFolder(path: part.map { "\(out)/\(partFolder($0))" } ?? out)
         do {
             let folder = TableFolder(staged, options: options)
             var sink: TableRowSink
             var used: Schema?
             do {
-                sink = try ExportLoader.readRows(path: path, schema: schema, progress: progress, splitTarget: splitTarget) { schema in
+                let makeSink = { (schema: Schema) -> TableRowSink in
                     used = schema
+                    // The rows of the schema's own `key-invalid` findings are written once: by the first walker of
+                    // the first part.
                     return TableRowSink(
                         schema: schema, output: folder.writer(), rowsPerFile: options.rowsPerFile,
-                        writesSchemaRows: folder.writerCount == 1)
+                        writesSchemaRows: folder.writerCount == 1 && (part?.index ?? 0) == 0)
+                }
+                if let part {
+                    sink = try ExportLoader.readRows(path: path, schema: schema, part: part, progress: progress, sink: makeSink)
+                } else {
+                    sink = try ExportLoader.readRows(path: path, schema: schema, progress: progress, splitTarget: splitTarget, sink: makeSink)
                 }
             } catch {
                 // A failed output stops the walk; its error is the one to report.
@@ -64,18 +75,21 @@ public enum TableExport {
             if let failure = folder.firstFailure { throw failure }
             let written = try folder.finish(rows: sink.rowCounts)
             let schema = used!
-            try staged.write(manifest(export: path, schema: schema, options: options, written: written), to: manifestName)
+            try staged.write(manifest(export: path, schema: schema, options: options, written: written, part: part), to: manifestName)
             try staged.commit()
             return Summary(rows: written.map(\.rows), schemaName: schema.name)
         } catch {
             staged.abandon()
+            if createsOut { rmdir(out) }
             throw error
         }
     }
 
     /// `_manifest.json`: the format version, the export, the schema and its relations, and per table its
     /// columns with their types, its row count and its files.
-    static func manifest(export path: String, schema: Schema, options: Options, written: [(rows: Int, files: [String])]) -> String {
+    static func manifest(
+        export path: String, schema: Schema, options: Options, written: [(rows: Int, files: [String])], part: ExportPart? = nil
+    ) -> String {
         var tables: [(key: String, value: JSONValue)] = []
         for (table, (rows, files)) in zip(Table.allCases, written) {
             tables.append((table.name, .object([
@@ -91,10 +105,12 @@ public enum TableExport {
                 ("gzip", .bool(options.gzip)),
                 ("rows_per_file", options.rowsPerFile.map { .number(JSONNumber($0)) } ?? .null),
             ])),
+            // A part's manifest says which part it is (keys stay sorted: `options`, `part`, `schema`).
+            ("part", part.map { .object([("count", .number(JSONNumber($0.count))), ("index", .number(JSONNumber($0.index + 1)))]) } ?? .null),
             ("schema", SchemaDescription.json(schema)),
             ("tables", .object(tables)),
             ("tool", .string("fanout")),
-        ])
+        ].filter { !($0.0 == "part" && $0.1 == .null) })
         return JSONWriter(pretty: true).write(manifest) + "\n"
     }
 

@@ -6,9 +6,9 @@ import Darwin
 import Foundation
 
 /// Bytes produced a piece at a time into a temporary file, which is then mapped like any export file: how
-/// `fanout tables` takes gzip input and standard input without holding the export in memory (README "Exports
-/// bigger than one machine"). The file is unlinked as soon as it is created, so nothing is left behind
-/// whatever happens; it lives in `TMPDIR` and needs the uncompressed export's size on disk.
+/// `fanout tables` takes gzip input and standard input without holding the export in memory (docs/tables.md). The file
+/// is unlinked as soon as it is created, so nothing is left behind whatever happens; it lives in `TMPDIR` and needs the
+/// uncompressed export's size on disk.
 struct SpoolFile: ByteCollector, ~Copyable {
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawPointer

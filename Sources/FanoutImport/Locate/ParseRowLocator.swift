@@ -3,9 +3,9 @@ import FanoutJSON
 /// Finds rows of a Parse class file (`{"results": [...]}` or a bare array of objects) by their `objectId`: the
 /// line and column of each row's `{`, or of a field's key inside it.
 ///
-/// Findings name Parse rows `Class/<objectId>` and their fields `Class/<objectId>/field` (README, "Parse
-/// exports"); a path below a field (`Post/<id>/user/objectId`) is placed at the field, its nearest ancestor, and
-/// a row that is not in the file at the start of the file.
+/// Findings name Parse rows `Class/<objectId>` and their fields `Class/<objectId>/field` (docs/layouts.md "Parse
+/// exports"); a path below a field (`Post/<id>/user/objectId`) is placed at the field, its nearest ancestor, and a row
+/// that is not in the file at the start of the file.
 enum ParseRowLocator {
     /// Where each of `rows` (`objectId` → the fields wanted in that row, by their first key) is in `buffer`.
     /// Keys of the result are `objectId` for the row and `objectId/field` for a field.

@@ -2,7 +2,7 @@ import FanoutJSON
 
 /// Finds where database paths are in a Firebase JSON export: the line and column of each path's last key.
 ///
-/// This is the second, separate pass over the export (README, "Reports"): the walker that fills the core keeps no
+/// This is the second, separate pass over the export (docs/reports.md): the walker that fills the core keeps no
 /// byte offsets, so that reading stays as fast as it is, and only the paths that have findings are looked for
 /// here, after the audit. The pass descends only into the members on the way to those paths and skips every
 /// other value with the reader's `skipValueUnchecked` (the first pass has validated the document, so matching

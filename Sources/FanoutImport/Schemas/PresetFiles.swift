@@ -1,7 +1,7 @@
 /// The presets' schema files, shipped inside the binary and parsed by the same code as a user's schema file.
 ///
 /// `fanout schemas show NAME` prints them so that a user can copy one and edit it for their own app; the
-/// README's "Layouts" section documents every key. Keep each one valid: a test parses them all.
+/// docs/layouts.md documents every key. Keep each one valid: a test parses them all.
 enum PresetFiles {
     /// Name and TOML text of every preset, in the order `fanout schemas` lists them.
     static let files: [(name: String, text: String)] = [

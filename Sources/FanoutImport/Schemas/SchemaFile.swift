@@ -3,7 +3,7 @@ import TOMLKit
 
 /// Reads schema files: TOML documents saying where each relation of the domain lives in an export.
 ///
-/// The format is documented in the README ("Layouts"); the presets are schema files too (`fanout schemas show
+/// The format is documented in docs/layouts.md ("Schema files"); the presets are schema files too (`fanout schemas show
 /// NAME`). Every problem is reported as ``InputError/schema(_:)`` naming the file, the line and the key, e.g.
 /// `myapp.toml: line 9: posts.created_at.unit: "mss" is not a unit; use s, ms or iso8601`.
 public enum SchemaFile {

@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// The declarations of a schema file (README "Declaring your app's copies"): `[[counters]]`, `[[mirrors]]`,
+/// The declarations of a schema file (docs/layouts.md "Declaring your app's copies"): `[[counters]]`, `[[mirrors]]`,
 /// `[[copies]]` and `[[references]]`, each checked against the relations the file places.
 extension SchemaFileParser {
     static let counterKeys = ["name", "at", "counts", "per", "severity"]
@@ -9,26 +9,16 @@ extension SchemaFileParser {
     static let referenceKeys = ["name", "at", "to", "deletable", "severity"]
 
     func declarations(from top: Entries, schema: Schema) throws(InputError) -> Declarations {
-        var declarations = Declarations()
-        var names: [String: [String]] = [:]
-        func name(_ entries: Entries) throws(InputError) -> String {
-            let name = try entries.requiredString("name", "the declaration's rule id, e.g. name = \"tweet-count\"")
-            let at = entries.path + ["name"]
-            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first),
-                name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
-            else { throw fail(at, "\"\(name)\" is not a rule id: letters, digits, - _ and ., starting with a letter or digit") }
-            if RuleCatalog.descriptor(name) != nil {
-                throw fail(at, "\"\(name)\" is the id of a built-in rule; give the declaration a name of its own")
-            }
-            if let other = names[name] {
-                throw fail(at, "\"\(name)\" is already the name of \(TOMLSourceMap.text(of: other)); each declaration needs a name of its own")
-            }
-            names[name] = entries.path
-            return name
-        }
+        var names = DeclarationNames(parser: self)
+        return Declarations(
+            counters: try counters(top, &names), mirrors: try mirrors(top, &names), copies: try copies(top, schema, &names),
+            references: try references(top, &names))
+    }
 
+    private func counters(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [CounterDeclaration] {
+        var found: [CounterDeclaration] = []
         for entries in try top.tables("counters", keys: Self.counterKeys) {
-            let name = try name(entries)
+            let name = try names.name(entries)
             let at = try entries.requiredPattern("at", "the pattern of the stored number, e.g. at = \"users/{poster}/postCount\"")
             let counts = try relation(entries, "counts", among: DeclaredRelation.allCases)
             let per = try entries.string("per")
@@ -46,12 +36,17 @@ extension SchemaFileParser {
                 throw fail(entries.path + ["at"], "\"\(at)\" captures {\(captured)} but the counter has no per; name the end it counts by "
                     + "(per = \"\(captured)\") or, for a counter of the whole export, capture nothing")
             }
-            declarations.counters.append(CounterDeclaration(
+            found.append(CounterDeclaration(
                 name: name, at: at, counts: counts, per: per, severity: try entries.severity("severity")))
         }
 
+        return found
+    }
+
+    private func mirrors(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [MirrorDeclaration] {
+        var found: [MirrorDeclaration] = []
         for entries in try top.tables("mirrors", keys: Self.mirrorKeys) {
-            let name = try name(entries)
+            let name = try names.name(entries)
             let of = try relation(entries, "of", among: [.posts, .likes, .follows, .comments, .flags])
             let at = try entries.requiredPattern("at", "the pattern of the copy, e.g. at = \"user-posts/{poster}/{post}\"")
             let (first, second) = of.pair!
@@ -78,11 +73,16 @@ extension SchemaFileParser {
                 }
                 mirror.value = value
             }
-            declarations.mirrors.append(mirror)
+            found.append(mirror)
         }
 
+        return found
+    }
+
+    private func copies(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError) -> [CopyDeclaration] {
+        var found: [CopyDeclaration] = []
         for entries in try top.tables("copies", keys: Self.copyKeys) {
-            let name = try name(entries)
+            let name = try names.name(entries)
             let at = try entries.requiredPattern("at", "the pattern of the copied field, e.g. at = \"timeline/{user}/{id}/text\"")
             let ofText = try entries.requiredString("of", "the field it copies, e.g. of = \"posts.caption\"")
             let parts = ofText.split(separator: ".", maxSplits: 1).map(String.init)
@@ -117,12 +117,17 @@ extension SchemaFileParser {
                 }
                 via = .field(FieldPath(viaText))
             }
-            declarations.copies.append(CopyDeclaration(
+            found.append(CopyDeclaration(
                 name: name, at: at, of: of, field: parts[1], via: via, severity: try entries.severity("severity")))
         }
 
+        return found
+    }
+
+    private func references(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [ReferenceDeclaration] {
+        var found: [ReferenceDeclaration] = []
         for entries in try top.tables("references", keys: Self.referenceKeys) {
-            let name = try name(entries)
+            let name = try names.name(entries)
             let at = try entries.requiredPattern("at", "the field or capture holding the key, e.g. at = \"pins/{id}/boardid\"")
             let toText = try entries.requiredString("to", "what it names: users, posts, comments or a pattern such as \"boards/{board}\"")
             guard let to = ReferenceDeclaration.Target(written: toText) else {
@@ -133,11 +138,11 @@ extension SchemaFileParser {
                 throw fail(entries.path + ["at"], "\"\(at)\" names no \(to.noun): end it with the field holding the key "
                     + "(\"…/{id}/\(to.noun)Id\") or capture {\(to.keyName)}")
             }
-            declarations.references.append(ReferenceDeclaration(
+            found.append(ReferenceDeclaration(
                 name: name, at: at, to: to, deletable: try entries.bool("deletable") ?? false,
                 severity: try entries.severity("severity")))
         }
-        return declarations
+        return found
     }
 
     /// A relation name under `key`, one of `allowed`.
@@ -149,5 +154,31 @@ extension SchemaFileParser {
             ? " (follows are counted with per = \"user\", how many each user follows, or per = \"target\", how many follow each user)"
             : Suggestion.didYouMean(text, among: names)
         throw fail(entries.path + [key], "\"\(text)\" is not a relation\(hint); \(key) takes \(names.joined(separator: ", "))")
+    }
+}
+
+/// The names of a schema file's declarations: rule ids, each used once and none a built-in rule's.
+struct DeclarationNames {
+    let parser: SchemaFileParser
+    private var seen: [String: [String]] = [:]
+
+    init(parser: SchemaFileParser) { self.parser = parser }
+
+    /// The `name` of the declaration `entries`, checked.
+    mutating func name(_ entries: Entries) throws(InputError) -> String {
+        let name = try entries.requiredString("name", "the declaration's rule id, e.g. name = \"tweet-count\"")
+        let at = entries.path + ["name"]
+        let isIDCharacter = { (c: Unicode.Scalar) in c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        guard let first = name.unicodeScalars.first, isIDCharacter(first),
+            name.unicodeScalars.allSatisfy({ isIDCharacter($0) || "-_.".unicodeScalars.contains($0) })
+        else { throw parser.fail(at, "\"\(name)\" is not a rule id: letters, digits, - _ and ., starting with a letter or digit") }
+        if RuleCatalog.descriptor(name) != nil {
+            throw parser.fail(at, "\"\(name)\" is the id of a built-in rule; give the declaration a name of its own")
+        }
+        if let other = seen[name] {
+            throw parser.fail(at, "\"\(name)\" is already the name of \(TOMLSourceMap.text(of: other)); each declaration needs a name of its own")
+        }
+        seen[name] = entries.path
+        return name
     }
 }

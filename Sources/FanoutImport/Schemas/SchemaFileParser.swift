@@ -80,7 +80,7 @@ struct SchemaFileParser {
             throw InputError.schema("\(source): \(what), so it would read nothing from an export. A schema file says "
                 + "where each relation is, at least users and posts, e.g. [users] path = \"users/{user}\" and [posts] "
                 + "path = \"posts/{poster}/{post}\"; `fanout schemas show \(Presets.names[0])` prints a complete one to "
-                + "start from, and the README's \"Schema files\" documents every key")
+                + "start from, and docs/layouts.md (\"Schema files\") documents every key")
         }
         try validate(schema)
         schema.declarations = try declarations(from: top, schema: schema)

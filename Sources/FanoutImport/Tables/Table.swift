@@ -1,5 +1,5 @@
 /// The tables `fanout tables` writes, and their columns: the one definition the rows, the manifest and the
-/// README's table layouts (checked by a test) follow (README "Exports bigger than one machine").
+/// table layouts of docs/tables.md (checked by a test) follow.
 ///
 /// Each table holds what the rules and the derived data need, so that every rule can be computed in SQL over
 /// the tables alone with the findings `fanout check` gives: database paths, the keys a fact names, the fields the
@@ -17,7 +17,7 @@ public enum Table: String, CaseIterable, Sendable {
     public struct Column: Sendable, Equatable {
         public let name: String
         public let type: String
-        /// What the column holds, for the README.
+        /// What the column holds, for docs/tables.md.
         public let meaning: String
     }
 

@@ -14,7 +14,7 @@ package protocol RowOutput: AnyObject {
 }
 
 /// The walker's second sink (see ``FactSink``): each fact becomes a row of newline-delimited JSON as it is read,
-/// for `fanout tables` (README "Exports bigger than one machine").
+/// for `fanout tables` (docs/tables.md).
 ///
 /// Nothing is kept across facts: keys live in a small stack that the walker unwinds level by level, rows go
 /// through a buffer of about a megabyte per table to the ``RowOutput``, so memory does not grow with the export.

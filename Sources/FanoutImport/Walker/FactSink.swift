@@ -1,9 +1,8 @@
 import FanoutCore
 
 /// Where the tree walker puts the facts it reads: ``DatasetSink`` fills the domain core (every command but
-/// `tables`), a table writer streams them out as rows (`fanout tables`, README "Exports bigger than one
-/// machine"). The walker is generic over its sink, so each one is compiled into its own walker and the core's
-/// read path pays nothing for the other.
+/// `tables`), a table writer streams them out as rows (`fanout tables`, docs/tables.md). The walker is generic over its
+/// sink, so each one is compiled into its own walker and the core's read path pays nothing for the other.
 ///
 /// Facts name keys by ``KeyID``, which the sink hands out: the core interns every key for the life of the
 /// dataset; a streaming sink keeps only the keys of the facts being read (``keyMark`` and
@@ -66,7 +65,7 @@ package protocol FactSink {
 /// The sink that fills the domain core.
 ///
 /// Keys are interned in batches (``KeyQueue``): ``key(_:)-(UnsafeRawBufferPointer)`` hands out a ticket, which
-/// facts carry until ``completeFacts()`` renumbers them to the keys' ids (README "Performance").
+/// facts carry until ``completeFacts()`` renumbers them to the keys' ids (docs/performance.md).
 package struct DatasetSink: FactSink {
     package private(set) var dataset: Dataset
     private var queue = KeyQueue()

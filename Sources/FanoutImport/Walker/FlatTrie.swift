@@ -3,7 +3,7 @@
 ///
 /// ``PatternTrie`` and ``FieldTrie`` are built from the schema with arrays in each node; looking a key up in them
 /// while the walker mutates itself made Swift retain those arrays around every call, a tenth of the read's time
-/// (README "Performance"). The walker reads this copy instead: for the patterns, `first` lists a node's capture
+/// (docs/performance.md). The walker reads this copy instead: for the patterns, `first` lists a node's capture
 /// slots, `second` its terminal relations, `extra` is its capture child and `link` the root of its fields in the
 /// fields' trie; for the fields, `first` lists a node's value slots, `second` (on an entity's root node) every
 /// slot of the entity, and `extra` is 1 when all of the node's slots name keys.

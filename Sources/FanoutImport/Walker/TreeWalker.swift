@@ -54,7 +54,11 @@ struct TreeWalker<Sink: FactSink> {
     /// read stops at the split point, where the second walker took over).
     private var stopCheck = Int.max
     private var split: SplitPoint?
-    /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker.
+    /// Where this walker stops when it reads one part of an export (`fanout tables --part`): the split point where
+    /// the next part starts, found by the same skim (``findSplits(in:near:)``).
+    var partEnd: SplitPoint?
+    /// Whether the walker stopped at the split point, leaving the rest of the export to the second walker (or to
+    /// the next part).
     private(set) var stoppedAtSplit = false
     private let values: SlotValues
     private(set) var matchedRootKeys = 0
@@ -90,38 +94,13 @@ struct TreeWalker<Sink: FactSink> {
         }
         // The declarations' row sets, numbered after the relations, their value slots after the relations' slots.
         let sets = RowSets(schema).sets
-        let names = CaptureNames(sets)
-        var declared: [(captures: [CaptureSlot], keyFields: [Int], value: Int?)] = []
-        var declaredFields: [[(FieldPath, Int)]] = []
-        var slotCount = FieldRole.slotCount
-        var keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey }
+        let layout = try DeclaredRowLayout(sets)
         for (index, set) in sets.enumerated() {
-            var slots: [CaptureSlot] = []
-            for name in set.pattern.captureNames {
-                guard let slot = names.slot(name) else {
-                    throw InputError.schema("the declarations capture more than \(CaptureSlot.otherCount) names besides user, post, poster, target and id")
-                }
-                slots.append(slot)
-            }
-            trie.insert(set.pattern, relation: RelationKind.declaredBase + index, slots: slots)
-            var fields: [(FieldPath, Int)] = []
-            let keyFields = set.keyFields.map { path in
-                defer { slotCount += 1 }
-                fields.append((path, slotCount))
-                keySlots.append(true)
-                return slotCount
-            }
-            var valueSlot: Int?
-            if case .field(let path)? = set.value {
-                valueSlot = slotCount
-                fields.append((path, slotCount))
-                keySlots.append(false)
-                slotCount += 1
-            }
-            declared.append((slots, keyFields, valueSlot))
-            declaredFields.append(fields)
+            trie.insert(set.pattern, relation: RelationKind.declaredBase + index, slots: layout.sets[index].captures)
         }
-        self.declared = declared
+        let slotCount = layout.slotCount
+        let keySlots = (0..<FieldRole.slotCount).map { FieldRole.role(ofSlot: $0).isKey } + layout.keySlots
+        declared = layout.sets
         declaredMatches = Array(repeating: 0, count: sets.count)
         values = SlotValues(count: slotCount)
         rowKeys = KeyBuffer(count: sets.map(\.keyCount).max() ?? 0)
@@ -146,7 +125,7 @@ struct TreeWalker<Sink: FactSink> {
                             hasField[slot] = true
                         }
                     } else {
-                        for (path, slot) in declaredFields[relation - RelationKind.declaredBase] {
+                        for (path, slot) in layout.fields[relation - RelationKind.declaredBase] {
                             fields.insert(path, slot: slot)
                             hasField[slot] = true
                         }
@@ -184,6 +163,7 @@ struct TreeWalker<Sink: FactSink> {
         self.buffer = buffer
         nextCheckpoint = Self.checkpointInterval
         if let handoff { stopCheck = handoff.target }
+        if let partEnd { stopCheck = partEnd.position.offset }
         guard try reader.peekKind() == .object else {
             try reader.skipValue()
             try reader.finish()
@@ -209,12 +189,14 @@ struct TreeWalker<Sink: FactSink> {
         regionStart = split.position.offset
         nextCheckpoint = regionStart + Self.checkpointInterval
         rootWasObject = true
+        if let partEnd { stopCheck = partEnd.position.offset }
         while let key = try reader.nextKey() {
             try dispatch(split.node, key)
             sink.settleKeys()
+            if reader.offset >= stopCheck, try reachedStopCheck(split.node) { break }
         }
-        try readRootMembers()
-        try reader.finish()
+        if !stoppedAtSplit { try readRootMembers() }
+        if !stoppedAtSplit { try reader.finish() }
         sink.completeFacts()
     }
 
@@ -258,10 +240,18 @@ struct TreeWalker<Sink: FactSink> {
     /// where the second walker's reader state (inside the root and the section, after a value) is then the true
     /// one; else it reads on alone (``reachedStopCheck(_:)``).
     func findSplit(in buffer: UnsafeRawBufferPointer, near target: Int) -> SplitPoint? {
+        findSplits(in: buffer, near: [target])[0]
+    }
+
+    /// ``findSplit(in:near:)`` for several targets, in increasing order, in one skim: for each, the first place at
+    /// or after it (two targets may get the same place), nil past the last place there is.
+    func findSplits(in buffer: UnsafeRawBufferPointer, near targets: [Int]) -> [SplitPoint?] {
+        var found = [SplitPoint?](repeating: nil, count: targets.count)
+        var next = 0
         var skimmer = JSONReader(buffer)
         var released = 0
         do {
-            guard try skimmer.peekKind() == .object else { return nil }
+            guard try skimmer.peekKind() == .object else { return found }
             try skimmer.beginObject()
             while let key = try skimmer.nextKey() {
                 guard let node = trie.literal(0, key), trie.nodes[node].terminals.isEmpty,
@@ -273,21 +263,35 @@ struct TreeWalker<Sink: FactSink> {
                 try skimmer.beginObject()
                 while try skimmer.nextKey() != nil {
                     try skimmer.skipValueUnchecked()
-                    if skimmer.offset >= target { return SplitPoint(position: skimmer.position, node: node) }
+                    while next < targets.count, skimmer.offset >= targets[next] {
+                        found[next] = SplitPoint(position: skimmer.position, node: node)
+                        next += 1
+                    }
+                    if next == targets.count { return found }
                     if releasesSkimmedPages, skimmer.offset - released >= Self.checkpointInterval {
                         released = Self.release(buffer, from: released, before: skimmer.offset)
                     }
                 }
             }
         } catch {
-            return nil
+            return found
         }
-        return nil
+        return found
     }
 
     /// Called by the first walker of a split read at the end of a member at or past `stopCheck`: the first
     /// time, learns the split point (or that there is none); at the split point, stops.
-    private mutating func reachedStopCheck(_ node: Int) -> Bool {
+    private mutating func reachedStopCheck(_ node: Int) throws(JSONSyntaxError) -> Bool {
+        if let partEnd {
+            // A part ends where the skim found the next part's start; a valid export has a member's end there.
+            guard reader.offset == partEnd.position.offset, node == partEnd.node else {
+                throw reader.error(
+                    "the next part of the export starts inside this value by the skim's reckoning, so the export is not "
+                        + "valid JSON before it; read it in one piece to find the error", at: reader.offset)
+            }
+            stoppedAtSplit = true
+            return true
+        }
         guard let handoff else { return false }
         if split == nil {
             split = handoff.splitForFirstWalker()
@@ -352,7 +356,7 @@ struct TreeWalker<Sink: FactSink> {
             try dispatch(node, key)
             // Between members of a level above every capture, the walker holds no key: the sink may settle them.
             if captures.isEmpty { sink.settleKeys() }
-            if reader.offset >= stopCheck, reachedStopCheck(node) { return }
+            if reader.offset >= stopCheck, try reachedStopCheck(node) { return }
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the previous build wrote, kept in the output folder so the next build can tell which pages it need not
-/// render again (README, "Rebuilds"): for every file, its input key (a hash of everything the page shows, see
-/// ``PageSource``) and the hash of its content.
+/// render again (docs/site.md "Rebuilds, progress and timings"): for every file, its input key (a hash of everything
+/// the page shows, see ``PageSource``) and the hash of its content.
 ///
 /// Format (`.fanout-manifest`): the line `fanout-manifest 2`, then one line per file,
 /// `<input key, 16 hex digits> <content hash, 16 hex digits> <relative path>`, sorted by path. A manifest of

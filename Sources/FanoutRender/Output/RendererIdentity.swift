@@ -2,9 +2,9 @@ import CCmark
 import Foundation
 
 /// What renders the pages, beyond their templates and data: this program's own code and the libcmark it links.
-/// Part of every page's input key (README, "Rebuilds"), so that a new build of Fanout, or another libcmark,
-/// renders every page once rather than carrying over pages an older renderer wrote: nobody has to remember to
-/// bump a version number.
+/// Part of every page's input key (docs/site.md "Rebuilds, progress and timings"), so that a new build of Fanout, or
+/// another libcmark, renders every page once rather than carrying over pages an older renderer wrote: nobody has to
+/// remember to bump a version number.
 ///
 /// The executable is known by its file's identity (device, inode, size, modification time), not a hash of its
 /// bytes, which a debug build would take a second to compute: a binary built again, copied or installed anew

@@ -2,11 +2,11 @@ import FanoutCore
 import FanoutOutput
 import Foundation
 
-/// The site's folder being written (README, "Rebuilds"). A first build, or a forced one, writes every page into a
-/// ``StagedFolder`` that replaces the previous folder whole. A rebuild over a folder with a manifest renders only
-/// the pages whose input key changed, stages only the files whose content changed, and updates the folder in
-/// place (``StagedFolder/commitInPlace(_:)``): pages whose input is unchanged are carried over without being
-/// touched at all.
+/// The site's folder being written (docs/site.md "Rebuilds, progress and timings"). A first build, or a forced one,
+/// writes every page into a ``StagedFolder`` that replaces the previous folder whole. A rebuild over a folder with a
+/// manifest renders only the pages whose input key changed, stages only the files whose content changed, and updates
+/// the folder in place (``StagedFolder/commitInPlace(_:)``): pages whose input is unchanged are carried over without
+/// being touched at all.
 public struct SiteOutput: Sendable {
     /// What a build did.
     public struct Summary: Sendable, Equatable {

@@ -4,8 +4,8 @@
 /// chart is part of an HTML document). Each chart is an `img` with a title and a text description, so screen
 /// readers get the numbers without the picture.
 ///
-/// Charts fit any width without scaling their text (README, "The report's charts"): the SVG has no `viewBox`, so its
-/// units are CSS pixels and labels keep their size on a phone; each row is a line of text (label, value at the
+/// Charts fit any width without scaling their text (docs/site.md "The report's charts"): the SVG has no `viewBox`, so
+/// its units are CSS pixels and labels keep their size on a phone; each row is a line of text (label, value at the
 /// right) over a bar whose length is a percentage of the chart's width.
 enum Charts {
     /// Users drawn one bar each; more than this and coverage is drawn as a histogram of users.

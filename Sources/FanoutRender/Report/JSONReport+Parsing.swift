@@ -10,7 +10,7 @@ package struct ReportParseError: Error, Sendable, Equatable, CustomStringConvert
     package var description: String { message }
 }
 
-/// A JSON report read back: everything the seven formats show (README, "Reports").
+/// A JSON report read back: everything the seven formats show (docs/reports.md).
 package struct ParsedReport: Sendable {
     /// The findings, rules run and skipped, and the rules' severities.
     package var result: AuditResult

@@ -2,7 +2,7 @@
 public enum ReportFormat: String, CaseIterable, Sendable {
     /// Grouped by rule, with counts and a summary line last.
     case text
-    /// The versioned JSON report (see the README).
+    /// The versioned JSON report (docs/reports.md).
     case json
     /// A Markdown document, readable on GitHub.
     case markdown

@@ -5,7 +5,7 @@ import FanoutJSON
 ///
 /// Per-user rows are kept only while the chart draws one bar per user (``Charts/coverageBarsLimit``); beyond that
 /// the chart is a histogram by tenth, and the JSON report stays small whatever the number of users
-/// (README, "Reports").
+/// (docs/reports.md).
 package struct TimelineCoverage: Sendable, Equatable {
     /// Users with a non-empty derived timeline.
     package var timelines: Int

@@ -1,7 +1,7 @@
 import Dispatch
 import FanoutCore
 
-/// How long a part of a build took, for `build -v` (README, "Rebuilds").
+/// How long a part of a build took, for `build -v` (docs/site.md "Rebuilds, progress and timings").
 public struct BuildPhase: Sendable, Equatable {
     public var name: String
     /// Wall-clock seconds.

@@ -1,7 +1,7 @@
 import FanoutCore
 
 /// Finds the user or post a file name made by ``SafeFileName`` may stand for, without making every name up front:
-/// `serve` answers its first page once the site is loaded (README, "Serving the site"), and making 1,000,000 post
+/// `serve` answers its first page once the site is loaded (docs/serve.md), and making 1,000,000 post
 /// file names and a dictionary of them took longer than the rest of the index.
 ///
 /// A plain name is its key, found in the export's key table. A name with a hash (`slug~1a2b3c4d5e6f`) is found by

@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// The pages of the site a finding concerns (README, "The site"): for each user its paths name, that user's
+/// The pages of the site a finding concerns (docs/site.md): for each user its paths name, that user's
 /// profile and timeline; for each post, the post's page. The site's `report.html` and `report.md` link them
 /// under the finding.
 ///

@@ -1,9 +1,9 @@
 import FanoutCore
 import Foundation
 
-/// Hashes of what many pages show, each made the first time an input key needs it (README, "Rebuilds"): a post's
-/// card values (a post shows on its owner's and every follower's timeline) and a user as lists show them (name and
-/// profile link, on the likers and followers of many pages).
+/// Hashes of what many pages show, each made the first time an input key needs it (docs/site.md "Rebuilds, progress and
+/// timings"): a post's card values (a post shows on its owner's and every follower's timeline) and a user as lists show
+/// them (name and profile link, on the likers and followers of many pages).
 final class PageInputCache: @unchecked Sendable {  // the slots are only touched under the lock of their stripe
     private let views: SiteViews
     /// By post: the hash of its card's values (``PostCard/hashInput(into:)``); 0 until made.

@@ -3,7 +3,7 @@ import FanoutCore
 extension PageRenderer {
     /// The input key of `job`'s page made from the data its values are made from, without making them, for the
     /// kinds of page a site has thousands of (timelines, profiles, feeds, posts); nil for the other kinds, whose
-    /// key hashes their values (``PageSource/inputKey(templates:)``). README, "Rebuilds".
+    /// key hashes their values (``PageSource/inputKey(templates:)``). docs/site.md "Rebuilds, progress and timings".
     ///
     /// Each key feeds everything the function making that page's values reads: keep the two side by side when
     /// either changes. What many pages share is hashed once (``PageInputCache``): a post's card values, a user as

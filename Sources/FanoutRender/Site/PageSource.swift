@@ -1,6 +1,6 @@
 /// What one page is made from, before it is rendered: the template and the values it is given, or text made
 /// without a template. Its ``inputKey`` is a hash of all of it, which a rebuild compares with the previous
-/// build's to skip rendering an unchanged page (README, "Rebuilds").
+/// build's to skip rendering an unchanged page (docs/site.md "Rebuilds, progress and timings").
 ///
 /// The key hashes exactly the values the template is given (built by the same code that renders), the texts of
 /// the template and of every template it includes, and ``RendererIdentity``: what the page shows cannot change

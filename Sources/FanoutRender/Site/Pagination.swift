@@ -10,7 +10,7 @@ struct Pagination {
     var pageCount: Int { max(1, (count + perPage - 1) / perPage) }
 
     /// Lists of at most this many pages link every page; longer ones link the first, the last and the
-    /// ``window`` pages either side of the current one, with a gap between (README, "Pages, feeds and the
+    /// ``window`` pages either side of the current one, with a gap between (docs/site.md "Pages, feeds and the
     /// sitemap"), so that a page of a 4,000-page index does not carry 4,000 links.
     static let allPagesUpTo = 9
     /// Pages linked either side of the current one in a long list.

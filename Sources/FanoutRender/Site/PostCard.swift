@@ -105,7 +105,7 @@ extension PostCard {
 
 /// A post's caption and its renders, each made when a template first shows it: a build of HTML pages alone never
 /// renders a caption's Markdown, and the other way round. Used by one page's render at a time. A comment's text is
-/// Markdown shown as captions are (README, "The site"), so comments use it too.
+/// Markdown shown as captions are (docs/site.md), so comments use it too.
 final class Caption {
     let text: String
 

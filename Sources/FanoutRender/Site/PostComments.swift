@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// A post's comments as its page shows them (README, "The site"): newest first (``DerivedData/comments(post:)``),
+/// A post's comments as its page shows them (docs/site.md): newest first (``DerivedData/comments(post:)``),
 /// each by its author as lists of people show them, at its time as cards show times, with its text rendered as
 /// captions are. Only where the layout has comments: the page of a post of another layout gets none of these
 /// values, and its key none of their input, so it stays as it was.
@@ -30,8 +30,8 @@ struct PostComments {
         ]
     }
 
-    /// Everything ``values`` is made of, for the post page's input key (README, "Rebuilds"): keep the two side by
-    /// side. A comment edited, added or removed, or its author renamed, changes the key.
+    /// Everything ``values`` is made of, for the post page's input key (docs/site.md "Rebuilds, progress and timings"):
+    /// keep the two side by side. A comment edited, added or removed, or its author renamed, changes the key.
     func hashInput(into hasher: inout StableHasher, inputs: PageInputCache) {
         guard views.commentCount(post) != nil else { return }
         let dataset = views.dataset

@@ -1,6 +1,6 @@
 import FanoutJSON
 
-/// What the index's search box searches (README, "Finding a user"): every user with pages, by username, as
+/// What the index's search box searches (docs/site.md "Finding a user"): every user with pages, by username, as
 /// `search.json`, a JSON array of `{"username": …, "uid": …, "url": …}` with `url` relative to the site's root.
 ///
 /// The shape is the one `fanout serve` answers a search with, so `search.js` reads both alike. Keys stay whole

@@ -96,11 +96,11 @@ public struct SiteBuilder: Sendable {
         case asset(String)
     }
 
-    /// Renders every page into a staging folder and moves it to `path` (README, "Rebuilds"). A page whose input
-    /// key is the one the previous build there recorded is not rendered: its file is carried over. A page
-    /// rendered anew whose content came out the same keeps its previous file too. `force`: ignore the previous
-    /// build, rendering and writing every page. `progress` is called now and then with the number of pages done
-    /// and the total.
+    /// Renders every page into a staging folder and moves it to `path` (docs/site.md "Rebuilds, progress and timings").
+    /// A page whose input key is the one the previous build there recorded is not rendered: its file is carried over. A
+    /// page rendered anew whose content came out the same keeps its previous file too. `force`: ignore the previous
+    /// build, rendering and writing every page. `progress` is called now and then with the number of pages done and the
+    /// total.
     @discardableResult
     public func build(
         into path: String, force: Bool = false, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil

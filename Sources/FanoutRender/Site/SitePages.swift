@@ -2,7 +2,7 @@ import Dispatch
 import FanoutCore
 
 /// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
-/// one path a request names (README, "Serving the site"). Both go through ``PageRenderer/path(of:)``, so a page's
+/// one path a request names (docs/serve.md). Both go through ``PageRenderer/path(of:)``, so a page's
 /// path is said in one place and `serve` answers exactly the paths `build` writes, with the same bytes.
 public struct SitePages: Sendable {
     let renderer: PageRenderer
@@ -38,7 +38,7 @@ public struct SitePages: Sendable {
         let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
         // What the first page needs, made on both cores; what only some pages need (the report's coverage, the
         // search's orders) is made meanwhile and waited for by those pages, so that `serve` answers its first page
-        // as soon as it can (README, "Serving the site").
+        // as soon as it can (docs/serve.md).
         let coverage = kinds.contains(.report)
             ? Deferred { ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) }
             : Deferred(value: nil)

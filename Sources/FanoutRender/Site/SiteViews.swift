@@ -1,6 +1,6 @@
 import FanoutCore
 
-/// Builds the values templates see. Keys are documented in the README's template section.
+/// Builds the values templates see. Keys are documented in docs/template-variables.md.
 struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and arrays only.
     let dataset: Dataset
     let derived: DerivedData

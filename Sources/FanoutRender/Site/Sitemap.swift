@@ -3,10 +3,10 @@
 /// The protocol wants absolute URLs, which need the site's base URL: a site built without one has no sitemap.
 /// No `lastmod`: the build time would make two builds differ.
 ///
-/// A sitemap holds at most 50,000 URLs. A site with more gets a sitemap index instead (README, "Pages, feeds and
+/// A sitemap holds at most 50,000 URLs. A site with more gets a sitemap index instead (docs/site.md "Pages, feeds and
 /// the sitemap"): `sitemap.xml` becomes a `<sitemapindex>` naming `sitemap-1.xml`, `sitemap-2.xml`, …, each a
-/// `<urlset>` of at most that many pages in order. Only then, so that the sitemap of a smaller site stays the one
-/// file every consumer reads, and the URL search engines are given, `sitemap.xml`, never changes.
+/// `<urlset>` of at most that many pages in order. Only then, so that the sitemap of a smaller site stays the one file
+/// every consumer reads, and the URL search engines are given, `sitemap.xml`, never changes.
 enum Sitemap {
     /// The protocol's limit of URLs in one sitemap file (and of sitemaps in one index).
     static let urlLimit = 50_000

@@ -1,6 +1,6 @@
-/// A value that feeds itself into a page's input key (README, "Rebuilds") without being rendered: a post on a
-/// timeline stands for its card by the hash of the card's values, not the card's text, so that a rebuild can
-/// tell a page is unchanged without rendering anything.
+/// A value that feeds itself into a page's input key (docs/site.md "Rebuilds, progress and timings") without being
+/// rendered: a post on a timeline stands for its card by the hash of the card's values, not the card's text, so that a
+/// rebuild can tell a page is unchanged without rendering anything.
 protocol InputHashable {
     func hashInput(into hasher: inout StableHasher)
 }

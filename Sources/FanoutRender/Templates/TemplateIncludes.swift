@@ -1,6 +1,6 @@
 /// The other templates a template's text names, as partials (`{{> post-list}}`) or parents (`{{< layout}}`): what
-/// a change to a template reaches (README, "Rebuilds": a page is rendered again when its template or any
-/// template it includes, directly or not, changed).
+/// a change to a template reaches (docs/site.md "Rebuilds, progress and timings": a page is rendered again when its
+/// template or any template it includes, directly or not, changed).
 enum TemplateIncludes {
     /// The names `text` includes; nil when it cannot tell, because the template changes its delimiters
     /// (`{{=<% %>=}}`) or names a partial dynamically (`{{>*name}}`): such a template depends on every template.

@@ -26,7 +26,7 @@ enum TemplateNames {
                     throw RenderError.templateLine(
                         file: shown[file] ?? file, line: tag.line,
                         message: "\"\(part)\" is a value no page gives \(file) (--strict); it gets "
-                            + known.sorted().joined(separator: ", ") + " (see the README's \"Template variables\")")
+                            + known.sorted().joined(separator: ", ") + " (see docs/template-variables.md)")
                 }
             }
         }

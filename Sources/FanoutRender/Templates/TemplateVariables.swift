@@ -15,9 +15,9 @@ struct TemplateVariable: Sendable, Equatable {
     var allNames: [String] { [name] + fields.flatMap(\.allNames) }
 }
 
-/// Every value the code gives each template, with what it means: the list the README's "Template variables"
-/// shows (generated from here by a test, which also checks that rendering gives exactly these) and that
-/// `fanout build --strict` checks templates against.
+/// Every value the code gives each template, with what it means: the list docs/template-variables.md shows
+/// (generated from here by `make docs`; tests check that rendering gives exactly these and that the page is
+/// current) and that `fanout build --strict` checks templates against.
 ///
 /// A template sees the values of the page it is rendered for: its own, those of every page
 /// (``everyPage``) if it is a page, and, as a partial or a parent (`layout`), those of the templates that

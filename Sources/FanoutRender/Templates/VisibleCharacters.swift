@@ -4,7 +4,7 @@
 /// whitespace and every noncharacter (the Nu validator stops at them: "Saw U+0000 in stream", "Forbidden code
 /// point U+001b"), and an ESC that reaches a terminal through `fanout check --format markdown` can rewrite it.
 /// Every HTML and Markdown output replaces them with their code point in the `\u{1b}` form the text, XML and
-/// GitHub reports already use, so a reader sees that something was there and what (README, "Robustness").
+/// GitHub reports already use, so a reader sees that something was there and what (docs/robustness.md).
 package enum VisibleCharacters {
     /// `text` with every scalar for which `forbidden` holds spelled as `\u{hex}`; `text` itself when there is none.
     package static func spell(_ text: String, where forbidden: (Unicode.Scalar) -> Bool) -> String {

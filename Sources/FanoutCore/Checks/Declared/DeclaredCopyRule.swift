@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// A `[[copies]]` declaration as a rule: each copy at `at` equals the field it copies of the record its `via` names
-/// (README "Declaring your app's copies").
+/// (docs/layouts.md "Declaring your app's copies").
 struct DeclaredCopyRule: CopyRule {
     let declaration: CopyDeclaration
     let descriptor: RuleDescriptor

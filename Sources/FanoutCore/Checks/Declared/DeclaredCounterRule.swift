@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// A `[[counters]]` declaration as a rule: each stored number at `at` equals the number of kept facts of the
-/// relation it counts, in its group (README "Declaring your app's copies").
+/// relation it counts, in its group (docs/layouts.md "Declaring your app's copies").
 struct DeclaredCounterRule: CounterRule {
     let declaration: CounterDeclaration
     let descriptor: RuleDescriptor

@@ -1,7 +1,7 @@
 import FanoutJSON
 
 /// A `[[mirrors]]` declaration as a rule: the copy at `at` holds exactly the kept facts of the relation it mirrors
-/// (README "Declaring your app's copies").
+/// (docs/layouts.md "Declaring your app's copies").
 struct DeclaredMirrorRule: MirrorRule {
     /// A fact of the relation, or an entry of the mirror: its two ends and its index (in the relation's array, or
     /// its row in the declared rows), in 12 bytes, as millions of them are compared.

@@ -1,7 +1,7 @@
 import FanoutJSON
 
-/// A `[[references]]` declaration as a rule: each key at `at` names an existing record of `to` (README
-/// "Declaring your app's copies").
+/// A `[[references]]` declaration as a rule: each key at `at` names an existing record of `to`
+/// (docs/layouts.md "Declaring your app's copies").
 struct DeclaredReferenceRule: ReferenceRule {
     let declaration: ReferenceDeclaration
     let descriptor: RuleDescriptor

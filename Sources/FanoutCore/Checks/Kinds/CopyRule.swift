@@ -15,7 +15,7 @@ struct CopyReading {
     var record: KeyID = noKey
 }
 
-/// The copy kind (README "Declaring your app's copies"): a field that copies a field of another record, found
+/// The copy kind (docs/layouts.md "Declaring your app's copies"): a field that copies a field of another record, found
 /// through a key. The original is the truth: a copy that differs is a finding, whose fix writes the original into
 /// it (or deletes it, when the original has no value). `poster-copy-stale` and `poster-copy-uid` are copies of a
 /// post's poster; each declared copy is one. A rule says which copies it checks and what its findings say; the

@@ -13,11 +13,10 @@ struct CounterReading {
     var group: KeyID = noKey
 }
 
-/// The counter kind (README "Declaring your app's copies"): a stored number that counts a relation. The relation
-/// is the truth: a counter that holds anything but the count is a finding, whose fix sets it to the count.
-/// `like-count-mismatch` and `like-count-negative` are counters of likes per post; each declared counter is one.
-/// A rule says which counters it checks and what its findings say; the comparison, the finding and its fix are
-/// made here.
+/// The counter kind (docs/layouts.md "Declaring your app's copies"): a stored number that counts a relation. The
+/// relation is the truth: a counter that holds anything but the count is a finding, whose fix sets it to the count.
+/// `like-count-mismatch` and `like-count-negative` are counters of likes per post; each declared counter is one. A rule
+/// says which counters it checks and what its findings say; the comparison, the finding and its fix are made here.
 protocol CounterRule: ConsistencyRule {
     /// Calls `body` with each counter the rule checks and the number it should hold.
     func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void)

@@ -14,8 +14,8 @@ struct BrokenReference {
     var other: KeyID = noKey
 }
 
-/// The reference kind (README "Declaring your app's copies"): a field or key that must name an existing record.
-/// There is no mechanical fix unless the schema marks the referring row deletable. `post-unknown-poster` is a
+/// The reference kind (docs/layouts.md "Declaring your app's copies"): a field or key that must name an existing
+/// record. There is no mechanical fix unless the schema marks the referring row deletable. `post-unknown-poster` is a
 /// reference from each post to its owner; each declared reference is one.
 protocol ReferenceRule: ConsistencyRule {
     /// The references that name no existing record.

@@ -20,10 +20,10 @@ struct RelationFact {
     var pair: Int64 { Int64(a) << 32 | Int64(UInt32(bitPattern: b)) }
 }
 
-/// The facts of each relation that declarations count and mirror: the ones the repair keeps (README "Declaring
-/// your app's copies"). Likes, follows and comments whose ends do not exist, self-follows and repeated pairs are
-/// left out, as the rules that report them delete them; posts are the live ones (the last of a repeated key),
-/// timelines the derived ones.
+/// The facts of each relation that declarations count and mirror: the ones the repair keeps (docs/layouts.md "Declaring
+/// your app's copies"). Likes, follows and comments whose ends do not exist, self-follows and repeated pairs are left
+/// out, as the rules that report them delete them; posts are the live ones (the last of a repeated key), timelines the
+/// derived ones.
 struct RelationFacts {
     let context: CheckContext
 

@@ -1,5 +1,5 @@
 /// The copies an app keeps beyond the relations, declared in its schema file, each checked by a rule named
-/// after it (README "Declaring your app's copies").
+/// after it (docs/layouts.md "Declaring your app's copies").
 public struct Declarations: Sendable, Equatable {
     public var counters: [CounterDeclaration] = []
     public var mirrors: [MirrorDeclaration] = []

@@ -1,5 +1,5 @@
 /// The relations a declaration can name: what a counter counts, what a mirror copies, whose field a copy holds
-/// (README "Declaring your app's copies").
+/// (docs/layouts.md "Declaring your app's copies").
 public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
     case users, posts, likes, follows, comments, timeline, flags
 
