@@ -216,9 +216,12 @@ def engine_run(spark, folder):
 
 
 def diff_run(spark, folders):
-    """--diff: both folders' tables, the findings views (cached, so that each is computed once), the queries."""
+    """--diff: both folders' tables, the findings views, the queries. Each findings view is computed once and kept
+    on the executors (localCheckpoint, which also cuts its lineage): merely cached, it was planned again inside
+    the queries that read it, every rule's query with it, which tripled the run and made Spark's generated code
+    fail to compile."""
     def run(manifests, sql):
-        view = lambda name, query: spark.sql(query).cache().createOrReplaceTempView(name)
+        view = lambda name, query: spark.sql(query).localCheckpoint().createOrReplaceTempView(name)
         return engine_errors(" and ".join(folders), lambda: fanout_job.diff_rows(
             sql, folders, manifests, lambda f, m, p: load(spark, f, m, p), view, lambda query: collect(spark, query)))
     return run

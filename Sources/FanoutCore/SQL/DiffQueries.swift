@@ -35,20 +35,21 @@ public struct DiffQueries: Sendable {
         (rules, skipped) = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect)
         func findings(_ prefix: String) -> String {
             let queries = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect, tablePrefix: prefix).queries
-            guard !queries.isEmpty else {
+            let rows = queries.isEmpty
                 // No rule runs: an empty view of the finding rows' columns.
-                return old.finding(paths: [], pathList: "CAST(\(dialect.array([])) AS \(dialect == .spark ? "array<string>" : "VARCHAR[]"))",
-                                   fix: old.fix([]), message: [old.null]) + "\nWHERE 1 = 0"
-            }
-            return queries.map { "SELECT * FROM (\n\($0.sql)\n)" }.joined(separator: "\nUNION ALL\n")
+                ? old.finding(paths: [], pathList: "CAST(\(dialect.array([])) AS \(dialect == .spark ? "array<string>" : "VARCHAR[]"))",
+                              fix: old.fix([]), message: [old.null]) + "\nWHERE 1 = 0"
+                : queries.map { "SELECT * FROM (\n\($0.sql)\n)" }.joined(separator: "\nUNION ALL\n")
+            // The first path as a column of its own: findings then match on plain columns, which both engines join
+            // by hashing (an expression in the join made Spark 4's generated code fail to compile, and fall back).
+            return "SELECT f.*, \(dialect.firstOrEmpty("f.paths")) AS first_path FROM (\n\(rows)\n) f"
         }
         let oldFindings = dialect.table("old_findings"), newFindings = dialect.table("new_findings")
         views = [Query(name: "old_findings", sql: findings(Self.oldPrefix)), Query(name: "new_findings", sql: findings(Self.newPrefix))]
         let columns = "f.rule AS rule, f.severity AS severity, f.paths AS paths, f.expected AS expected, f.actual AS actual, "
             + "f.fix AS fix, f.message AS message"
         func unmatched(_ from: String, _ other: String) -> String {
-            "FROM \(from) f\nWHERE NOT EXISTS (SELECT 1 FROM \(other) g WHERE g.rule = f.rule AND "
-                + "\(dialect.firstOrEmpty("g.paths")) = \(dialect.firstOrEmpty("f.paths")))"
+            "FROM \(from) f\nWHERE NOT EXISTS (SELECT 1 FROM \(other) g WHERE g.rule = f.rule AND g.first_path = f.first_path)"
         }
         let sides = (old: old, new: new)
         queries = [
