@@ -36,8 +36,9 @@ import Testing
         #expect(try cli.run("history", "history.ndjson", "--fail-on", "anomaly").code == 0)
 
         // The page: a chart per rule, the jump's columns in the error colour and no other.
-        let page = try cli.run("history", "history.ndjson", "--format", "html", "--output", "history.html")
-        #expect(page.code == 0 && page.stderr == "wrote history.html\n", "\(page.stderr)")
+        // HTML to a file and text to standard output, from one read, as check pairs --format and --output.
+        let page = try cli.run("history", "history.ndjson", "--format", "html", "--output", "history.html", "--format", "text")
+        #expect(page.code == 0 && page.stderr == "wrote history.html\n" && page.stdout == history.stdout, "\(page.stderr)")
         let html = try cli.read("history.html")
         #expect(html.contains("<h1>History</h1>") && html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 18)
         let slot = 1000 / 30, x = (jump - 1) * slot

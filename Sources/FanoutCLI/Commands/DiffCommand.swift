@@ -86,11 +86,8 @@ struct DiffCommand: ParsableCommand {
             (request, try DiffWriter.render(diff, info: info, format: request.format, maxPerList: limit, templates: templates))
         })
         let wrote = try reports.writeFiles()
-        if let report = reports.reports.first(where: { $0.request.output == nil }) { printOutput(report.text) }
-        if !wrote.isEmpty {
-            printStatus("wrote \(wrote.joined(separator: ", "))")
-            printStatus(DiffWriter.summaryLine(diff))
-        }
+        reports.show(wrote: wrote)
+        if !wrote.isEmpty { printStatus(DiffWriter.summaryLine(diff)) }
         if let threshold = failOn.threshold, diff.hasNewFindings(atOrAbove: threshold) { throw ExitCode(1) }
     }
 }
