@@ -65,11 +65,7 @@ enum DiffHTML {
     }
 
     private static func describe(_ entry: DiffEntry, sign: String) -> String {
-        let code = { (text: String) in "<code>\(HTMLText.escape(text))</code>" }
-        let parts = sign == "~"
-            ? DiffValueText.changes(entry).map { "\(HTMLText.escape($0.name)) \(code($0.old)) \u{2192} \(code($0.new))" }
-            : DiffValueText.shown(entry.new ?? entry.old, path: entry.path).map { "\(HTMLText.escape($0.name)) \(code($0.value))" }
-        return parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+        DiffValueText.described(entry, sign: sign, name: HTMLText.escape, value: { "<code>\(HTMLText.escape($0))</code>" })
     }
 
     private static func more(_ count: Int, shown: Int?) -> String {

@@ -44,10 +44,7 @@ enum DiffMarkdown {
     }
 
     private static func describe(_ entry: DiffEntry, sign: String) -> String {
-        let parts = sign == "~"
-            ? DiffValueText.changes(entry).map { "\(MarkdownText.escape($0.name)) \(MarkdownCode.span($0.old)) \u{2192} \(MarkdownCode.span($0.new))" }
-            : DiffValueText.shown(entry.new ?? entry.old, path: entry.path).map { "\(MarkdownText.escape($0.name)) \(MarkdownCode.span($0.value))" }
-        return parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+        DiffValueText.described(entry, sign: sign, name: MarkdownText.escape, value: MarkdownCode.span)
     }
 
     private static func more(_ count: Int, shown: Int?) -> String {

@@ -47,13 +47,7 @@ enum DiffText {
 
     /// What follows an entry's path: the value's members the path does not show, or what changed.
     private static func describe(_ entry: DiffEntry, sign: String) -> String {
-        let parts: [String]
-        if sign == "~" {
-            parts = DiffValueText.changes(entry).map { "\($0.name) \($0.old) \u{2192} \($0.new)" }
-        } else {
-            parts = DiffValueText.shown(entry.new ?? entry.old, path: entry.path).map { "\($0.name) \($0.value)" }
-        }
-        return parts.isEmpty ? "" : ": " + TerminalText.escape(parts.joined(separator: ", "))
+        DiffValueText.described(entry, sign: sign, name: TerminalText.escape, value: TerminalText.escape)
     }
 
     /// Columns padded to their widest cell, the first `left` left-aligned (names), the others right-aligned

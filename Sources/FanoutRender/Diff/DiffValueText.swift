@@ -24,6 +24,16 @@ enum DiffValueText {
         }
     }
 
+    /// What a report shows after an entry's path: `: member old → new, …` for a change (`sign` ~), `: member value,
+    /// …` for an added or removed fact; empty when nothing is left to show. Names and values go through the
+    /// format's own escaping (`name`, `value`), the rest is the same in every format.
+    static func described(_ entry: DiffEntry, sign: String, name: (String) -> String, value: (String) -> String) -> String {
+        let parts = sign == "~"
+            ? changes(entry).map { "\(name($0.name)) \(value($0.old)) \u{2192} \(value($0.new))" }
+            : shown(entry.new ?? entry.old, path: entry.path).map { "\(name($0.name)) \(value($0.value))" }
+        return parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+    }
+
     /// The kinds of change and their entries, in the order reports list them.
     static func kinds(_ relation: RelationDiff) -> [(kind: String, sign: String, entries: [DiffEntry])] {
         [("added", "+", relation.added), ("removed", "\u{2212}", relation.removed), ("changed", "~", relation.changed)]
