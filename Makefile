@@ -3,7 +3,7 @@ SWIFT ?= swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -19,12 +19,13 @@ run: deps release
 	.build/release/fanout build $(EXPORT) --out $(OUT) --content Content
 	@echo "Open $(OUT)/index.html in a browser."
 
-## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports
+## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports,
+## and the Spark job on a standalone cluster (test-cluster)
 test: deps test-deps check-templates sql-deps
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
 	$(MAKE) validate-html validate-pages
-	$(MAKE) validate-reports validate-search
+	$(MAKE) validate-reports validate-search test-cluster
 
 ## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
 ## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
@@ -122,6 +123,18 @@ validate-search:
 	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
 	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
+
+## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/spark-cluster):
+## a master and two workers, each a JVM started by pyspark's bin/spark-class, the job submitted with spark-submit
+## --master spark://…, the binary shipped to the executors; its findings must be check's on a drifted export, once
+## whole and once with a worker killed while the parts are read; no process is left behind
+CLUSTER_DIR ?= .build/test-cluster
+test-cluster: sql-deps
+	rm -rf $(CLUSTER_DIR) && mkdir -p $(CLUSTER_DIR)
+	$(SWIFT) build --product fanout
+	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
+	"$$BIN" generate --users 60 --seed 3 --defects 12 --out $(CLUSTER_DIR)/drifted.json; \
+	$(SQL_VENV)/bin/python scripts/spark-cluster --fanout "$$BIN" $(CLUSTER_DIR)/drifted.json
 
 ## build: a debug build of every product
 build: deps

@@ -29,7 +29,9 @@ let package = Package(
     ],
     targets: [
         // Domain core: model, derivation, checks. No I/O.
-        .target(name: "FanoutCore", dependencies: ["FanoutJSON", "CPrefetch"]),
+        .target(name: "FanoutCore", dependencies: ["FanoutJSON", "FanoutLocked", "CPrefetch"]),
+        // The one lock type, shared by the core and the outputs, which need nothing else of the core.
+        .target(name: "FanoutLocked"),
         // A CPU prefetch hint, which Swift cannot express, for the key table's batched interning.
         .target(name: "CPrefetch"),
         // Streaming byte-level JSON reader and canonical writer.
@@ -54,7 +56,7 @@ let package = Package(
             providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
         ),
         // Writing files and folders atomically (a temporary sibling moved into place): every output goes through it.
-        .target(name: "FanoutOutput", dependencies: ["FanoutCore"]),
+        .target(name: "FanoutOutput", dependencies: ["FanoutLocked"]),
         // Site pages and reports.
         .target(
             name: "FanoutRender",

@@ -52,6 +52,7 @@ def session(master=None):
                    .config("spark.default.parallelism", str(local_cores(master)))
                    .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
     spark = builder.getOrCreate()
+    fanout_job.CLOCK.lap("session")
     running = spark.sparkContext.master
     if running.startswith("local") and spark.conf.get("spark.sql.shuffle.partitions") == "200":
         # Spark's default of 200 shuffle partitions is for clusters; on one machine, one per core (unless
@@ -85,17 +86,20 @@ def load(spark, folder, manifest, prefix=""):
                      else spark.createDataFrame([], ddl))
         # Every rule's query reads the tables again: read each once.
         frame.cache().createOrReplaceTempView(prefix + table)
+    fanout_job.CLOCK.lap("load")
 
 
 def to_parquet(spark, folder, manifest):
     """Writes each NDJSON table of `folder` as Parquet into `folder/parquet/<table>`, by the executors, so that
-    every later run reads columns instead of parsing JSON."""
+    every later run reads columns instead of parsing JSON. A table without rows is left out (`load` makes it an
+    empty view): a Spark job per table costs seconds on a cluster, and a layout leaves half its tables empty."""
     for table, spec in manifest["tables"].items():
         ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
         files = fanout_job.table_files(folder, manifest, table)
-        frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
-                 else spark.createDataFrame([], ddl))
-        frame.write.mode("overwrite").parquet(os.path.join(folder, PARQUET, table))
+        if files and spec.get("rows", 1) > 0:
+            (spark.read.schema(ddl).option("mode", "FAILFAST").json(files)
+             .write.mode("overwrite").parquet(os.path.join(folder, PARQUET, table)))
+    fanout_job.CLOCK.lap("parquet")
 
 
 def write_tables(spark, export, folder, parts, fanout, ship, schema=None):
@@ -128,6 +132,7 @@ def write_tables(spark, export, folder, parts, fanout, ship, schema=None):
         index, code, message = failed[0]
         raise fanout_job.JobError(f"fanout tables --part {index + 1}/{parts} failed (exit {code}): {message}",
                                   fanout_job.EXIT_USAGE if code == 2 else fanout_job.EXIT_ENGINE)
+    fanout_job.CLOCK.lap("parts")
     merged = subprocess_run([fanout, "tables", "--merge", "--out", folder])
     if merged.returncode != 0:
         raise fanout_job.JobError(f"fanout tables --merge failed: {merged.stderr.strip()}", fanout_job.EXIT_ENGINE)
@@ -170,6 +175,7 @@ def findings(spark, queries, folder):
     finally:
         frame.unpersist()
     parts = sorted(glob.glob(os.path.join(folder, "part-*")))
+    fanout_job.CLOCK.lap("rules")
 
     def stream():
         for part in parts:
@@ -210,7 +216,9 @@ def engine_run(spark, folder):
             # The part files go in the output folder being written (where the cluster's executors can write when
             # it is on a shared file system), and are deleted once the report holds their findings.
             ordered = findings(spark, sql["queries"], staged.path(".findings"))
-            return ordered, {q["name"]: collect(spark, q["sql"]) for q in sql.get("derived", [])}
+            derived = {q["name"]: collect(spark, q["sql"]) for q in sql.get("derived", [])}
+            fanout_job.CLOCK.lap("derived")
+            return ordered, derived
         return engine_errors(folder, work)
     return run
 

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 # Exit codes (docs/tables.md).
 EXIT_OK = 0
@@ -58,6 +59,27 @@ def arguments(description, engine):
         parser.add_argument("--fanout-on-path", action="store_true",
                             help="with --export, executors run the fanout on their PATH instead of the one shipped with the job")
     return parser
+
+
+# MARK: timings
+
+class PhaseClock:
+    """With FANOUT_TIMINGS=1, prints `timing PHASE SECONDS` to stderr as each phase ends, as `fanout` does
+    (docs/performance.md "The rules on Spark and DuckDB"): where a run's time goes, for bench/spark."""
+
+    enabled = os.environ.get("FANOUT_TIMINGS") == "1"
+
+    def __init__(self):
+        self.last = time.monotonic()
+
+    def lap(self, phase):
+        now = time.monotonic()
+        if self.enabled:
+            print(f"timing {phase} {now - self.last:.3f}", file=sys.stderr, flush=True)
+        self.last = now
+
+
+CLOCK = PhaseClock()
 
 
 # MARK: tables
@@ -402,6 +424,7 @@ def run(args, engine_run):
         for table in manifest["tables"]:
             table_files(args.tables, manifest, table)
         sql = fanout_sql(args.fanout, args.tables, args.dialect, args.rule, args.derived)
+        CLOCK.lap("sql")
         staged = stage()
         findings, derived = engine_run(manifest, sql, staged)
         if not isinstance(findings, OrderedFindings):
@@ -410,4 +433,7 @@ def run(args, engine_run):
             write_report(f, sql, manifest.get("export", {}).get("name"), findings)
         for name, rows in derived.items():
             write_rows(staged.path(name, "part-00000.ndjson"), rows)
-    return written(args.out, work)
+    code = written(args.out, work)
+    if code == EXIT_OK:
+        CLOCK.lap("report")
+    return code

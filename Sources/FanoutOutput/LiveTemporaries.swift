@@ -1,4 +1,4 @@
-import FanoutCore
+import FanoutLocked
 import Foundation
 
 /// The temporary files and folders this process is writing, so that a run stopped by a signal removes them

@@ -1,4 +1,4 @@
-import FanoutCore
+import FanoutLocked
 import Foundation
 
 /// A folder written whole: every file goes into a staging sibling (``TemporaryName``), which replaces the target

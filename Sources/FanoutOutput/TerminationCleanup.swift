@@ -1,4 +1,4 @@
-import FanoutCore
+import FanoutLocked
 import Foundation
 
 /// Removes this process's temporaries when SIGINT, SIGTERM or SIGHUP stops it, then lets the signal end the

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutLocked
 
 /// Sends server events (a reload, a keep-alive ping) to every open `/_fanout/events` stream. An `AsyncStream` has
 /// one consumer, so each stream gets its own.

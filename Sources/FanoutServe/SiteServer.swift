@@ -1,5 +1,6 @@
-import FanoutRender
 import FanoutCore
+import FanoutLocked
+import FanoutRender
 import Foundation
 import Hummingbird
 import HummingbirdCore

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutLocked
 import FanoutRender
 
 /// The site the server answers with: the last one that loaded, swapped whole when a reload succeeds, so that a

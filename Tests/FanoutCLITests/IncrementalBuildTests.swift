@@ -51,7 +51,9 @@ import Testing
         // Fewer pages: the ones gone are deleted, with the folders they leave empty.
         let fewer = try cli.run("build", "export.json", "--out", "site", "--per-page", "1000", "-v")
         let deleted = listed("deleted", fewer)
-        #expect(!deleted.isEmpty && deleted.allSatisfy { $0.contains("page-") || $0.contains("profile-") || $0.hasPrefix("page/") })
+        #expect(!deleted.isEmpty && deleted.allSatisfy { file in
+            ["page-", "profile-", "liked-"].contains { file.contains($0) } || file.hasPrefix("page/")
+        })
         #expect(deleted.allSatisfy { !cli.exists("site/\($0)") })
         #expect(!cli.exists("site/page"), "the index's page folders are gone with their pages")
         try? FileManager.default.removeItem(at: cli.url("full"))
@@ -157,16 +159,38 @@ import Testing
             let page = try #require(pageWithPost[uid], "a page of \(uid)'s timeline shows the post")
             showing.formUnion([page, String(page.dropLast("html".count)) + "md"])
         }
+        // The pages of the posts a user liked (and their twins): every one of A's and B's, whose likes changed, and
+        // the others' that show P.
+        let liked = cli.files(under: "site").filter { ($0 as NSString).lastPathComponent.hasPrefix("liked") }
+        let folders = try [a, b].map { try #require(timelines.files[$0]?.first.map { ($0 as NSString).deletingLastPathComponent + "/" }) }
+        let likersPages = liked.filter { file in folders.contains { file.hasPrefix($0) } }
+        showing.formUnion(likersPages)
+        for file in liked where file.hasSuffix(".html") && EndToEndTests.dataPosts((try? cli.read("site/\(file)")) ?? "").contains(post) {
+            showing.formUnion([file, String(file.dropLast("html".count)) + "md"])
+        }
         #expect(changed.contains(postPage), "the post page lists the likers")
         #expect(changed.isSubset(of: showing), "rewrote pages that do not show the post: \(changed.subtracting(showing))")
         for liker in [a, b] where oracle.timelines[liker]!.contains(post) {
             #expect(changed.contains(pageWithPost[liker]!), "the heart of \(liker) changed")
         }
+        #expect(Set(likersPages).isSubset(of: changed), "A's and B's liked pages each say how many posts they liked")
         #expect(!changed.contains("index.html") && !changed.contains("report.json") && !changed.contains("sitemap.xml"))
     }
 }
 
 extension IncrementalBuildTests {
+    /// Builds `export.json` into `site` again, incrementally and verbosely, after `edit`, and checks that the folder
+    /// is what a clean build into `full` writes, byte for byte; returns the incremental build's result.
+    func rebuildAndCompare(_ cli: CLI, after edit: String, _ arguments: [String]) throws -> CLI.Result {
+        let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
+        #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
+        try? FileManager.default.removeItem(at: cli.url("full"))
+        #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
+        let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
+        #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
+        return incremental
+    }
+
     /// Comments reach exactly the pages that show them (docs/site.md), on FriendlyPix's export: a comment's
     /// text edited renders its post's page alone; a comment added or removed, also the pages showing the post's
     /// card, which counts them; a commenter renamed or deleted, their comments' pages. After each edit the folder
@@ -185,22 +209,19 @@ extension IncrementalBuildTests {
         func rebuild(_ edit: String, _ patch: [String: Any]) throws -> (written: Set<String>, summary: String) {
             root = FirebasePatch.apply(patch, to: root)
             try save()
-            let incremental = try cli.run(["build", "export.json", "--out", "site", "-v"] + arguments)
-            #expect(incremental.code == 0, "\(edit): \(incremental.stderr)")
-            try? FileManager.default.removeItem(at: cli.url("full"))
-            #expect(try cli.run(["build", "export.json", "--out", "full"] + arguments).code == 0)
-            let differences = try IncrementalBuildPropertyTests.differences(cli, "site", "full")
-            #expect(differences.isEmpty, "after \(edit): \(differences.prefix(8))")
+            let incremental = try rebuildAndCompare(cli, after: edit, arguments)
             return (written(incremental), String(incremental.stderr.prefix { $0 != "\n" }))
         }
-        /// The post page of `key`, and every page showing its card (Markdown twins of timeline pages included).
+        /// The post page of `key`, and every page showing its card (Markdown twins included).
         func pages(showing key: String) throws -> (post: String, all: Set<String>) {
             var all = Set<String>(), post: String?
             for file in cli.files(under: "site") where file.hasSuffix(".html") {
                 guard try EndToEndTests.dataPosts(cli.read("site/\(file)")).contains(key) else { continue }
                 all.insert(file)
                 if file.hasPrefix("posts/") { post = file }
-                if file.hasPrefix("users/"), TimelinePages.pageNumber(file) != nil { all.insert(String(file.dropLast("html".count)) + "md") }
+                // A timeline's or liked page's Markdown twin shows the card too.
+                let twin = String(file.dropLast("html".count)) + "md"
+                if file.hasPrefix("users/"), cli.exists("site/\(twin)") { all.insert(twin) }
             }
             return (try #require(post), all)
         }

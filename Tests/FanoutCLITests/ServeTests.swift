@@ -69,6 +69,37 @@ import FoundationNetworking
         #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
     }
 
+    /// The pages of the posts a user liked (docs/site.md), fetched as a browser does (URLSession, the links
+    /// resolved from the profile's): each is the file `build` writes, as HTML or Markdown; page 1 under page N's
+    /// name, a number written otherwise and a page past the last are none.
+    @Test func servesLikedPagesByPath() throws {
+        let cli = try Self.project(users: 40)
+        let server = try ServeProcess(cli, Self.siteArguments, in: "proj")
+        // A user with several pages of liked posts (3 a page).
+        let second = try #require(cli.files(under: "built/users").first { $0.hasSuffix("/liked-2.html") })
+        let folder = "users/" + second.dropLast("liked-2.html".count)
+        let profile = try #require(URL(string: folder + "profile.html", relativeTo: URL(string: server.url)))
+        let (profilePage, _) = try synchronousFetch(profile)
+        #expect(String(decoding: profilePage, as: UTF8.self).contains("<a href=\"liked.html\">liked posts</a>"))
+        let liked = cli.files(under: "built/" + folder).filter { $0.hasPrefix("liked") }
+        #expect(liked.count >= 4 && liked.contains("liked.md"), "\(liked)")
+        for file in liked {
+            let (data, response) = try synchronousFetch(try #require(URL(string: file, relativeTo: profile)))
+            let http = try #require(response as? HTTPURLResponse)
+            let page = ServeProcess.Response(status: http.statusCode, headers: http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, body: data)
+            #expect(http.statusCode == 200, "\(file)")
+            #expect(page.header("Content-Type") == (file.hasSuffix(".md") ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8"))
+            #expect(Self.withoutScript(page, path: file) == (try Data(contentsOf: cli.url("built/" + folder + file))), "\(file)")
+        }
+        let pages = liked.count { $0.hasSuffix(".html") }
+        for missing in ["liked-1.html", "liked-02.html", "liked-\(pages + 1).html", "liked-\(pages + 1).md"] {
+            let (_, response) = try synchronousFetch(try #require(URL(string: missing, relativeTo: profile)))
+            #expect((response as? HTTPURLResponse)?.statusCode == 404, "\(missing)")
+        }
+        let stop = server.stop()
+        #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
+    }
+
     /// FriendlyPix's export, whose post pages list comments and whose cards count them: every post page, and
     /// every page linking to a post's comments, served, is the file `build` writes.
     @Test func servesThePagesWithCommentsBuildWrites() throws {

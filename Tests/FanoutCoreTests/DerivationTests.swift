@@ -30,6 +30,14 @@ import Testing
         #expect(timeline(b, "carol") == ["p3"])
     }
 
+    /// Every post's rank orders posts as timelines do: newest first, ties by key.
+    @Test func postRankIsTheTimelinesOrder() {
+        let b = sample()
+        let derived = DerivedData(b.dataset)
+        let byRank = b.dataset.posts.indices.sorted { derived.postRank[$0] < derived.postRank[$1] }
+        #expect(byRank.map { b.dataset.key(b.dataset.posts[$0].key) } == ["p2", "p3", "p4", "p5", "p1"])
+    }
+
     @Test func postsWithoutTimestampUsePushIDTimeAndUndatedSortLast() {
         var b = DatasetBuilder()
         b.user("u")

@@ -57,7 +57,7 @@ import Testing
         let pagination = Pagination(perPage: 3, count: 7)
         #expect(pagination.pageCount == 3)
         #expect((1...3).flatMap { Array(pagination.range(of: $0)) } == Array(0..<7))
-        let middle = pagination.values(page: 2) { SiteLinks.timelineFile(page: $0, ext: "html") }
+        let middle = pagination.values(page: 2) { PageDeclarations.timelines.path.file(page: $0) }
         let nav = middle["pagination"] as! [String: Any]
         #expect(nav["prevHref"] as? String == "index.html" && nav["nextHref"] as? String == "page-3.html")
         #expect(Pagination(perPage: 3, count: 0).pageCount == 1)

@@ -40,9 +40,14 @@ private func smallSite(comments: Bool = false) -> (Dataset, DerivedData) {
     return (dataset, DerivedData(dataset))
 }
 
-/// Builds the small site's `kinds` with `templates` over the built-in ones, and returns its files by path.
-private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:], comments: Bool = false) throws -> [String: String] {
-    let (dataset, derived) = smallSite(comments: comments)
+/// Builds the small site's `kinds` with `templates` over the built-in ones, its export changed by `edit`, and
+/// returns its files by path.
+private func build(
+    _ kinds: Set<PageKind>, templates: [String: String] = [:], comments: Bool = false, edit: (inout Dataset) -> Void = { _ in }
+) throws -> [String: String] {
+    var (dataset, _) = smallSite(comments: comments)
+    edit(&dataset)
+    let derived = DerivedData(dataset)
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)").path
     let builder = SiteBuilder(
         dataset: dataset, derived: derived, audit: AuditResult(findings: [], rulesRun: [], skipped: []),
@@ -161,5 +166,67 @@ private func build(_ kinds: Set<PageKind>, templates: [String: String] = [:], co
         for (path, text) in files where path.hasSuffix(".html") || path.hasSuffix(".md") {
             #expect(!text.contains("comment"), "\(path)")
         }
+    }
+
+    /// The posts a user liked: newest first, `--per-page` a page with page links, each as its card with the
+    /// user's heart, a Markdown twin each; a like of a post that does not exist is not shown, a user who liked
+    /// nothing gets a page that says so; the profile links to them.
+    @Test func likedPagesListTheUsersLikesNewestFirst() throws {
+        let files = try build([.liked, .markdown, .profiles]) { dataset in
+            let (alice, ghost) = (dataset.keys.intern("u1"), dataset.keys.intern("-gone"))
+            dataset.likes += [Like(post: dataset.keys.intern("-P2"), user: alice), Like(post: dataset.keys.intern("-P3"), user: alice),
+                              Like(post: ghost, user: alice), Like(post: dataset.keys.intern("-P3"), user: alice)]
+        }
+        let first = try #require(files["users/u1/liked.html"]), second = try #require(files["users/u1/liked-2.html"])
+        func posts(_ html: String) -> [String] { html.matches(of: /data-post="([^"]*)"/).map { String($0.output.1) } }
+        #expect(posts(first) == ["-P3", "-P2"] && posts(second) == ["-P1"], "newest first, two a page")
+        #expect(first.contains("<title>Posts alice liked · Fanout</title>") && first.contains("<h1>Posts alice liked</h1>"))
+        #expect(second.contains("<title>Posts alice liked (page 2 of 2) · Fanout</title>"))
+        #expect(first.contains("<p class=\"meta\">3 posts, newest first · posts 1–2, page 1 of 2 · "), "\(first)")
+        #expect(first.contains("<a rel=\"next\" href=\"liked-2.html\">") && second.contains("<a rel=\"prev\" href=\"liked.html\">"))
+        #expect(first.components(separatedBy: #"aria-label="liked by alice">♥"#).count == 3, "every card with alice's heart")
+        #expect(!first.contains("data-timeline="), "not a timeline page")
+        let markdown = try #require(files["users/u1/liked.md"])
+        #expect(markdown.hasPrefix("# Posts alice liked\n\n3 posts, newest first (posts 1–2).") && markdown.contains("## carol"))
+        #expect(markdown.contains("[2](liked-2.md)") && files["users/u1/liked-2.md"] != nil)
+        let bob = try #require(files["users/u2/liked.html"])
+        #expect(bob.contains("<p class=\"empty\">bob has not liked any post yet.</p>") && files["users/u2/liked-2.html"] == nil)
+        #expect(try #require(files["users/u1/profile.html"]).contains("<a href=\"liked.html\">liked posts</a>"))
+        #expect(files["users/u1/index.md"] != nil && files["users/u1/index.html"] == nil, "`markdown` chooses every Markdown twin")
+    }
+
+    /// A liked page's input key (docs/site.md "Rebuilds, progress and timings") changes when the user's likes
+    /// change or a post on it changes, and not when anything else does: a rebuild renders it then, and only then.
+    @Test func likedPagesAreRenderedAgainWhenTheirLikesOrPostsChangeOnly() throws {
+        func keys(_ edit: (inout Dataset) -> Void) throws -> [String: UInt64] {
+            var (dataset, _) = smallSite()
+            edit(&dataset)
+            let pages = try SitePages(
+                dataset: dataset, derived: DerivedData(dataset), audit: AuditResult(findings: [], rulesRun: [], skipped: []),
+                options: SiteOptions(exportName: "test.json", perPage: 2), templates: try TemplateSet())
+            let liked = [PageDeclarations.positions["liked"]!, PageDeclarations.positions["liked.md"]!]
+            return Dictionary(uniqueKeysWithValues: try pages.jobs.filter { liked.contains($0.kind) }.map { job in
+                let path = pages.renderer.path(of: job)
+                return (path, try #require(pages.renderer.inputKey(job, path: path), "a key from the page's data"))
+            })
+        }
+        func changed(_ edit: (inout Dataset) -> Void) throws -> Set<String> {
+            let (before, after) = (try keys { _ in }, try keys(edit))
+            #expect(Set(before.keys).isSubset(of: after.keys) || Set(after.keys).isSubset(of: before.keys))
+            return Set(after.keys.filter { before[$0] != after[$0] })
+        }
+        let alice: Set = ["users/u1/liked.html", "users/u1/liked.md"], carol: Set = ["users/u3/liked.html", "users/u3/liked.md"]
+        // alice likes -P1 and so does carol; bob likes nothing.
+        #expect(try changed { $0.likes.append(Like(post: $0.keys.intern("-P2"), user: $0.keys.intern("u1"))) } == alice)
+        #expect(try changed { d in
+            let u1 = d.keys.lookup("u1")
+            d.likes.removeAll { $0.user == u1 }
+        } == alice.union(carol), "alice's like gone from her page, and from -P1's count on carol's")
+        #expect(try changed { $0.posts[0].caption = "recaptioned" } == alice.union(carol), "-P1, on both pages, changed")
+        #expect(try changed { $0.posts[1].caption = "recaptioned" }.isEmpty, "-P2 is on no liked page")
+        #expect(try changed { $0.following.append(Follow(user: $0.keys.intern("u2"), target: $0.keys.intern("u3"))) }.isEmpty)
+        let bob: Set = ["users/u2/liked.html", "users/u2/liked.md"]
+        #expect(try changed { $0.users[1].username = "robert" } == alice.union(bob).union(carol), "bob's page is titled with his name, and he posted -P1")
+        #expect(try changed { $0.users[0].username = "alicia" }.contains("users/u1/liked.html"), "alice's own page is titled with her name")
     }
 }

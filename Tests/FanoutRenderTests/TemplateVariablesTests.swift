@@ -70,7 +70,7 @@ import Testing
 
     /// Users with and without usernames and names, posts with every optional value, a flag, pagination, a
     /// follow, stored timelines for the coverage chart, a stored counter that disagrees, comments, and a timeline
-    /// long enough that its page links leave gaps.
+    /// and a user's liked posts long enough that their page links leave gaps.
     static func richSite() -> (Dataset, DerivedData) {
         var schema = Schema(name: "test")
         schema.timeline = TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!)
@@ -103,6 +103,8 @@ import Testing
         dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
         dataset.followers = dataset.following
         dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+        // user4 likes every post: more than nine pages of liked posts.
+        dataset.likes += (1...22).map { Like(post: id("-P\($0)"), user: id("u4")) }
         dataset.flags = [Flag(post: id("-P2"), user: id("u2"))]
         dataset.timeline = [TimelineEntry(user: id("u1"), post: id("-P1"), posterUID: id("u2"))]
         // A comment with a text and a time, one without either.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutCore
+import FanoutLocked
 import FanoutOutput
 import FanoutRender
 import FanoutServe

@@ -1,5 +1,6 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 import Foundation
 
 /// Progress on stderr while long phases run, only when stderr is a terminal: the phase's name and elapsed

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FanoutLocked
 
 /// A rule that did not run, and why.
 public struct SkippedRule: Sendable, Equatable {

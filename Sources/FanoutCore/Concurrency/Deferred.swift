@@ -1,4 +1,5 @@
 import Dispatch
+import FanoutLocked
 
 /// A value made on another thread, started as soon as it is declared and waited for only where it is read: for
 /// what a page may need but the first page need not wait for (`serve`'s search orders, the report's coverage).

@@ -1,4 +1,5 @@
 import Dispatch
+import FanoutLocked
 
 /// Runs `first` and `second` at once, on two cores where there are two, and returns both results.
 func concurrently<A: Sendable, B: Sendable>(_ first: () -> A, _ second: () -> B) -> (A, B) {

@@ -32,6 +32,9 @@ public struct DerivedData: Sendable {
     package let ownPosts: GroupedIndex
     /// Per user index: the derived timeline as post indexes, newest first.
     package let timelines: GroupedIndex
+    /// Each post's position in the order timelines list posts in (newest first, equal times by key): what orders
+    /// any other list of posts the same way.
+    package let postRank: [Int32]
     /// Each user's position when users are ordered by username then uid.
     package let userRank: [Int32]
     /// Per post index: comment indexes (positions in ``Dataset/comments``), newest first; nil when the export has
@@ -70,6 +73,7 @@ public struct DerivedData: Sendable {
         self.followers = followers
         self.ownPosts = ownPosts
         self.timelines = timelines
+        postRank = rankOfPost
         self.userRank = userRank
         self.postComments = postComments
     }

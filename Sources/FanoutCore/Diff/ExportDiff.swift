@@ -1,4 +1,5 @@
 import Dispatch
+import FanoutLocked
 
 /// What changed between two exports of one app (an older and a newer backup): in the data, relation by relation,
 /// and in the audit, finding by finding (docs/diff-and-history.md). A value: the comparison reads the two

@@ -79,7 +79,7 @@ package struct SQLContext: Sendable {
     /// A string literal; backslashes are written as `chr(92)`, since Spark reads them as escapes by default.
     package func text(_ value: String) -> String {
         let pieces = value.split(separator: "\\", omittingEmptySubsequences: false)
-            .map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+            .map { "'" + $0.replacing("'", with: "''") + "'" }
         return pieces.count == 1 ? pieces[0] : "(" + pieces.joined(separator: " || chr(92) || ") + ")"
     }
 

@@ -1,6 +1,7 @@
 import FanoutCore
 import FanoutImport
 import FanoutJSON
+import FanoutLocked
 import FanoutOutput
 import Foundation
 

@@ -1,5 +1,6 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 
 /// How long a part of a build took, for `build -v` (docs/site.md "Rebuilds, progress and timings").
 public struct BuildPhase: Sendable, Equatable {

@@ -1,30 +1,7 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 import Foundation
-
-/// The kinds of page a site has; `--pages` chooses among them.
-public enum PageKind: String, CaseIterable, Sendable {
-    /// `index.html`, `page/2/index.html`, …: the users, `--per-page` a page.
-    case index
-    /// `search.json` and `search-data.js`: every user's name, uid and timeline, for the index's search box.
-    case search
-    /// `users/<uid>/index.html`, `page-2.html`, … (the timeline's pages).
-    case timelines
-    /// `users/<uid>/index.md`, `page-2.md`, …, the timeline pages' Markdown twins.
-    case markdown
-    /// `users/<uid>/profile.html`, `profile-2.html`, ….
-    case profiles
-    /// `posts/<key>.html`.
-    case posts
-    /// `report.html`, `report.md`, `report.json`.
-    case report
-    /// The pages of `Content/`.
-    case pages
-    /// `users/<uid>/feed.xml`, an Atom feed per timeline.
-    case feeds
-    /// `sitemap.xml`, listing every HTML page the build writes; only with a base URL.
-    case sitemap
-}
 
 /// What to build and where.
 public struct SiteOptions: Sendable {
@@ -68,7 +45,7 @@ public struct SiteOptions: Sendable {
     }
 }
 
-/// Renders the whole static site: index, timelines and their Markdown twins, profiles, posts, report, pages.
+/// Renders the whole static site: every page of the kinds chosen (``PageDeclarations``), then the sitemap.
 public struct SiteBuilder: Sendable {
     let dataset: Dataset
     let derived: DerivedData
@@ -83,17 +60,6 @@ public struct SiteBuilder: Sendable {
         self.audit = audit
         self.options = options
         self.templates = templates
-    }
-
-    /// One page to render.
-    enum Job: Sendable {
-        case report, reportMarkdown, reportJSON, searchJSON, searchScript
-        /// A page of the index (from 1).
-        case index(page: Int)
-        /// A user's timeline page (user index, page number from 1), its Markdown twin, a profile page.
-        case timeline(Int, page: Int), timelineMarkdown(Int, page: Int), profile(Int, page: Int)
-        case feed(Int), post(Int), content(Int)
-        case asset(String)
     }
 
     /// Renders every page into a staging folder and moves it to `path` (docs/site.md "Rebuilds, progress and timings").
@@ -165,7 +131,7 @@ public struct SiteBuilder: Sendable {
     /// writes it. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:path:)``), so that an
     /// unchanged page costs neither its values nor its rendering; else from its values.
     private func emit(
-        _ job: Job, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
+        _ job: PageJob, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
     ) throws {
         let path = work.timed(\.keys) { renderer.path(of: job) }
         guard let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) else {

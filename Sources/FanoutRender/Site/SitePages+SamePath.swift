@@ -6,11 +6,12 @@ extension SitePages {
     /// becomes `report.html`, the validation report's file). Without this, the file would hold whichever page
     /// was written last, and each rebuild would flip between them.
     func checkDistinctPaths(contentDirectory: String?) throws(RenderError) {
-        // The jobs ``jobs`` puts at the site's root; the index's other pages are under `page/`.
-        let topLevel = (kinds.contains(.index) ? [.index(page: 1)] : []) + searchAndReportJobs + contentAndAssetJobs
-        var first: [String: SiteBuilder.Job] = [:]
-        for job in topLevel {
+        // The pages of every kind whose path may be at the site's root (``PagePath/mayBeAtRoot``), those that are
+        // there; every other page is in a folder of its kind's.
+        var first: [String: PageJob] = [:]
+        for job in jobs({ isChosen($0) && $0.path.mayBeAtRoot }) {
             let path = renderer.path(of: job)
+            guard !path.contains("/") else { continue }
             if let earlier = first.updateValue(job, forKey: path) {
                 throw .samePath(path: path, first: origin(of: earlier, contentDirectory), second: origin(of: job, contentDirectory))
             }
@@ -23,18 +24,17 @@ extension SitePages {
         }
     }
 
-    /// Where `job`'s page comes from, as a user would look for it.
-    private func origin(of job: SiteBuilder.Job, _ contentDirectory: String?) -> String {
-        switch job {
-        case .index: "the index"
-        case .searchJSON: "the search data"
-        case .searchScript: "the search script's data"
-        case .report: "the validation report"
-        case .reportMarkdown: "the Markdown report"
-        case .reportJSON: "the JSON report"
-        case .content(let i): ((contentDirectory ?? "") as NSString).appendingPathComponent(renderer.pages[i].name + ".md")
-        case .asset(let name): renderer.templates.assetOrigins[name] ?? name
-        case .timeline, .timelineMarkdown, .profile, .feed, .post: renderer.path(of: job)
+    /// Where `job`'s page comes from, as a user would look for it: its kind's label, the `Content/` file or the
+    /// template folder's file it is made from, or its path.
+    private func origin(of job: PageJob, _ contentDirectory: String?) -> String {
+        let declaration = job.declaration
+        if let label = declaration.label { return label }
+        switch declaration.subject {
+        case .content: return ((contentDirectory ?? "") as NSString).appendingPathComponent(renderer.pages[job.item].name + ".md")
+        case .asset:
+            let name = renderer.assetNames[job.item]
+            return renderer.templates.assetOrigins[name] ?? name
+        case .site, .user, .post: return renderer.path(of: job)
         }
     }
 }

@@ -1,9 +1,11 @@
 import Dispatch
 import FanoutCore
+import FanoutLocked
 
 /// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
-/// one path a request names (docs/serve.md). Both go through ``PageRenderer/path(of:)``, so a page's
-/// path is said in one place and `serve` answers exactly the paths `build` writes, with the same bytes.
+/// one path a request names (docs/serve.md). Both follow the declarations of ``PageDeclarations`` and go through
+/// ``PageRenderer/path(of:)``, so a page's path is said in one place and `serve` answers exactly the paths `build`
+/// writes, with the same bytes.
 public struct SitePages: Sendable {
     let renderer: PageRenderer
     let kinds: Set<PageKind>
@@ -16,6 +18,7 @@ public struct SitePages: Sendable {
     private let userFolders: FileNameIndex?
     private let postFiles: FileNameIndex?
     private let contentFiles: [String: Int]
+    private let assetFiles: [String: Int]
     /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's
     /// prefix ranges; empty unless made `byPath`.
     private let search: Deferred<SearchOrders>
@@ -30,12 +33,14 @@ public struct SitePages: Sendable {
         let navPages = pages.filter { $0.name != "index" }
         let common: [String: Any] = [
             "siteTitle": options.title, "exportName": options.exportName, "schemaName": dataset.schema.name,
-            "navPages": navPages.map { ["href": "\(SafeFileName.forKey($0.name)).html", "title": $0.title] },
+            "navPages": navPages.map { page -> [String: Any] in
+                ["href": PageDeclarations.content.path.path(name: SafeFileName.forKey(page.name)), "title": page.title]
+            },
         ]
         let views = SiteViews(dataset: dataset, derived: derived, common: common)
         let kinds = options.pageKinds
         let liveUsers = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 }
-        let needsCards = !kinds.isDisjoint(with: [.timelines, .markdown, .profiles])
+        let needsCards = PageDeclarations.all.contains { $0.showsCards && $0.kind.map(kinds.contains) ?? true }
         // What the first page needs, made on both cores; what only some pages need (the report's coverage, the
         // search's orders) is made meanwhile and waited for by those pages, so that `serve` answers its first page
         // as soon as it can (docs/serve.md).
@@ -60,10 +65,11 @@ public struct SitePages: Sendable {
             }
         }
         let indexes = made.withLock { $0 }
+        let assetNames = templates.assets.keys.sorted()
         renderer = PageRenderer(
             views: views, templates: templates, audit: audit,
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
-            usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
+            assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
             inputs: PageInputCache(views: views, templates: templates), coverage: coverage, trend: options.trend)
         self.kinds = kinds
@@ -75,115 +81,76 @@ public struct SitePages: Sendable {
         contentFiles = byPath
             ? Dictionary(navPages.map { page in (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!) }) { first, _ in first }
             : [:]
+        assetFiles = byPath ? Dictionary(uniqueKeysWithValues: assetNames.enumerated().map { ($1, $0) }) : [:]
         try checkDistinctPaths(contentDirectory: options.contentDirectory)
     }
 
     private var dataset: Dataset { renderer.views.dataset }
     private var derived: DerivedData { renderer.views.derived }
 
-    /// Every page of the kinds chosen, in the order `build` renders them; assets (`style.css`) always.
-    var jobs: [SiteBuilder.Job] {
-        var jobs: [SiteBuilder.Job] = []
-        if kinds.contains(.index) {
-            for page in 1...indexPageCount { jobs.append(.index(page: page)) }
-        }
-        jobs += searchAndReportJobs
-        for u in liveUsers {
-            for page in 1...timelinePageCount(u) {
-                if kinds.contains(.timelines) { jobs.append(.timeline(u, page: page)) }
-                if kinds.contains(.markdown) { jobs.append(.timelineMarkdown(u, page: page)) }
+    /// Whether the build writes `declaration`'s pages: its kind is chosen, or it has none (the assets).
+    func isChosen(_ declaration: PageDeclaration) -> Bool { declaration.kind.map(kinds.contains) ?? true }
+
+    /// Every page of the kinds chosen, in the order `build` renders them: subject by subject (the site's pages,
+    /// then each user's, each post's, the `Content/` pages, the assets), and for each item its kinds in the
+    /// declarations' order.
+    var jobs: [PageJob] { jobs { isChosen($0) } }
+
+    /// The pages of the kinds `include` accepts, in the order of ``jobs``.
+    func jobs(_ include: (PageDeclaration) -> Bool) -> [PageJob] {
+        var jobs: [PageJob] = []
+        for subject in PageSubject.allCases {
+            let all = PageDeclarations.all
+            let kinds = all.indices.filter { all[$0].subject == subject && include(all[$0]) }
+            guard !kinds.isEmpty else { continue }
+            for item in items(of: subject) {
+                for kind in kinds {
+                    for page in 1...pageCount(all[kind], item) { jobs.append(PageJob(kind: kind, item: item, page: page)) }
+                }
             }
-            if kinds.contains(.profiles) {
-                for page in 1...profilePageCount(u) { jobs.append(.profile(u, page: page)) }
-            }
-            if kinds.contains(.feeds) { jobs.append(.feed(u)) }
         }
-        if kinds.contains(.posts) {
-            for p in dataset.posts.indices where derived.post(dataset.posts[p].key) == p { jobs.append(.post(p)) }
-        }
-        return jobs + contentAndAssetJobs
+        return jobs
     }
 
-    /// The search's and the report's files, of the kinds chosen: at the site's root, as are
-    /// ``contentAndAssetJobs`` and the index's first page (``checkDistinctPaths(contentDirectory:)``).
-    var searchAndReportJobs: [SiteBuilder.Job] {
-        (kinds.contains(.search) ? [.searchJSON, .searchScript] : [])
-            + (kinds.contains(.report) ? [.report, .reportMarkdown, .reportJSON] : [])
-    }
-
-    /// The `Content/` pages, when chosen, and the assets (always).
-    var contentAndAssetJobs: [SiteBuilder.Job] {
-        var jobs: [SiteBuilder.Job] = []
-        if kinds.contains(.pages) {
-            for (i, page) in renderer.pages.enumerated() where page.name != "index" { jobs.append(.content(i)) }
+    /// The items of `subject` that have pages (``PageSubject``).
+    private func items(of subject: PageSubject) -> [Int] {
+        switch subject {
+        case .site: [0]
+        case .user: liveUsers
+        case .post: dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }
+        case .content: renderer.pages.indices.filter { renderer.pages[$0].name != "index" }
+        case .asset: Array(renderer.assetNames.indices)
         }
-        return jobs + renderer.templates.assets.keys.sorted().map { .asset($0) }
     }
 
-    private var indexPageCount: Int { Pagination(perPage: perPage, count: liveUsers.count).pageCount }
-    private func timelinePageCount(_ u: Int) -> Int { Pagination(perPage: perPage, count: derived.timelines[u].count).pageCount }
-    private func profilePageCount(_ u: Int) -> Int { Pagination(perPage: perPage, count: derived.ownPosts[u].count).pageCount }
+    /// How many pages `declaration` has for `item`: its list `--per-page` at a time, or one.
+    private func pageCount(_ declaration: PageDeclaration, _ item: Int) -> Int {
+        declaration.listLength.map { Pagination(perPage: perPage, count: $0(renderer, item)).pageCount } ?? 1
+    }
 
     /// The page `build` writes at `path` (relative to the site's root, `users/<uid>/index.html`), if any. The
-    /// path is taken apart only to find a candidate; it is the page's only when ``PageRenderer/path(of:)`` gives
-    /// the page exactly that path back (`page-02.html`, `page-1.html` or a page past the last are none).
-    func job(at path: String) -> SiteBuilder.Job? {
-        guard let job = candidate(at: path), renderer.path(of: job) == path else { return nil }
-        switch job {
-        case .index(let page): return kinds.contains(.index) && page <= indexPageCount ? job : nil
-        case .searchJSON, .searchScript: return kinds.contains(.search) ? job : nil
-        case .report, .reportMarkdown, .reportJSON: return kinds.contains(.report) ? job : nil
-        case .timeline(let u, let page):
-            return kinds.contains(.timelines) && page <= timelinePageCount(u) ? job : nil
-        case .timelineMarkdown(let u, let page):
-            return kinds.contains(.markdown) && page <= timelinePageCount(u) ? job : nil
-        case .profile(let u, let page): return kinds.contains(.profiles) && page <= profilePageCount(u) ? job : nil
-        case .feed: return kinds.contains(.feeds) ? job : nil
-        case .post: return kinds.contains(.posts) ? job : nil
-        case .content: return kinds.contains(.pages) ? job : nil
-        case .asset: return job
+    /// path is matched against each kind's ``PagePath`` only to find a candidate; it is the page's only when
+    /// ``PageRenderer/path(of:)`` gives the page exactly that path back (`page-02.html`, `page-1.html` or a page past
+    /// the last are none).
+    func job(at path: String) -> PageJob? {
+        for (kind, declaration) in PageDeclarations.all.enumerated() where isChosen(declaration) {
+            guard let (name, page) = declaration.path.match(path) else { continue }
+            for item in candidates(declaration.subject, name) where page <= pageCount(declaration, item) {
+                let job = PageJob(kind: kind, item: item, page: page)
+                if renderer.path(of: job) == path { return job }
+            }
         }
+        return nil
     }
 
-    private func candidate(at path: String) -> SiteBuilder.Job? {
-        switch path {
-        case "index.html": return .index(page: 1)
-        case SiteLinks.searchJSON: return .searchJSON
-        case SiteLinks.searchScriptData: return .searchScript
-        case "report.html": return .report
-        case "report.md": return .reportMarkdown
-        case "report.json": return .reportJSON
-        default: break
-        }
-        if renderer.templates.assets[path] != nil { return .asset(path) }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        // `page/N/index.html` (``SiteLinks/index(page:)``).
-        if parts.count == 3, parts[0] == "page", parts[2] == "index.html", let page = Int(parts[1]), page >= 1 {
-            return .index(page: page)
-        }
-        if parts.count == 1, path.hasSuffix(".html"), let i = contentFiles[String(path.dropLast(5))] { return .content(i) }
-        if parts.count == 2, parts[0] == "posts", parts[1].hasSuffix(".html"), let postFiles {
-            let candidates = postFiles.candidates(parts[1].dropLast(5), dataset: dataset) { derived.post($0) }
-            return candidates.lazy.map { SiteBuilder.Job.post($0) }.first { renderer.path(of: $0) == path }
-        }
-        guard parts.count == 3, parts[0] == "users", let userFolders else { return nil }
-        let folder = parts[1]
-        guard let u = userFolders.candidates(folder, dataset: dataset, lookUp: { derived.user($0) })
-            .first(where: { renderer.views.links.userFolder(dataset.users[$0].key) == "users/\(folder)" })
-        else { return nil }
-        let file = parts[2]
-        if file == "feed.xml" { return .feed(u) }
-        // `index.html`, `page-N.html`, `index.md`, `page-N.md`, `profile.html`, `profile-N.html` (``SiteLinks``).
-        let (stem, ext) = file.lastIndex(of: ".").map { (file[..<$0], file[file.index(after: $0)...]) } ?? (file, "")
-        let (name, number): (Substring, Int?) = stem.lastIndex(of: "-").map {
-            (stem[..<$0], Int(stem[stem.index(after: $0)...]))
-        } ?? (stem, 1)
-        guard let page = number, page >= 1 else { return nil }
-        switch (name, ext) {
-        case ("index", "html"), ("page", "html"): return .timeline(u, page: page)
-        case ("index", "md"), ("page", "md"): return .timelineMarkdown(u, page: page)
-        case ("profile", "html"): return .profile(u, page: page)
-        default: return nil
+    /// The items of `subject` whose file name may be `name` (needs `byPath`).
+    private func candidates(_ subject: PageSubject, _ name: String) -> [Int] {
+        switch subject {
+        case .site: [0]
+        case .user: userFolders?.candidates(name[...], dataset: dataset) { derived.user($0) } ?? []
+        case .post: postFiles?.candidates(name[...], dataset: dataset) { derived.post($0) } ?? []
+        case .content: contentFiles[name].map { [$0] } ?? []
+        case .asset: assetFiles[name].map { [$0] } ?? []
         }
     }
 
@@ -202,7 +169,7 @@ public struct SitePages: Sendable {
     /// order of their paths; none when not asked for or without a base URL, since the protocol wants absolute URLs.
     func sitemap() -> [(path: String, text: String)] {
         guard kinds.contains(.sitemap), let baseURL else { return [] }
-        let htmlPages = jobs.map(renderer.path(of:)).filter { $0.hasSuffix(".html") }
+        let htmlPages = jobs { isChosen($0) && $0.inSitemap }.map(renderer.path(of:)).filter { $0.hasSuffix(".html") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return Sitemap.render(pages: htmlPages, baseURL: baseURL, limit: sitemapLimit)
     }
@@ -235,7 +202,7 @@ public struct SitePages: Sendable {
         }
         return (found.map { u in
             let key = dataset.users[u].key
-            return (renderer.views.username(u), dataset.key(key), renderer.views.links.timeline(key))
+            return (renderer.views.username(u), dataset.key(key), renderer.views.searchTarget(key))
         }, total)
     }
 
@@ -251,15 +218,16 @@ public struct SitePages: Sendable {
         return low
     }
 
-    /// The path of the timeline of the user whose uid is `uid` (`users/<uid>/index.html`), if they have one.
+    /// The path of the page the search leads to of the user whose uid is `uid` (their timeline,
+    /// `users/<uid>/index.html`; ``PageDeclarations/searchTarget``), if they have one.
     public func timelinePath(uid: String) -> String? {
-        guard kinds.contains(.timelines), let key = dataset.keyID(uid), let u = derived.user(key) else { return nil }
-        return renderer.views.links.timeline(dataset.users[u].key)
+        guard isChosen(PageDeclarations.searchTarget), let key = dataset.keyID(uid), let u = derived.user(key) else { return nil }
+        return renderer.views.searchTarget(dataset.users[u].key)
     }
 
     /// The path of the page of the post whose key is `key` (`posts/<key>.html`), if it has one.
     public func postPath(key: String) -> String? {
-        guard kinds.contains(.posts), let id = dataset.keyID(key), let p = derived.post(id) else { return nil }
+        guard isChosen(PageDeclarations.posts), let id = dataset.keyID(key), let p = derived.post(id) else { return nil }
         return renderer.views.links.post(dataset.posts[p].key)
     }
 }

@@ -112,11 +112,15 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
 }
 
 extension SiteViews {
-    /// The search data's entries for `users`, in that order: name, uid and timeline of each.
+    /// The search data's entries for `users`, in that order: name, uid and the page the search leads to
+    /// (``PageDeclarations/searchTarget``) of each.
     func searchEntries(_ users: [Int]) -> [SearchData.Entry] {
         users.map { u in
             let key = dataset.users[u].key
-            return SearchData.Entry(username: username(u), uid: dataset.key(key), url: links.timeline(key))
+            return SearchData.Entry(username: username(u), uid: dataset.key(key), url: searchTarget(key))
         }
     }
+
+    /// The first page of `user`'s that the search leads to.
+    func searchTarget(_ user: KeyID) -> String { PageDeclarations.searchTarget.path.path(name: links.name(user)) }
 }

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutLocked
 
 /// Collects, per template, every name the values it was rendered with hold, at any depth: how a test checks
 /// that ``TemplateVariables`` lists what the code really gives each template.

@@ -35,8 +35,8 @@ enum TemplateVariables {
         ]),
     ]
 
-    /// The templates that are pages (and so get ``everyPage``).
-    static let pages: Set<String> = ["index", "timeline", "timeline.md", "profile", "post", "page", "report", "report.md"]
+    /// The templates that are pages (and so get ``everyPage``): those of the declared kinds of page.
+    static let pages = Set(PageDeclarations.all.compactMap(\.template))
 
     static let person: [TemplateVariable] = [
         .init("name", "the username (else display name, else uid)"),
@@ -147,76 +147,23 @@ enum TemplateVariables {
         ]),
     ]
 
-    /// Each template's own values, by template name (its file name without `.mustache`). Templates not listed
-    /// (`layout`, `pagination`, `pagination.md`, `post-list`) are parents and partials: they see the values of
-    /// the templates that include them.
-    static let own: [String: [TemplateVariable]] = [
-        "index": [
-            .init("users", "this page's users (`--per-page` a page), by username", [
-                .init("username", "the user's name"), .init("uid", "the user's uid"),
-                .init("timelineHref", "their timeline, from the site's root (prefix `root`)"),
-                .init("profileHref", "their profile, from the site's root"), .init("postCount", "their posts"),
-                .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
-                .init("followingCount", "the users they follow"),
-            ]),
-            .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
-            .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
-            .init("intro", "`Content/index.md` rendered (insert unescaped); on the first page only, absent without it"),
-            .init("firstUser", "the position of the page's first user among all, from 1; with pagination"),
-            .init("lastUser", "the position of its last user; with pagination"),
-            .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
-            .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
-        ] + pagination,
-        "timeline": timeline, "timeline.md": timeline,
-        "profile": [
-            .init("username", "the user's name"), .init("uid", "the user's uid"),
-            .init("name", "the display name, where the export stores one"),
-            .init("viewerName", "the user's name, for the hearts"),
-            postItems, .init("postCount", "the user's posts in all"),
-            .init("followers", "who follows the user", person), .init("followerCount", "how many"),
-            .init("following", "whom the user follows", person), .init("followingCount", "how many"),
-        ] + postPagination,
-        "post": [
-            .init("key", "the post's key"),
-            .init("heading", "the poster and the time, the page's heading"),
-            .init("likersHeading", "`Likes`, or `Liked by 4 users`"),
-            .init("post", "the post, with the values of a card (the links to its own page absent)",
-                  card.filter { !["postHref", "likesHref", "commentsHref"].contains($0.name) }),
-            .init("likeCountText", "`no likes`, `1 like`, `3 likes`"),
-            .init("likers", "everyone who likes the post, by username", person),
-            .init("commentSection", "true when the layout has comments: the page lists them, or says there are none"),
-            .init("commentsText", "`1 comment`, `3 comments`, `No comments yet.`; with `commentSection`"),
-            .init("comments", "the comments by existing users, newest first; with `commentSection`", [
-                .init("key", "the comment's key"),
-                .init("name", "its author's username (else display name, else uid)"),
-                .init("href", "the author's profile page"),
-                .init("isoTime", "when it was written, ISO 8601; absent when undated"),
-                .init("displayTime", "when it was written, for people, or `undated`"),
-                .init("textHTML", "the text rendered from Markdown as captions are (insert unescaped); absent without text"),
-                .init("text", "the text as stored"),
-            ]),
-        ],
-        "page": [.init("contentHTML", "the Markdown page rendered (insert unescaped)")],
-        "report": report + [
-            .init("inlineStyle", "the site's stylesheet, which a standalone report carries inside"),
-            .init("trend", "the trend of the project's history, when fanout.toml names one (`history`): its runs, anomalies "
-                + "and a chart per rule with findings (insert unescaped); absent otherwise"),
-        ],
-        "report.md": report,
-        "post-card": card, "post-card.md": card,
-        "heart": [
-            .init("liked", "whether the page's user likes the post"),
-            .init("viewerName", "the page's user's name"),
-        ],
-    ]
-
-    static let timeline: [TemplateVariable] = [
-        .init("timelineUID", "the uid whose timeline this is (the layout marks the page with it)"),
-        .init("username", "the user's name"), .init("uid", "the user's uid"),
-        .init("viewerName", "the user's name, for the hearts"),
-        postItems, .init("postCount", "the posts on the whole timeline"), .init("postsText", "`1 post`, `12 posts`"),
-        .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
-    ] + postPagination
+    /// Each template's own values, by template name (its file name without `.mustache`): a page's, as its kind
+    /// declares them (``PageDeclarations``), and the cards' and the heart's. Templates not listed (`layout`,
+    /// `pagination`, `pagination.md`, `post-list`) are parents and partials: they see the values of the templates
+    /// that include them.
+    static let own: [String: [TemplateVariable]] = {
+        var own: [String: [TemplateVariable]] = [
+            "post-card": card, "post-card.md": card,
+            "heart": [
+                .init("liked", "whether the page's user likes the post"),
+                .init("viewerName", "the page's user's name"),
+            ],
+        ]
+        for declaration in PageDeclarations.all {
+            if case .template(let name, _, let variables) = declaration.body { own[name] = variables }
+        }
+        return own
+    }()
 
     /// The names template `name` may look up: its own values, every page's if it is a page, and those of the
     /// templates in `includers` (the ones that include it, at any depth).

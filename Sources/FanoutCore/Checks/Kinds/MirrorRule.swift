@@ -1,0 +1,114 @@
+import FanoutJSON
+
+/// The mirror kind (docs/layouts.md "Declaring your app's copies"): a relation stored twice, the source of truth and
+/// its mirror. The source wins: a missing mirror entry is added, and a mirror entry without its source is deleted. A
+/// rule says where each side of an edge is stored and what its findings say; the comparison and the findings are made
+/// here, once, for every mirrored relation: the like set and `user-likes`, `following` and `followers`, the posts and
+/// `user-posts`, and each declared mirror.
+protocol MirrorRule: ConsistencyRule {
+    associatedtype Edge
+    /// The mirror's edges: an array, or a view of the declared rows made as they are read.
+    associatedtype MirrorEdges: Collection<Edge> = [Edge]
+    /// The source of truth's edges and the mirror's.
+    func sides(of context: CheckContext) -> (source: [Edge], mirror: MirrorEdges)
+    /// The edge as one integer, for set membership.
+    func pair(_ edge: Edge) -> Int64
+    /// Where the source side and the mirror side of `edge` are stored; `edge` is one of the source's edges, or of
+    /// the mirror's (`fromSource` false). The side it is not from may not exist yet: a row stored under a key of its
+    /// own is then keyed as a new row is (``Dataset/newRowKey(_:)``).
+    func paths(of edge: Edge, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?)
+    /// Whether a missing mirror entry is this rule's to report (edges of deleted users are other rules').
+    func reportsMissing(_ edge: Edge, in context: CheckContext) -> Bool
+    /// The message of an edge the mirror lacks.
+    func missingMessage(_ edge: Edge, in context: CheckContext) -> String
+    /// The message of a mirror entry without its source.
+    func orphanMessage(_ edge: Edge, in context: CheckContext) -> String
+    /// Whether an orphan's finding names the source path first (what is missing) rather than the mirror's.
+    var orphanNamesSourceFirst: Bool { get }
+    /// What a missing mirror entry holds once written: the schema's edge value unless the mirror stores more.
+    func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue
+
+    /// The SQL of the two sides: each side's rows (a table or a subquery with `path`, `seq` and a column per end)
+    /// and pattern, the two columns naming an edge, and an edge row's captures (`row` is the row's alias).
+    func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide)
+    var sqlPair: (String, String) { get }
+    func sqlCaptures(_ row: String) -> [String: String]
+    /// `reportsMissing`, `missingMessage`, `orphanMessage` and `entryValue` in SQL, over the edge row `row`.
+    func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String
+    func sqlMissingMessage(_ row: String, _ q: SQLContext) -> [String]
+    func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String]
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String
+}
+
+extension MirrorRule {
+    func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue { dataset.schema.edgeValue.json }
+
+    func sqlEntryValue(_ row: String, _ q: SQLContext) -> String { q.edgeValue }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let dataset = context.dataset
+        let edgeValue = dataset.schema.edgeValue.json
+        let (source, mirror) = sides(of: context)
+        let difference = MirrorDifference(source: source, mirror: mirror, packed: pair)
+        var findings: [Finding] = []
+        for edge in difference.notMirrored where reportsMissing(edge, in: context) {
+            guard case let (source?, mirror?) = paths(of: edge, fromSource: true, in: dataset) else { continue }
+            let value = entryValue(edge, in: dataset)
+            findings.append(finding(
+                missingMessage(edge, in: context), paths: [mirror, source], expected: value,
+                actual: JSONValue.null, fix: [PatchEntry(mirror, value)]))
+        }
+        for edge in difference.notInSource {
+            guard case let (source?, mirror?) = paths(of: edge, fromSource: false, in: dataset) else { continue }
+            let message = orphanMessage(edge, in: context), fix = [PatchEntry(mirror, .null)]
+            findings.append(orphanNamesSourceFirst
+                ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
+                : finding(message, paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
+        }
+        return findings
+    }
+
+    /// `findings` as one query: the first row of each edge one side has and the other lacks. A side's own path is
+    /// its row's; the other side's is made from the pattern.
+    func sql(_ q: SQLContext) -> String {
+        let (source, mirror) = sqlSides(q), (a, b) = sqlPair
+        func path(_ side: MirrorSide) -> String {
+            q.path(side.pattern, sqlCaptures("e").merging(side.newRowKey.map { ["id": $0("e")] } ?? [:]) { $1 })
+        }
+        let sourcePath = path(source), mirrorPath = path(mirror)
+        func firsts(_ name: String, _ from: String) -> String {
+            "\(name) AS (\n  SELECT s.* FROM \(from) s QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
+        }
+        func absent(from: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM \(from) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
+        }
+        let fix = q.fix([("e.path", "'null'")])
+        let orphan = orphanNamesSourceFirst
+            ? q.finding(paths: [sourcePath, "e.path"], expected: q.edgeValue, actual: "'null'", fix: fix, message: sqlOrphanMessage("e", q))
+            : q.finding(paths: ["e.path", sourcePath], expected: "'null'", actual: "'true'", fix: fix, message: sqlOrphanMessage("e", q))
+        let value = sqlEntryValue("e", q)
+        return q.with(firsts("source_edges", source.from), firsts("mirror_edges", mirror.from))
+            + q.finding(paths: [mirrorPath, "e.path"], expected: value, actual: "'null'",
+                        fix: q.fix([(mirrorPath, value)]), message: sqlMissingMessage("e", q))
+            + "\nFROM source_edges e\nWHERE \(absent(from: mirror.from)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
+            + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.from))"
+    }
+}
+
+/// One side of a mirrored relation in SQL: its rows (a table, or a subquery with `path`, `seq` and a column per
+/// end), its pattern, and for a relation stored as rows the key of a new row over an edge row's alias.
+struct MirrorSide {
+    var from: String
+    var pattern: PathPattern
+    var newRowKey: ((String) -> String)?
+}
+
+extension SQLContext {
+    /// A side stored in the table `table` as the edge relation `relation`, whose ends are columns of its rows.
+    func side(_ table: String, _ relation: EdgeRelation) -> MirrorSide {
+        let fields = [("user", relation.user), ("post", relation.post), ("target", relation.target)].filter { $0.1 != nil }.map(\.0)
+        return MirrorSide(
+            from: self.table(table), pattern: relation.pattern,
+            newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })
+    }
+}
