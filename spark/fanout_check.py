@@ -4,6 +4,7 @@ OUT_DIR/report.json, the JSON report `fanout check --format json` writes; with -
 post stats and likers as NDJSON tables. docs/tables.md.
 
     python3 spark/fanout_check.py TABLES_DIR --out OUT_DIR [--master local[2]] [--derived] [--rule RULE=SETTING]…
+    python3 spark/fanout_check.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR …   (OUT_DIR/diff.json)
     spark-submit spark/fanout_check.py TABLES_DIR --out OUT_DIR …
 
 Exit codes: 0 report written; 2 bad arguments or input (not a tables folder, rows that do not fit the manifest);
@@ -70,8 +71,8 @@ def local_cores(master):
 PARQUET = "parquet"
 
 
-def load(spark, folder, manifest):
-    """Each table as a temporary view typed by the manifest: its Parquet copy (`TABLES/parquet/<table>`, written
+def load(spark, folder, manifest, prefix=""):
+    """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy (`TABLES/parquet/<table>`, written
     by `to_parquet`) when the folder has one, else its NDJSON parts (FAILFAST: a row that does not fit is an
     error, not nulls); a table without parts is an empty typed view."""
     for table, spec in manifest["tables"].items():
@@ -84,7 +85,7 @@ def load(spark, folder, manifest):
             frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
                      else spark.createDataFrame([], ddl))
         # Every rule's query reads the tables again: read each once.
-        frame.cache().createOrReplaceTempView(table)
+        frame.cache().createOrReplaceTempView(prefix + table)
     fanout_job.CLOCK.lap("load")
 
 
@@ -191,25 +192,46 @@ def spark_expr(text):
     return expr(text)
 
 
+def engine_errors(folder, work):
+    """`work()`, with Spark's errors as the job's: rows that do not fit the manifest are bad input."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+    try:
+        return work()
+    except (Py4JJavaError, PySparkException) as e:
+        text = cause(e)
+        if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
+            raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {text}", fanout_job.EXIT_USAGE)
+        raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
+
+
+def collect(spark, query):
+    return [row.asDict(recursive=True) for row in spark.sql(query).collect()]
+
+
 def engine_run(spark, folder):
     def run(manifest, sql, staged):
-        from py4j.protocol import Py4JJavaError
-        from pyspark.errors import PySparkException
-        try:
+        def work():
             load(spark, folder, manifest)
             # The part files go in the output folder being written (where the cluster's executors can write when
             # it is on a shared file system), and are deleted once the report holds their findings.
-            parts = staged.path(".findings")
-            ordered = findings(spark, sql["queries"], parts)
-            derived = {q["name"]: [row.asDict(recursive=True) for row in spark.sql(q["sql"]).collect()]
-                       for q in sql.get("derived", [])}
+            ordered = findings(spark, sql["queries"], staged.path(".findings"))
+            derived = {q["name"]: collect(spark, q["sql"]) for q in sql.get("derived", [])}
             fanout_job.CLOCK.lap("derived")
             return ordered, derived
-        except (Py4JJavaError, PySparkException) as e:
-            text = cause(e)
-            if "MALFORMED_RECORD" in text or "CANNOT_PARSE_JSON" in text or "JsonParseException" in text:
-                raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {text}", fanout_job.EXIT_USAGE)
-            raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
+        return engine_errors(folder, work)
+    return run
+
+
+def diff_run(spark, folders):
+    """--diff: both folders' tables, the findings views, the queries. Each findings view is computed once and kept
+    on the executors (localCheckpoint, which also cuts its lineage): merely cached, it was planned again inside
+    the queries that read it, every rule's query with it, which tripled the run and made Spark's generated code
+    fail to compile."""
+    def run(manifests, sql):
+        view = lambda name, query: spark.sql(query).localCheckpoint().createOrReplaceTempView(name)
+        return engine_errors(" and ".join(folders), lambda: fanout_job.diff_rows(
+            sql, folders, manifests, lambda f, m, p: load(spark, f, m, p), view, lambda query: collect(spark, query)))
     return run
 
 
@@ -236,7 +258,15 @@ def main(argv=None):
         # The session starts only once the input and the SQL are known to be good (it takes seconds).
         return engine_run(started(), args.tables)(manifest, sql, staged)
 
+    def lazily_diff(manifests, sql):
+        return diff_run(started(), (args.tables, args.diff))(manifests, sql)
+
     try:
+        if args.diff:
+            if args.export:
+                raise fanout_job.JobError("--export writes one tables folder; --diff compares two that `fanout tables` wrote",
+                                          fanout_job.EXIT_USAGE)
+            return fanout_job.run_diff(args, lazily_diff)
         if args.export:
             # Export → tables (the parts read on the executors) → Parquet, then the rules as for any tables folder.
             if not os.path.isfile(args.export):

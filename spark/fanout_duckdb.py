@@ -3,6 +3,7 @@
 arguments and output as fanout_check.py, the Spark job. docs/tables.md.
 
     python3 spark/fanout_duckdb.py TABLES_DIR --out OUT_DIR [--derived] [--rule RULE=SETTING]…
+    python3 spark/fanout_duckdb.py OLD_TABLES_DIR --diff NEW_TABLES_DIR --out OUT_DIR [--rule RULE=SETTING]…
 """
 import os
 import sys
@@ -11,11 +12,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fanout_job  # noqa: E402
 
 
-def load(con, folder, manifest):
-    """Each table read once from its parts into a temporary table (DuckDB's columns in memory, spilled to disk
-    past its memory limit), typed by the manifest: every rule's query reads the tables again, and parsing their
-    JSON once costs less than parsing it per query. A table without parts is empty (DuckDB's read_json needs at
-    least one file)."""
+def load(con, folder, manifest, prefix=""):
+    """Each table read once from its parts into a temporary table named `prefix` + the table (DuckDB's columns in
+    memory, spilled to disk past its memory limit), typed by the manifest: every rule's query reads the tables
+    again, and parsing their JSON once costs less than parsing it per query. A table without parts is empty
+    (DuckDB's read_json needs at least one file)."""
     for table, spec in manifest["tables"].items():
         columns = spec["columns"]
         files = fanout_job.table_files(folder, manifest, table)
@@ -26,7 +27,7 @@ def load(con, folder, manifest):
         else:
             nulls = ", ".join(f"CAST(NULL AS {fanout_job.duckdb_type(c['type'])}) AS \"{c['name']}\"" for c in columns)
             source = f"(SELECT {nulls} WHERE false)"
-        con.execute(f'CREATE OR REPLACE TEMPORARY TABLE "{table}" AS SELECT * FROM {source}')
+        con.execute(f'CREATE OR REPLACE TEMPORARY TABLE "{prefix}{table}" AS SELECT * FROM {source}')
     fanout_job.CLOCK.lap("load")
 
 
@@ -36,16 +37,30 @@ def rows(con, sql):
     return [dict(zip(names, values)) for values in relation.fetchall()]
 
 
+def engine_errors(folder, work):
+    """`work()`, with DuckDB's errors as the job's: rows that do not fit the manifest are bad input."""
+    import duckdb
+    try:
+        return work()
+    except duckdb.InvalidInputException as e:
+        raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
+    except duckdb.Error as e:
+        raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
+
+
 def engine_run(con, folder):
     def run(manifest, sql, staged=None):
-        import duckdb
-        try:
-            load(con, folder, manifest)
-            return fanout_job.run_queries(sql, lambda query: rows(con, query))
-        except duckdb.InvalidInputException as e:
-            raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {e}", fanout_job.EXIT_USAGE)
-        except duckdb.Error as e:
-            raise fanout_job.JobError(f"DuckDB failed: {e}", fanout_job.EXIT_ENGINE)
+        return engine_errors(folder, lambda: (load(con, folder, manifest),
+                                              fanout_job.run_queries(sql, lambda query: rows(con, query)))[1])
+    return run
+
+
+def diff_run(con, folders):
+    """--diff: both folders' tables, the findings views (tables, so that each is computed once), the queries."""
+    def run(manifests, sql):
+        view = lambda name, query: con.execute(f'CREATE OR REPLACE TEMP TABLE "{name}" AS {query}')
+        return engine_errors(" and ".join(folders), lambda: fanout_job.diff_rows(
+            sql, folders, manifests, lambda f, m, p: load(con, f, m, p), view, lambda query: rows(con, query)))
     return run
 
 
@@ -57,6 +72,8 @@ def main(argv=None):
     except ImportError:
         print("Error: the duckdb module is missing; pip install duckdb", file=sys.stderr)
         return fanout_job.EXIT_ENGINE
+    if args.diff:
+        return fanout_job.run_diff(args, diff_run(duckdb.connect(), (args.tables, args.diff)))
     return fanout_job.run(args, engine_run(duckdb.connect(), args.tables))
 
 

@@ -1,7 +1,8 @@
 """What the Spark job (fanout_check.py) and the DuckDB runner (fanout_duckdb.py) share: reading a tables folder
 of `fanout tables`, getting the rules' SQL from `fanout sql --format json`, turning finding rows into the JSON
 report (format version 1, the shape `fanout check --format json` writes) and writing the output folder atomically.
-docs/tables.md.
+docs/tables.md. With --diff NEW_TABLES_DIR, the comparison of two tables folders (`fanout sql --diff`), written as
+the JSON report `fanout diff --format json` writes (docs/diff-and-history.md).
 """
 import argparse
 import collections
@@ -43,6 +44,9 @@ def arguments(description, engine):
                         help="switch a rule off or re-grade it, as `fanout check --rule` (repeatable)")
     parser.add_argument("--fanout", default=os.environ.get("FANOUT", "fanout"), metavar="PATH",
                         help="the fanout binary that prints the SQL (default: $FANOUT, else fanout on PATH)")
+    parser.add_argument("--diff", metavar="NEW_TABLES_DIR",
+                        help="compare TABLES_DIR (the older export's tables) with these (the newer one's) and write "
+                             "OUT_DIR/diff.json, as `fanout diff --format json` writes it")
     if engine == "spark":
         parser.add_argument("--master", help="Spark master URL (default: spark-submit's --master, else local[2])")
         parser.add_argument("--export", metavar="EXPORT",
@@ -134,8 +138,10 @@ def duckdb_type(spark_type):
 
 # MARK: SQL
 
-def fanout_sql(fanout, folder, dialect, rules, derived):
+def fanout_sql(fanout, folder, dialect, rules, derived, new_folder=None):
     command = [fanout, "sql", folder, "--dialect", dialect, "--format", "json"]
+    if new_folder:
+        command[2:3] = ["--diff", folder, new_folder]
     for rule in rules:
         command += ["--rule", rule]
     if derived:
@@ -238,6 +244,86 @@ def report(sql, export_name, findings):
     }
 
 
+# MARK: diff
+
+def diff_rows(sql, tables, manifests, load, view, rows):
+    """The rows of `fanout sql --diff`'s queries by name: both exports' tables loaded under their prefixes
+    (`load(folder, manifest, prefix)`), the findings views made (`view(name, sql)`), each query run (`rows(sql)`)."""
+    for folder, manifest, side in zip(tables, manifests, ("old", "new")):
+        load(folder, manifest, sql[side]["prefix"])
+    for v in sql["views"]:
+        view(v["name"], v["sql"])
+    return {q["name"]: rows(q["sql"]) for q in sql["queries"]}
+
+
+def whole(value):
+    """A parsed JSON value with whole-number floats as integers, as Swift writes whole doubles (and engines
+    write a double column's value in exponent notation, `1.7E9`)."""
+    if isinstance(value, float) and value.is_integer() and -2**63 <= value < 2**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole(v) for k, v in value.items()}
+    return value
+
+
+def diff_document(sql, rows):
+    """The JSON report of `fanout diff` (docs/diff-and-history.md, "The JSON report") from the queries' rows."""
+    counts = {r["relation"]: (r["before"], r["after"]) for r in rows["counts"]}
+    data = []
+    for relation in sql["relations"]:
+        changes = sorted((r for r in rows["data"] if r["relation"] == relation), key=lambda r: r["path"])
+        value = lambda text: whole(json.loads(text)) if text is not None else None
+        pick = lambda kind: [r for r in changes if r["change"] == kind]
+        data.append({
+            "relation": relation, "before": counts[relation][0], "after": counts[relation][1],
+            "added": [{"path": r["path"], "value": value(r["new_value"])} for r in pick("added")],
+            "removed": [{"path": r["path"], "value": value(r["old_value"])} for r in pick("removed")],
+            "changed": [{"path": r["path"], "old": value(r["old_value"]), "new": value(r["new_value"])} for r in pick("changed")],
+        })
+    order = {q["rule"]: i for i, q in enumerate(sql["rules"])}
+    def findings(kind):
+        found = [finding(r) for r in rows["findings"] if r["change"] == kind]
+        return sorted(found, key=lambda f: (order.get(f["rule"], len(order)), (f["paths"] or [""])[0], f["message"]))
+    new, fixed = findings("new"), findings("fixed")
+    per_rule = {r["rule"]: (r["before"], r["after"]) for r in rows["rule_counts"]}
+    rules = [{
+        "rule": q["rule"], "severity": q["severity"],
+        "before": per_rule.get(q["rule"], (0, 0))[0], "after": per_rule.get(q["rule"], (0, 0))[1],
+        "new": sum(1 for f in new if f["rule"] == q["rule"]), "fixed": sum(1 for f in fixed if f["rule"] == q["rule"]),
+    } for q in sql["rules"]]
+    count = lambda s: sum(1 for f in new if f["severity"] == s)
+    return {
+        "tool": "fanout", "kind": "diff", "version": 1, "schema": sql["schema"],
+        "old": {"export": sql["old"]["export"]}, "new": {"export": sql["new"]["export"]},
+        "data": data,
+        "audit": {
+            "summary": {"new": len(new), "new_errors": count("error"), "new_warnings": count("warning"),
+                        "new_info": count("info"), "fixed": len(fixed),
+                        "unchanged": sum(after for _, after in per_rule.values()) - len(new)},
+            "rules": rules, "new": new, "fixed": fixed,
+        },
+    }
+
+
+def run_diff(args, engine_run):
+    """--diff: checks both folders, gets the SQL, calls `engine_run(manifests, sql)` (which returns the queries'
+    rows by name) and writes OUT_DIR/diff.json. Returns the exit code."""
+    def work(stage):
+        if args.derived:
+            raise JobError("--derived goes with one tables folder, not with --diff", EXIT_USAGE)
+        folders = (args.tables, args.diff)
+        manifests = [read_manifest(folder) for folder in folders]
+        for folder, manifest in zip(folders, manifests):
+            for table in manifest["tables"]:
+                table_files(folder, manifest, table)
+        sql = fanout_sql(args.fanout, args.tables, args.dialect, args.rule, False, new_folder=args.diff)
+        staged = stage()
+        document = diff_document(sql, engine_run(manifests, sql))
+        with open(staged.path("diff.json"), "w", encoding="utf-8") as f:
+            f.write(dumps(document, indent=2) + "\n")
+    return written(args.out, work)
+
+
 def dumps(value, indent=None):
     return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent, allow_nan=False)
 
@@ -303,19 +389,43 @@ def write_rows(path, rows):
             f.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
 
 
+def written(out, work):
+    """Runs `work(stage)`, which checks its input, calls `stage()` for OUT_DIR's staged folder once the input is
+    known good, and writes into it; the folder is moved into place when `work` returns and deleted on any error.
+    Returns the exit code: 0, or the JobError's after its one message."""
+    staged = []
+
+    def stage():
+        staged.append(StagedFolder(out))
+        return staged[-1]
+    try:
+        work(stage)
+        for folder in staged:
+            folder.commit()
+        return EXIT_OK
+    except JobError as e:
+        for folder in staged:
+            folder.discard()
+        print(f"Error: {e}", file=sys.stderr)
+        return e.code
+    except BaseException:
+        for folder in staged:
+            folder.discard()
+        raise
+
+
 def run(args, engine_run):
     """Parses nothing: checks the input, gets the SQL, calls `engine_run(manifest, sql, staged)` (which returns
     the findings, by rule or as `OrderedFindings`, and with --derived the derived rows by table; `staged` is the
     output folder being written, where an engine may keep files of its own until the report is written) and
     writes OUT_DIR. Returns the exit code."""
-    staged = None
-    try:
+    def work(stage):
         manifest = read_manifest(args.tables)
         for table in manifest["tables"]:
             table_files(args.tables, manifest, table)
         sql = fanout_sql(args.fanout, args.tables, args.dialect, args.rule, args.derived)
         CLOCK.lap("sql")
-        staged = StagedFolder(args.out)
+        staged = stage()
         findings, derived = engine_run(manifest, sql, staged)
         if not isinstance(findings, OrderedFindings):
             findings = OrderedFindings.in_memory(sql, findings)
@@ -323,15 +433,7 @@ def run(args, engine_run):
             write_report(f, sql, manifest.get("export", {}).get("name"), findings)
         for name, rows in derived.items():
             write_rows(staged.path(name, "part-00000.ndjson"), rows)
-        staged.commit()
+    code = written(args.out, work)
+    if code == EXIT_OK:
         CLOCK.lap("report")
-        return EXIT_OK
-    except JobError as e:
-        if staged:
-            staged.discard()
-        print(f"Error: {e}", file=sys.stderr)
-        return e.code
-    except BaseException:
-        if staged:
-            staged.discard()
-        raise
+    return code

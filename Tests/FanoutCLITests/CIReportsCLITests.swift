@@ -148,9 +148,9 @@ import Testing
     @Test func misspelledNamesGetTheNearest() throws {
         let cli = try CLI()
         let cases: [([String], String)] = [
-            (["buidl"], "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, export, generate, init, report, schemas, serve, sql, tables\n"),
+            (["buidl"], "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"),
             (["schemas", "shw"], "Error: unknown command \"shw\" (did you mean \"show\"?); fanout schemas commands: list, show\n"),
-            (["deploy"], "Error: unknown command \"deploy\"; fanout commands: build, check, export, generate, init, report, schemas, serve, sql, tables\n"),
+            (["deploy"], "Error: unknown command \"deploy\"; fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"),
             (["check", Self.demo, "--schema", "makestagam"], "Error: unknown schema \"makestagam\" (did you mean \"makestagram\"?); presets: "),
             (["check", Self.demo, "--rule", "folow-self=off"], "Error: --rule folow-self=off: unknown rule \"folow-self\" (did you mean \"follow-self\"?); known rules: "),
             (["check", "--explain", "timeline-stal"], "Error: --explain timeline-stal: unknown rule \"timeline-stal\" (did you mean \"timeline-stale\"?)"),

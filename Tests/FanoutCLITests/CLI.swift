@@ -29,10 +29,11 @@ struct CLI {
 
     let folder: URL
 
-    /// A new empty temporary folder.
+    /// A new empty temporary folder, deleted when the test process exits (``TestFolders``).
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        TestFolders.add(folder)
     }
 
     func url(_ name: String) -> URL { folder.appendingPathComponent(name) }

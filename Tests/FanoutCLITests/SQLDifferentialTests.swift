@@ -55,6 +55,67 @@ import Testing
         try FileManager.default.moveItem(at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
     }
 
+    /// A pair for `fanout sql --diff` (docs/diff-and-history.md): each export's tables (`NAME/old/tables`,
+    /// `NAME/new/tables`) and `fanout diff`'s JSON report on the two exports (`NAME/diff.json`), which
+    /// scripts/test/sql-differential requires the runners to write.
+    static func prepareDiff(_ cli: CLI, _ name: String, old: String, new: String, schema: String? = nil) throws -> [String: Any] {
+        let layout = schema.map { ["--schema", $0] } ?? []
+        for (side, export) in [("old", old), ("new", new)] {
+            let result = try cli.run(["tables", export, "--out", "\(name)/\(side)/tables"] + layout)
+            try #require(result.code == 0, "\(name): \(result.stderr)")
+        }
+        let result = try cli.run(["diff", old, new, "--format", "json", "--output", "\(name)/diff.json", "--fail-on", "never"] + layout)
+        try #require(result.code == 0, "\(name): \(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/diff.json"))) as! [String: Any]
+    }
+
+    /// The pairs of exports the SQL diff is checked on, with `fanout diff`'s reports: a generated app a day apart
+    /// (DiffPairs), Chirp's and FriendlyPix's declared copies and comments drifted, and a Parse export whose rows
+    /// (keyed by objectId) change. Together they add, remove and change facts of users, posts, likes, follows,
+    /// timelines, comments and declarations, and make findings new and fixed.
+    static func diffPairs(_ cli: CLI) throws -> [String] {
+        var reports: [String: [String: Any]] = [:]
+        _ = try DiffPairs.generated(cli, folder: "diff-generated")
+        reports["diff-generated"] = try prepareDiff(cli, "diff-generated", old: "diff-generated/old.json", new: "diff-generated/new.json")
+        for layout in [DeclaredFixtures.chirp, DeclaredFixtures.friendlyPixComments] {
+            let name = "diff-\(layout.name)"
+            try cli.write(try layout.export(), to: "\(name)/old.json")
+            try cli.write(try DeclaredFixtures.drifted(layout), to: "\(name)/new.json")
+            reports[name] = try prepareDiff(cli, name, old: "\(name)/old.json", new: "\(name)/new.json",
+                                            schema: DeclaredFixtures.schema(layout, in: cli))
+        }
+        // Parse: a like row taken back, a user renamed (their posts' and likes' rows stay).
+        for (name, text) in Feed.sample.parseFiles {
+            try cli.write(text, to: "diff-parse/old-export/\(name)")
+            // A class file is `{"results": [...]}` or a bare array of rows.
+            let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            var rows = (parsed as? [String: Any])?["results"] as? [[String: Any]] ?? parsed as! [[String: Any]]
+            if name == "Like.json" { rows.removeFirst() }
+            if name == "_User.json" { rows[0]["username"] = "renamed_user" }
+            let edited: Any = parsed is [String: Any] ? ["results": rows] : rows
+            try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: edited, options: [.sortedKeys]), as: UTF8.self),
+                          to: "diff-parse/new-export/\(name)")
+        }
+        reports["diff-parse"] = try prepareDiff(cli, "diff-parse", old: "diff-parse/old-export", new: "diff-parse/new-export")
+        // A comparison that never differed could not fail: every kind of change is somewhere.
+        var seen = Set<String>()
+        for report in reports.values {
+            for relation in report["data"] as! [[String: Any]] {
+                for kind in ["added", "removed", "changed"] where !(relation[kind] as! [Any]).isEmpty {
+                    seen.insert("\(relation["relation"] as! String) \(kind)")
+                }
+            }
+            let audit = report["audit"] as! [String: Any]
+            for kind in ["new", "fixed"] where !(audit[kind] as! [Any]).isEmpty { seen.insert("findings \(kind)") }
+        }
+        let needed: Set<String> = ["users added", "users removed", "users changed", "posts added", "posts removed", "posts changed",
+                                   "likes added", "likes removed", "following removed", "followers removed", "timeline added",
+                                   "timeline removed", "timeline changed", "comments added", "comments changed", "tweet-count changed",
+                                   "timeline-text removed", "comment-mirror removed", "findings new", "findings fixed"]
+        #expect(needed.isSubset(of: seen), "kinds of change no pair has: \(needed.subtracting(seen).sorted())")
+        return reports.keys.sorted()
+    }
+
     /// The findings of a JSON report as a multiset of their report fields.
     static func findings(_ cli: CLI, _ file: String) throws -> [String] {
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url(file))) as! [String: Any]
@@ -124,20 +185,38 @@ import Testing
             .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
+        let pairs = try Self.diffPairs(cli)
         let script = CLI.repository.appendingPathComponent("scripts/test/sql-differential").path
-        // Spark runs the cases that together give every rule findings (each case costs seconds there, whatever
-        // its size); DuckDB all. The demo goes through Spark in sparkJobUnderSparkSubmitWritesTheReport.
-        let spark = ["generated-9", "instaclone", "parse", "sql-edge-export", "reports-hostile-export"] + declared
+        // Spark runs every diff pair and the cases that, with the pairs' new and fixed findings (compared field by
+        // field too), give every rule findings: each case costs Spark seconds whatever its size, a pair twice
+        // that, so a case whose findings a pair already compares is left to DuckDB (generated-9's rules are
+        // diff-generated's; the drifted Chirp is diff-chirp's newer export, all its findings new; FriendlyPix's
+        // comments have no rule of their own). DuckDB runs everything. The demo goes through Spark in
+        // sparkJobUnderSparkSubmitWritesTheReport.
+        let spark = ["instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
+            + declared.filter { !["declared-chirp", "declared-friendlypix-comments"].contains($0) }
         var sparkRules = Set<String>()
         for name in spark {
             let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]
             for finding in report["findings"] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) }
         }
+        for pair in pairs {
+            let audit = (try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(pair)/diff.json"))) as! [String: Any])["audit"]
+                as! [String: Any]
+            for kind in ["new", "fixed"] { for finding in audit[kind] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) } }
+        }
         #expect(sparkRules == catalog, "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
         let result = try Self.run(cli, python, [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
-            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] })
+            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] }
+            + pairs.flatMap { ["--diff", cli.url($0).path] })
         #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
+        for pair in pairs {
+            #expect(result.stdout.contains("\(pair) duckdb diff:") && result.stdout.contains("\(pair) spark diff:"), "\(pair): \(result.stdout)")
+        }
+        // Spark's generated code compiles: a query whose code does not is run interpreted, slower, with a stack
+        // trace on stderr (the findings views once met Spark 4's bug with try_element_at).
+        #expect(!result.stderr.contains("CompileException"), "\(result.stderr.prefix(2000))")
     }
 
     /// The Spark job as a user runs it, under spark-submit, on the demo: report.json and the derived tables,
@@ -206,6 +285,28 @@ import Testing
         result = try Self.run(cli, python, [runner, "demo/tables", "--out", "notes"])
         #expect(result.code == 5)
         #expect(try cli.read("notes/keep.txt") == "mine")
+
+        // --diff: two tables folders of one layout, and nothing that goes with one folder.
+        #expect(try cli.run("tables", Self.demo, "--out", "again").code == 0)
+        result = try Self.run(cli, python, [runner, "again", "--diff", "again", "--out", "same"] + settings)
+        #expect(result.code == 0, "\(result.stderr)")
+        let same = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("same/diff.json"))) as! [String: Any]
+        #expect((same["audit"] as! [String: Any])["summary"] as? [String: Int] == [
+            "new": 0, "new_errors": 0, "new_info": 0, "new_warnings": 0, "fixed": 0, "unchanged": 6,
+        ], "the demo against itself: its findings (7 less the one switched off) are all unchanged")
+        let spark = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let bad: [([String], String)] = [
+            ([runner, "again", "--diff", "nowhere", "--out", "bad4"], "Error: nowhere: no such folder; give the folder `fanout tables` wrote\n"),
+            ([runner, "again", "--diff", "again", "--derived", "--out", "bad5"], "Error: --derived goes with one tables folder, not with --diff\n"),
+            // Before Spark starts.
+            ([spark, "again", "--diff", "again", "--export", Self.demo, "--out", "bad6"],
+             "Error: --export writes one tables folder; --diff compares two that `fanout tables` wrote\n"),
+        ]
+        for (arguments, message) in bad {
+            result = try Self.run(cli, python, arguments)
+            #expect(result.code == 2 && result.stderr == message, "\(arguments): \(result.stderr)")
+            #expect(!cli.exists(arguments.last!))
+        }
     }
 
     /// `fanout sql`: which rules run comes from the tables' manifest, with check's reasons; queries for both
@@ -241,5 +342,32 @@ import Testing
         bad = try cli.run("sql", "broken")
         #expect(bad.code == 2)
         #expect(bad.stderr.contains("broken/_manifest.json: not a manifest of `fanout tables`"), "\(bad.stderr)")
+
+        // --diff: the comparison's views and queries over old_ and new_ tables, named by each manifest's export.
+        for (name, text) in Feed.sample.parseFiles { try cli.write(text, to: "parse/\(name)") }
+        #expect(try cli.run("tables", "parse", "--out", "p").code == 0)
+        #expect(try cli.run("tables", Self.demo, "--out", "t2").code == 0)
+        let diff = try cli.run("sql", "--diff", "t", "t2", "--format", "json", "--rule", "key-invalid=off")
+        #expect(diff.code == 0, "\(diff.stderr)")
+        let plan = try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as! [String: Any]
+        #expect(plan["kind"] as? String == "diff" && plan["schema"] as? String == "makestagram")
+        #expect((plan["views"] as! [[String: String]]).map { $0["name"]! } == ["old_findings", "new_findings"])
+        #expect((plan["queries"] as! [[String: String]]).map { $0["name"]! } == ["data", "counts", "rule_counts", "findings"])
+        #expect((plan["old"] as! [String: Any])["prefix"] as? String == "old_" && (plan["new"] as! [String: Any])["export"] as? String == Self.demo)
+        #expect(!(plan["rules"] as! [[String: String]]).contains { $0["rule"] == "key-invalid" })
+        let newer = (plan["views"] as! [[String: String]])[1]["sql"]!
+        #expect(newer.contains("FROM `new_posts`") && !newer.contains("`old_") && !newer.contains("FROM `posts`"))
+        let text = try cli.run("sql", "--diff", "t", "t2", "--dialect", "duckdb")
+        #expect(text.code == 0 && text.stdout.contains("\nCREATE OR REPLACE TEMPORARY VIEW old_findings AS\n"), "\(text.stderr)")
+        let usage: [([String], String)] = [
+            (["sql", "--diff", "t"], "Error: --diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them\n"),
+            (["sql", "t", "t2"], "Error: t2: a second tables folder goes with --diff\n"),
+            (["sql", "--diff", "t", "nowhere"], "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n"),
+            (["sql", "--diff", "t", "p"], "Error: t holds tables of the makestagram layout and p of the parse layout; a diff compares two exports of one layout\n"),
+        ]
+        for (arguments, message) in usage {
+            let result = try cli.run(arguments)
+            #expect(result.code == 2 && result.stderr == message && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+        }
     }
 }

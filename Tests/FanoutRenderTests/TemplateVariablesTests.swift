@@ -44,10 +44,14 @@ import Testing
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vars-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let audit = Self.audit()
-        try SiteBuilder(
-            dataset: dataset, derived: derived, audit: audit,
-            options: SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2), templates: templates
-        ).build(into: out)
+        var options = SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2)
+        // A project that keeps a history (docs/diff-and-history.md): the report page shows its trend.
+        let runs = (1...4).map { n in
+            HistoryRecord(export: "rich.json", schema: "test", time: "2026-11-0\(n)T02:00:00Z", counts: [.init(relation: "users", count: 3)],
+                          findings: [.init(rule: "follow-self", severity: .warning, count: n == 4 ? 9 : 1)])
+        }
+        options.trend = HistoryWriter.reportSection(HistoryTrend(runs))
+        try SiteBuilder(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates).build(into: out)
         let baseline = ReportInfo(exportName: "rich.json", schemaName: "test",
                                   baseline: BaselineOutcome(hidden: 2, fixed: [BaselineEntry(rule: "follow-self", path: "following/u9/u9")]))
         for format in [ReportFormat.html, .markdown] {

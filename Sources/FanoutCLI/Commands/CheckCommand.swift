@@ -32,6 +32,11 @@ struct CheckCommand: ParsableCommand {
             + "SARIF's artifact, the text report's export.json:LINE:COLUMN. Default: stdin.", valueName: "NAME"))
     var stdinFilename: String?
 
+    @Option(help: ArgumentHelp(
+        "Append this run's metrics (the export, the time, facts per relation, findings per rule and severity) to this "
+            + "history file, one NDJSON line; `fanout history FILE` shows the trend.", valueName: "FILE"))
+    var history: String?
+
     @Option(help: ArgumentHelp("Print what RULE checks, why copies drift and how it is fixed, then exit.", valueName: "RULE"))
     var explain: String?
 
@@ -48,6 +53,8 @@ struct CheckCommand: ParsableCommand {
         let threshold = (report.failOn ?? project.failOn ?? .error).threshold
         let requests = try report.requests()
         let known = try report.baseline.map(BaselineFile.read)
+        // A history that cannot be appended to is found now, before anything is read or written.
+        let historyFile = try history.map { try HistoryFile($0, mayBeMissing: true) }
         let export = try input.input(project)
         if let stdinFilename, export.path != "-" {
             throw UsageError(message: "--stdin-filename \(stdinFilename) names standard input, but the export is \(export.path)")
@@ -76,6 +83,12 @@ struct CheckCommand: ParsableCommand {
         if let writeBaseline {
             try BaselineFile.write(analysis.audit.findings, to: writeBaseline)
             wrote.append(writeBaseline)
+        }
+        if let historyFile {
+            // Every finding, whatever a baseline hides: the trend is of the data (docs/diff-and-history.md).
+            try historyFile.append(HistoryRecord(
+                dataset: analysis.dataset, audit: analysis.audit, export: exportName, time: HistoryFile.now()))
+            wrote.append(historyFile.path)
         }
         reports.finish(wrote: wrote, audit: audit, info: info)
         // Writing a baseline accepts the findings it records, so it never fails the run.

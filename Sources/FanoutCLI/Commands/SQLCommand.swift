@@ -24,6 +24,14 @@ struct SQLCommand: ParsableCommand {
     @OptionGroup var input: ExportOptions
     @OptionGroup var rules: RuleOptions
 
+    @Argument(help: ArgumentHelp("With --diff: the newer export's tables folder (TABLES is the older one's).", valueName: "NEW_TABLES"))
+    var newTables: String?
+
+    @ArgumentParser.Flag(help: ArgumentHelp(
+        "Print `fanout diff` as SQL over two tables folders: TABLES (the older export's) and NEW_TABLES, read as old_<table> "
+            + "and new_<table> (docs/diff-and-history.md)."))
+    var diff = false
+
     @Option(help: ArgumentHelp("The engine: \(SQLDialect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "DIALECT"))
     var dialect: SQLDialect = .spark
 
@@ -35,6 +43,8 @@ struct SQLCommand: ParsableCommand {
 
     func run() throws {
         let project = try input.project()
+        if diff { return try runDiff(project) }
+        if let newTables { throw UsageError(message: "\(newTables): a second tables folder goes with --diff") }
         let (schema, exportName) = try source(project)
         let configuration = try rules.configuration(project, schema: schema)
         let (queries, skipped) = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect)
@@ -69,6 +79,50 @@ struct SQLCommand: ParsableCommand {
             if derived {
                 members.insert(("derived", .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })), at: 0)
             }
+            print(JSONWriter(pretty: true).write(.object(members)))
+        }
+    }
+
+    /// `--diff OLD NEW`: the comparison's views and queries over the two folders' tables.
+    private func runDiff(_ project: ProjectConfig) throws {
+        guard let oldTables = input.export, let newTables else {
+            throw UsageError(message: "--diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them")
+        }
+        var manifests: [TableManifest] = []
+        for folder in [oldTables, newTables] {
+            do { manifests.append(try TableManifest.read(folder: folder)) } catch { throw UsageError(message: error.description) }
+        }
+        guard manifests[0].schema == manifests[1].schema else {
+            throw UsageError(message: "\(oldTables) holds tables of the \(manifests[0].schema.name) layout and \(newTables) of the "
+                + "\(manifests[1].schema.name) layout; a diff compares two exports of one layout")
+        }
+        let schema = manifests[0].schema
+        let queries = DiffQueries(schema: schema, configuration: try rules.configuration(project, schema: schema), dialect: dialect)
+        switch format {
+        case .sql:
+            var out = "-- fanout sql --diff --dialect \(dialect.rawValue): \(oldTables) (as \(DiffQueries.oldPrefix)<table>) against "
+                + "\(newTables) (as \(DiffQueries.newPrefix)<table>), \(schema.name) layout\n"
+            for view in queries.views { out += "\n-- view \(view.name)\nCREATE OR REPLACE TEMPORARY VIEW \(view.name) AS\n\(view.sql);\n" }
+            for query in queries.queries { out += "\n-- \(query.name)\n\(query.sql);\n" }
+            for rule in queries.skipped { out += "\n-- skipped \(rule.rule): \(rule.reason)\n" }
+            print(out, terminator: "")
+        case .json:
+            func named(_ list: [DiffQueries.Query]) -> JSONValue {
+                .array(list.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })
+            }
+            func side(_ manifest: TableManifest, _ prefix: String) -> JSONValue {
+                .object([("export", manifest.exportName.map(JSONValue.string) ?? .null), ("prefix", .string(prefix))])
+            }
+            let rules: [JSONValue] = queries.rules.map { .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue))]) }
+            let skipped: [JSONValue] = queries.skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) }
+            let members: [(key: String, value: JSONValue)] = [
+                ("kind", .string("diff")), ("dialect", .string(dialect.rawValue)), ("schema", .string(schema.name)),
+                ("old", side(manifests[0], DiffQueries.oldPrefix)), ("new", side(manifests[1], DiffQueries.newPrefix)),
+                ("relations", .array(queries.relations.map { .string($0.name) })),
+                ("rules", .array(rules)), ("skipped", .array(skipped)),
+                ("views", named(queries.views)), ("queries", named(queries.queries)),
+                ("tool", .string("fanout")), ("version", .number(JSONNumber(1))),
+            ]
             print(JSONWriter(pretty: true).write(.object(members)))
         }
     }

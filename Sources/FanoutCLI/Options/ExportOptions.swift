@@ -11,6 +11,28 @@ struct ExportOptions: ParsableArguments {
             + "Default: `export` in fanout.toml."))
     var export: String?
 
+    @OptionGroup var layoutOptions: LayoutOptions
+
+    var schema: String? { layoutOptions.schema }
+    var projectFile: String? { layoutOptions.projectFile }
+    func project() throws -> ProjectConfig { try layoutOptions.project() }
+    func resolve(_ path: String) -> String { layoutOptions.resolve(path) }
+    func existingFolder(_ name: String) -> String? { layoutOptions.existingFolder(name) }
+    func layout(_ project: ProjectConfig) throws -> Schema? { try layoutOptions.layout(project) }
+
+    /// The export to read and its layout: the command line's, else the project file's.
+    func input(_ project: ProjectConfig) throws -> ExportInput {
+        guard let path = export ?? project.export.map(resolve) else {
+            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
+                + "or set export in \(ProjectConfig.fileName)")
+        }
+        return ExportInput(path: path, schema: try layout(project))
+    }
+}
+
+/// The layout of the exports a command reads and the site project file: `--schema` and `--config`, which
+/// ``ExportOptions`` holds beside the export, and which `fanout diff` takes for its two exports.
+struct LayoutOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The export's layout: a preset (\(Presets.names.joined(separator: ", "))) or a schema file. Default: "
             + "`schema` in fanout.toml, else detected from the export's top-level keys (see `fanout schemas`).",
@@ -48,15 +70,6 @@ struct ExportOptions: ParsableArguments {
         var isDirectory: ObjCBool = false
         let path = resolve(name)
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
-    }
-
-    /// The export to read and its layout: the command line's, else the project file's.
-    func input(_ project: ProjectConfig) throws -> ExportInput {
-        guard let path = export ?? project.export.map(resolve) else {
-            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
-                + "or set export in \(ProjectConfig.fileName)")
-        }
-        return ExportInput(path: path, schema: try layout(project))
     }
 
     /// The layout `--schema` or the project file names; nil when the export's is to be detected.

@@ -10,10 +10,7 @@ struct ReportOptions: ParsableArguments {
         "Report format: \(ReportFormat.listed). Repeatable.", valueName: "FORMAT"))
     var formats: [ReportFormatArgument] = []
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "Write the report of the matching --format to this file instead of standard output. Repeatable.",
-        valueName: "FILE"))
-    var outputs: [String] = []
+    @OptionGroup var destinations: ReportOutputs
 
     @Option(help: ArgumentHelp(
         "Exit 1 when a finding is at or above this severity: \(FailOn.listed). Default: error (check: "
@@ -34,9 +31,7 @@ struct ReportOptions: ParsableArguments {
     var quiet = false
 
     /// The reports asked for, paired with their outputs.
-    func requests() throws -> [ReportRequest] {
-        try ReportRequest.pair(formats: formats.map(\.value), outputs: outputs)
-    }
+    func requests() throws -> [ReportRequest] { try destinations.requests(formats.map(\.value)) }
 
     /// Whether a requested report shows where findings are in the export (JSON, SARIF, the full text report):
     /// only then is the export read a second time to find them (docs/reports.md).

@@ -51,7 +51,15 @@ struct SiteArguments: ParsableArguments {
         return SiteSettings(
             title: title ?? project.title ?? "Fanout", contentDirectory: content ?? input.existingFolder("Content"),
             templatesDirectory: templates ?? input.existingFolder("Templates"), strict: strict, kinds: kinds,
-            perPage: perPage, baseURL: baseURL)
+            perPage: perPage, baseURL: baseURL, trend: try trend(input, project))
+    }
+
+    /// The report page's trend, when the project keeps a history that has runs (docs/diff-and-history.md): read
+    /// now, so that a history that cannot be read stops the build before anything is read or written.
+    private func trend(_ input: ExportOptions, _ project: ProjectConfig) throws -> String? {
+        guard let history = project.history, let file = history.file else { return nil }
+        let records = try HistoryFile(input.resolve(file), mayBeMissing: true).records
+        return records.isEmpty ? nil : HistoryWriter.reportSection(HistoryTrend(records, settings: history.settings))
     }
 
     private func pageKinds() throws -> Set<PageKind> {
@@ -93,14 +101,18 @@ struct SiteSettings: Sendable {
     var kinds: Set<PageKind>
     var perPage: Int
     var baseURL: String?
+    /// The report page's trend section (HTML), when the project keeps a history.
+    var trend: String?
 
     /// The templates, read now (a site project's `Templates/` over the built-in ones).
     func templates() throws -> TemplateSet { try TemplateSet(overrides: templatesDirectory, strict: strict) }
 
     /// The site's options for the export named `exportName`.
     func options(exportName: String) -> SiteOptions {
-        SiteOptions(
+        var options = SiteOptions(
             title: title, exportName: exportName, contentDirectory: contentDirectory, pageKinds: kinds,
             perPage: perPage, baseURL: baseURL)
+        options.trend = trend
+        return options
     }
 }

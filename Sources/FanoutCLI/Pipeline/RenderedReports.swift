@@ -14,6 +14,11 @@ struct RenderedReports {
         requests.contains { $0.format == .html || $0.format == .markdown } ? try TemplateSet() : nil
     }
 
+    /// Reports already rendered (`fanout diff`'s), each with its request.
+    init(rendered: [(request: ReportRequest, text: String)]) {
+        reports = rendered
+    }
+
     /// Renders every request; `coverage` feeds the HTML chart and the JSON report's `summary.timeline_coverage`.
     init(_ requests: [ReportRequest], audit: AuditResult, info: ReportInfo, templates: TemplateSet?,
          coverage: TimelineCoverage?, options: ReportOptions) throws {
@@ -35,14 +40,19 @@ struct RenderedReports {
         return wrote
     }
 
-    /// Prints the report that goes to standard output; when files were written (`wrote`), names them on stderr
-    /// with the baseline's outcome (unless a text report on stdout said it) and the summary line.
-    func finish(wrote: [String], audit: AuditResult, info: ReportInfo) {
+    /// Prints the report that goes to standard output, and names on stderr the files written (`wrote`), if any.
+    func show(wrote: [String]) {
         if let report = reports.first(where: { $0.request.output == nil }) {
             printOutput(report.text)
         }
+        if !wrote.isEmpty { printStatus("wrote \(wrote.joined(separator: ", "))") }
+    }
+
+    /// ``show(wrote:)``, then, when files were written, the baseline's outcome (unless a text report on stdout
+    /// said it) and the summary line on stderr.
+    func finish(wrote: [String], audit: AuditResult, info: ReportInfo) {
+        show(wrote: wrote)
         guard !wrote.isEmpty else { return }
-        printStatus("wrote \(wrote.joined(separator: ", "))")
         if let outcome = info.baseline, !reports.contains(where: { $0.request.output == nil && $0.request.format == .text }) {
             printStatus(TextReport.baselineLine(outcome))
         }

@@ -24,7 +24,7 @@ public struct ProjectConfig: Sendable, Equatable {
     /// The file name looked for in the current folder.
     public static let fileName = "fanout.toml"
     /// The keys a project file may hold at its top level.
-    public static let keys = ["export", "schema", "title", "base_url", "per_page", "out", "fail_on", "rules"]
+    public static let keys = ["export", "schema", "title", "base_url", "per_page", "out", "fail_on", "history", "rules"]
 
     /// The export to read when the command line names none.
     public var export: String?
@@ -42,6 +42,9 @@ public struct ProjectConfig: Sendable, Equatable {
     public var failOn: FailOn?
     /// Rules switched off or re-graded, by rule id.
     public var rules: [String: RuleSetting]
+    /// The project's history of `check --history` runs: `history = "FILE"`, or a `[history]` table with `file`,
+    /// `factor` and `window` (docs/diff-and-history.md, "History").
+    public var history: HistoryConfig?
     /// The lines of `[rules]` that name no built-in rule: the schema's declarations may have them
     /// (``checkRules(schema:)``, once the schema is known).
     var undeclaredRules: [String: ConfigError] = [:]
@@ -96,6 +99,29 @@ public struct ProjectConfig: Sendable, Equatable {
     }
 }
 
+/// `history` in fanout.toml: the history file `build` shows the trend of and `fanout history` reads by default, and
+/// how its anomalies are found (docs/diff-and-history.md, "Anomalies").
+public struct HistoryConfig: Sendable, Equatable {
+    /// The keys of a `[history]` table.
+    public static let keys = ["file", "factor", "window"]
+
+    /// The history file, relative to the project file's folder.
+    public var file: String?
+    public var factor: Double?
+    public var window: Int?
+
+    public init(file: String? = nil, factor: Double? = nil, window: Int? = nil) {
+        self.file = file
+        self.factor = factor
+        self.window = window
+    }
+
+    /// The settings anomalies are found with: these, else the defaults.
+    public var settings: HistoryTrend.Settings {
+        HistoryTrend.Settings(factor: factor ?? HistoryTrend.Settings.defaultFactor, window: window ?? HistoryTrend.Settings.defaultWindow)
+    }
+}
+
 /// Reads a parsed table into a ``ProjectConfig``, checking every key and value in the order they are written.
 private struct ConfigReader {
     let file: String
@@ -132,6 +158,14 @@ private struct ConfigReader {
                     throw fail(key, "fail_on = \(Self.shown(value)): expected \(FailOn.listed)")
                 }
                 config.failOn = threshold
+            case "history":
+                if let file = value.string {
+                    config.history = HistoryConfig(file: file)
+                } else if let table = value.table {
+                    config.history = try readHistory(table)
+                } else {
+                    throw fail(key, "history = \(Self.shown(value)): expected the history file (history = \"history.ndjson\") or a [history] table")
+                }
             case "rules":
                 guard let rules = value.table else { throw fail(key, "rules: expected a table ([rules])") }
                 config.rules = try readRules(rules, undeclared: &config.undeclaredRules)
@@ -140,6 +174,31 @@ private struct ConfigReader {
             }
         }
         return config
+    }
+
+    /// The settings of `[history]`: `file`, `factor` (above 1) and `window` (at least the runs a median needs).
+    func readHistory(_ table: TOMLTable) throws(ConfigError) -> HistoryConfig {
+        var history = HistoryConfig()
+        for (key, value) in ordered(table, name: "history") {
+            switch key {
+            case "file": history.file = try string(key, value)
+            case "factor":
+                guard let factor = value.double ?? value.int.map(Double.init), factor > 1 else {
+                    throw fail(key, in: "history", "[history] factor = \(Self.shown(value)): expected a number above 1 (2 flags a count "
+                        + "more than twice the median)")
+                }
+                history.factor = factor
+            case "window":
+                let least = HistoryTrend.Settings.minimumRuns
+                guard let window = value.int, window >= least else {
+                    throw fail(key, in: "history", "[history] window = \(Self.shown(value)): expected a whole number of runs, at least \(least)")
+                }
+                history.window = window
+            default:
+                throw fail(key, in: "history", "[history] unknown key \"\(key)\"; known keys: \(HistoryConfig.keys.joined(separator: ", "))")
+            }
+        }
+        return history
     }
 
     /// The settings of `[rules]`; rules Fanout does not have go into `undeclared` with the error they make unless the

@@ -22,6 +22,7 @@ enum ProjectScaffold {
         per_page = 50                     # posts per timeline and profile page
         out = "_site"
         fail_on = "never"                 # \(FailOn.listed)
+        # history = "history.ndjson"      # runs of `fanout check --history FILE`; the report page shows their trend
 
         [rules]
         # push-id-time = "off"            # off, info, warning or error, per rule

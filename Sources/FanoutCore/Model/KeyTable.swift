@@ -152,6 +152,10 @@ package struct KeyTable: Sendable {
         }
     }
 
+    /// Returns the id of the key whose bytes are `bytes` if it was interned: another table's key looked up here
+    /// without making a `String` (`fanout diff` maps one export's keys to the other's).
+    package func lookup(_ bytes: UnsafeRawBufferPointer) -> KeyID? { find(bytes, hash: Self.hash(bytes)).0 }
+
     /// The key's text.
     package func string(_ id: KeyID) -> String {
         withBytes(id) { String(decoding: $0, as: UTF8.self) }

@@ -23,13 +23,15 @@ public struct DerivedQuery: Sendable, Equatable {
 public enum RuleQueries {
     /// The queries of the rules `configuration` runs on `schema`, in catalog order, and the rules skipped with
     /// the reasons `check` gives.
+    /// `tablePrefix` starts the tables' names (`fanout sql --diff` reads `old_users` and `new_users`).
     public static func queries(
-        schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect
+        schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect, tablePrefix: String = ""
     ) -> (queries: [RuleQuery], skipped: [SkippedRule]) {
         let (ran, skipped, _) = Audit.plan(schema, configuration)
         let queries = ran.map { rule, severity in
             let id = rule.descriptor.id
-            return RuleQuery(rule: id, severity: severity, sql: rule.sql(SQLContext(schema: schema, dialect: dialect, rule: id, severity: severity)))
+            let context = SQLContext(schema: schema, dialect: dialect, rule: id, severity: severity, tablePrefix: tablePrefix)
+            return RuleQuery(rule: id, severity: severity, sql: rule.sql(context))
         }
         return (queries, skipped)
     }

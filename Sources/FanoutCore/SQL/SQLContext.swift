@@ -17,18 +17,22 @@ package struct SQLContext: Sendable {
     package let rule: String
     /// The rule's severity in this run.
     package let severity: Severity
+    /// What the tables' names start with where one query reads two exports' tables (`fanout sql --diff`: `old_`
+    /// and `new_`, docs/diff-and-history.md); empty otherwise.
+    package let tablePrefix: String
 
-    package init(schema: Schema, dialect: SQLDialect, rule: String, severity: Severity) {
+    package init(schema: Schema, dialect: SQLDialect, rule: String, severity: Severity, tablePrefix: String = "") {
         self.schema = schema
         self.dialect = dialect
         self.rule = rule
         self.severity = severity
+        self.tablePrefix = tablePrefix
     }
 
     // MARK: tables
 
     /// A table of `fanout tables`, quoted.
-    package func table(_ name: String) -> String { dialect.table(name) }
+    package func table(_ name: String) -> String { dialect.table(tablePrefix + name) }
 
     /// The common tables every query may use: the live users (the last row of each uid) with the name messages
     /// show, the live posts, and `extra` (`name AS (…)` clauses).

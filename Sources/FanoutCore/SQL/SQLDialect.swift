@@ -45,6 +45,13 @@ public enum SQLDialect: String, CaseIterable, Sendable {
         self == .spark ? "element_at(\(list), \(index))" : "(\(list))[\(index)]"
     }
 
+    /// The first element of `list`, or the empty string when it has none (a baseline entry's path). In Spark a
+    /// size test rather than `try_element_at`, whose generated code failed to compile over some rules' rows (Spark
+    /// then fell back to interpreting them, logging a stack trace each time).
+    func firstOrEmpty(_ list: String) -> String {
+        self == .spark ? "CASE WHEN size(\(list)) > 0 THEN element_at(\(list), 1) ELSE '' END" : "coalesce((\(list))[1], '')"
+    }
+
     /// `list` without its first element.
     func rest(_ list: String) -> String {
         self == .spark ? "slice(\(list), 2, greatest(size(\(list)) - 1, 0))" : "list_slice(\(list), 2, len(\(list)))"

@@ -23,13 +23,7 @@ enum Charts {
         let maxValue = max(1, fullScale ?? bars.map(\.value).max() ?? 0)
         let height = max(1, bars.count) * rowHeight + 4
         let description = bars.map { "\($0.label): \(unit($0.value))" }.joined(separator: "; ")
-        var svg = """
-            <svg class="chart" id="\(id)" role="img" aria-labelledby="\(id)-title \(id)-desc" \
-            width="100%" height="\(height)" xmlns="http://www.w3.org/2000/svg">
-            <title id="\(id)-title">\(HTMLText.escape(title))</title>
-            <desc id="\(id)-desc">\(HTMLText.escape(description.isEmpty ? "no data" : description))</desc>
-
-            """
+        var svg = open(id: id, title: title, description: description, height: height)
         for (row, bar) in bars.enumerated() {
             let y = row * rowHeight
             svg += "<text class=\"chart-label\" x=\"0\" y=\"\(y + 15)\">\(HTMLText.escape(shorten(bar.label)))</text>"
@@ -41,12 +35,51 @@ enum Charts {
         return svg + "</svg>"
     }
 
+    /// A small column chart of a series over time (`fanout history`, docs/diff-and-history.md): one column per
+    /// run, left to right, its height a share of the largest value; runs in `flagged` drawn in the error colour,
+    /// runs without a value (nil: the rule did not run) left empty. The largest value is written at the top right;
+    /// the description lists every run's label and value.
+    static func columns(
+        _ values: [Int?], labels: [String], flagged: Set<Int>, title: String, id: String,
+        unit: (Int) -> String = { CountText.grouped($0) }
+    ) -> String {
+        let maxValue = max(1, values.compactMap { $0 }.max() ?? 0)
+        let plot = 48, top = 20
+        let description = zip(labels, values).map { "\($0): \($1.map(unit) ?? "not run")" }.joined(separator: "; ")
+        var svg = open(id: id, title: title, description: description, height: top + plot + 2)
+        svg += "<text class=\"chart-value\" x=\"100%\" y=\"14\" text-anchor=\"end\">max \(HTMLText.escape(unit(maxValue)))</text>"
+        svg += "<rect class=\"chart-track\" x=\"0\" y=\"\(top + plot)\" width=\"100%\" height=\"2\"/>\n"
+        let slot = 1000 / max(1, values.count)
+        for (run, value) in values.enumerated() {
+            guard let value, value > 0 else { continue }
+            let height = max(1, value * plot / maxValue)
+            svg += "<rect class=\"chart-bar\(flagged.contains(run) ? " sev-error" : "")\" x=\"\(permille(run * slot))\" "
+                + "y=\"\(top + plot - height)\" width=\"\(permille(max(1, slot * 7 / 10)))\" height=\"\(height)\"/>\n"
+        }
+        return svg + "</svg>"
+    }
+
+    /// The `svg` element's start, with its title and its description for screen readers.
+    private static func open(id: String, title: String, description: String, height: Int) -> String {
+        """
+        <svg class="chart" id="\(id)" role="img" aria-labelledby="\(id)-title \(id)-desc" \
+        width="100%" height="\(height)" xmlns="http://www.w3.org/2000/svg">
+        <title id="\(id)-title">\(HTMLText.escape(title))</title>
+        <desc id="\(id)-desc">\(HTMLText.escape(description.isEmpty ? "no data" : description))</desc>
+
+        """
+    }
+
+    /// Thousandths of the width as a percentage with one decimal (`37.5%`).
+    private static func permille(_ value: Int) -> String {
+        "\(value / 10)" + (value % 10 == 0 ? "" : ".\(value % 10)") + "%"
+    }
+
     /// `value` as a percentage of `maxValue` with one decimal (`37.5%`); a value above zero is at least `0.5%`,
     /// so that it shows.
     static func percent(_ value: Int, of maxValue: Int) -> String {
         guard value > 0 else { return "0%" }
-        let permille = max(5, Int((Double(value) * 1000 / Double(maxValue)).rounded()))
-        return "\(permille / 10)" + (permille % 10 == 0 ? "" : ".\(permille % 10)") + "%"
+        return permille(max(5, Int((Double(value) * 1000 / Double(maxValue)).rounded())))
     }
 
     /// Coverage as percent bars per user, or for many users, how many users fall in each tenth.

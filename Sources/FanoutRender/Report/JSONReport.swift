@@ -52,26 +52,29 @@ package enum JSONReport {
             ])))
         }
         let summary = object(summaryMembers)
-        let findings = result.findings.map { finding in
-            var members: [(String, JSONValue)] = [
-                ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
-                ("message", .string(finding.message)), ("paths", .array(finding.paths.map(JSONValue.string))),
-                ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
-                ("fix", object(finding.fix.map { ($0.path, $0.value) })),
-            ]
-            // JSON has one null for two things: a value that is null (a missing entry) and no single value at all
-            // (`key-invalid` expects none); the reports show them differently, so the second is named.
-            let noValue = [("expected", finding.expected), ("actual", finding.actual)].filter { $0.1 == nil }
-            if !noValue.isEmpty { members.append(("no_value", .array(noValue.map { .string($0.0) }))) }
-            if let location = finding.location {
-                members += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
-            }
-            return object(members)
-        }
+        let findings = result.findings.map(findingValue)
         return object([
             ("version", .int(version)), ("tool", .string("fanout")), ("export", .string(info.exportName)),
             ("schema", .string(info.schemaName)), ("summary", summary), ("findings", .array(findings)),
         ])
+    }
+
+    /// One finding as the report's `findings` list holds it (and `fanout diff`'s lists of new and fixed ones).
+    package static func findingValue(_ finding: Finding) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("rule", .string(finding.rule)), ("severity", .string(finding.severity.rawValue)),
+            ("message", .string(finding.message)), ("paths", .array(finding.paths.map(JSONValue.string))),
+            ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
+            ("fix", object(finding.fix.map { ($0.path, $0.value) })),
+        ]
+        // JSON has one null for two things: a value that is null (a missing entry) and no single value at all
+        // (`key-invalid` expects none); the reports show them differently, so the second is named.
+        let noValue = [("expected", finding.expected), ("actual", finding.actual)].filter { $0.1 == nil }
+        if !noValue.isEmpty { members.append(("no_value", .array(noValue.map { .string($0.0) }))) }
+        if let location = finding.location {
+            members += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
+        }
+        return object(members)
     }
 
     static func object(_ members: [(String, JSONValue)]) -> JSONValue {

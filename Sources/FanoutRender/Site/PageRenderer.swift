@@ -21,6 +21,8 @@ struct PageRenderer: @unchecked Sendable {
     let inputs: PageInputCache
     /// Timeline coverage for the report's chart and `report.json`, made once per build while other pages render.
     let coverage: Deferred<TimelineCoverage?>
+    /// The history's trend on the report page (``SiteOptions/trend``).
+    let trend: String?
 
     var dataset: Dataset { views.dataset }
     var derived: DerivedData { views.derived }

@@ -19,6 +19,10 @@ public struct SiteOptions: Sendable {
     /// links stay relative either way.
     public var baseURL: String?
 
+    /// The report page's trend section (``HistoryWriter/reportSection(_:)``, HTML), when the project keeps a
+    /// history (`history` in fanout.toml, docs/diff-and-history.md); nil leaves the report page as it was.
+    public var trend: String?
+
     /// URLs per sitemap file before `sitemap.xml` becomes an index of several (the protocol's 50,000); lowered
     /// by tests, which then need no site of 50,000 pages to see the split.
     package var sitemapLimit = Sitemap.urlLimit

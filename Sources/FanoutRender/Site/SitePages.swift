@@ -71,7 +71,7 @@ public struct SitePages: Sendable {
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
             assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
-            inputs: PageInputCache(views: views, templates: templates), coverage: coverage)
+            inputs: PageInputCache(views: views, templates: templates), coverage: coverage, trend: options.trend)
         self.kinds = kinds
         self.perPage = options.perPage
         self.baseURL = options.baseURL

@@ -278,6 +278,9 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{/coverage}}
 </section>
 {{/charts}}
+{{#trend}}
+{{{.}}}
+{{/trend}}
 {{#rules}}
 <section class="rule" id="rule-{{id}}" aria-labelledby="h-{{id}}">
 <h2 id="h-{{id}}"><code>{{id}}</code> <span class="sev-{{severity}}">{{severity}}</span> <span class="count">{{count}}</span></h2>

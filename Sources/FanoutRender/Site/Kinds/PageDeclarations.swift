@@ -58,7 +58,7 @@ enum PageDeclarations {
 
     static let report = PageDeclaration(
         "report", kind: .report, subject: .site, path: PagePath("report.html"),
-        body: .template("report", values: { r, job, path in ReportValues.values(r, job, path: path) },
+        body: .template("report", values: { r, job, path in ReportValues.htmlValues(r, job, path: path) },
                         variables: ReportValues.htmlVariables),
         inSitemap: true, label: "the validation report")
 
