@@ -20,6 +20,7 @@ public struct ProcessResult: Sendable, Equatable {
 /// `directory`: where it runs (this process's folder when nil); `stdin`: what it reads (nothing when nil);
 /// `environment`: variables set for it, over this process's. Standard input is fed and standard error drained on
 /// their own threads, so that a child that fills one pipe while the test reads the other cannot deadlock.
+@discardableResult
 public func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
     environment: [String: String] = [:]
@@ -57,6 +58,7 @@ public func runProcess(
 }
 
 /// Runs the tool `name` found on PATH (through `/usr/bin/env`), as `runProcess` does.
+@discardableResult
 public func runTool(
     _ name: String, _ arguments: [String], in directory: URL? = nil, stdin: Data? = nil,
     environment: [String: String] = [:]
