@@ -96,19 +96,24 @@ let package = Package(
         .executableTarget(name: "fanout", dependencies: ["FanoutCLI"]),
         // libFuzzer target for the reader and the walker (`make fuzz`); a plain build makes a replayer of inputs.
         .executableTarget(name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport"]),
-        .testTarget(name: "FanoutJSONTests", dependencies: ["FanoutJSON"], resources: [.copy("JSONTestSuite")]),
-        .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutCore", "FanoutJSON"]),
-        .testTarget(name: "FanoutImportTests", dependencies: ["FanoutImport", "FanoutCore", "FanoutJSON"]),
-        .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutOutput"]),
-        .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutServeTests", dependencies: ["FanoutServe", "FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
-        .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+        // What every test target shares (CONTRIBUTING.md "Testing"): temporary folders that delete themselves, running
+        // a binary and capturing its output, the repository's root, the dataset builder and the seeded generator.
+        // A plain target under Tests/, not a product: only the test targets depend on it.
+        .target(name: "FanoutTestSupport", dependencies: ["FanoutCore"], path: "Tests/FanoutTestSupport"),
+        .testTarget(
+            name: "FanoutJSONTests", dependencies: ["FanoutJSON", "FanoutTestSupport"], resources: [.copy("JSONTestSuite")]),
+        .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutTestSupport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(name: "FanoutImportTests", dependencies: ["FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutTestSupport", "FanoutOutput"]),
+        .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutTestSupport", "FanoutRender", "FanoutCore"]),
+        .testTarget(name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutRender", "FanoutCore"]),
+        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutTestSupport", "FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
+        .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutTestSupport", "FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
         // library example of docs/library.md against the public API alone); internals only through `@testable import`.
         .testTarget(
             name: "FanoutCLITests",
-            dependencies: ["FanoutCLI", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate", "FanoutServe"],
+            dependencies: ["FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate", "FanoutServe"],
             exclude: ["Golden"], packageAccess: false),
     ]
 )

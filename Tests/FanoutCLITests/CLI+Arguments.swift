@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 
 extension CLI {
@@ -6,37 +7,7 @@ extension CLI {
     /// `subfolder` runs it inside a folder of the test's folder, as a user inside a site project would.
     /// `environment`: variables set for it, over this process's.
     func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = args
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.currentDirectoryURL = subfolder.map(url) ?? folder
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        // Feed standard input from another thread so that a large input cannot deadlock against the output pipes.
-        let writer = input.fileHandleForWriting
-        let feeding = Thread {
-            if let stdin { writer.write(stdin) }
-            try? writer.close()
-        }
-        feeding.start()
-        // Drain stderr on its own thread too: a child that fills one pipe while the test reads the other
-        // would otherwise block forever (a `build -v` lists every file on stderr).
-        let errorBox = DataBox()
-        let draining = Thread { errorBox.data = err.fileHandleForReading.readDataToEndOfFile(); errorBox.done.signal() }
-        draining.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        errorBox.done.wait()
-        let errData = errorBox.data
-        process.waitUntilExit()
-        return Result(
-            code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try runProcess(Self.binary, args, in: subfolder.map(url) ?? folder, stdin: stdin, environment: environment)
     }
 
     /// The JSON report of `check` on `export` (with extra arguments), parsed.
@@ -80,8 +51,3 @@ enum FirebasePatch {
     }
 }
 
-/// Bytes read by another thread, handed over through a semaphore.
-final class DataBox: @unchecked Sendable {
-    var data = Data()
-    let done = DispatchSemaphore(value: 0)
-}

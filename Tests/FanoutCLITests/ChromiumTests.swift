@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The demo site in a real browser: headless Chromium (Debian's `chromium`) loads the index, a timeline and the
-/// report and must log no console error. Screenshots land in `$TMPDIR/fanout-screenshots/` for a person to
+/// report and must log no console error. Screenshots are kept in `$FANOUT_SCREENSHOTS` when set, for a person to
 /// look at. Skipped where Chromium is not installed.
 /// Where the browser is.
 enum Chromium {
@@ -49,7 +49,8 @@ struct ChromiumTests {
                                 "--content", demo.path, "--per-page", "3")
         #expect(build.code == 0, "\(build.stderr)")
         let timeline = try #require(try TimelinePages(cli, site: "site").files.values.first { $0.count > 1 })
-        let shots = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-screenshots")
+        // Kept where FANOUT_SCREENSHOTS says, for a person to look at; otherwise deleted with the test's folder.
+        let shots = ProcessInfo.processInfo.environment["FANOUT_SCREENSHOTS"].map { URL(fileURLWithPath: $0) } ?? cli.url("screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let pages: [(name: String, file: String, mustShow: String)] = [
             ("index", "index.html", "<table class=\"users\">"),

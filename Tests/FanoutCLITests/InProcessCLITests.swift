@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutCLI
@@ -20,9 +21,10 @@ import Testing
     }
 
     @Test func theCommandLineOverridesTheProjectFileWhosePathsAreRelativeToIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-inprocess-\(UUID().uuidString)")
+        let temporary = try TemporaryFolder("inprocess")
+        defer { withExtendedLifetime(temporary) {} }
+        let folder = temporary.url
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("project"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("project/site.toml").path
         try Data("export = \"data/export.json\"\nschema = \"instaclone\"\nfail_on = \"warning\"\n".utf8)
             .write(to: URL(fileURLWithPath: file))

@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// An incremental build, which renders only the pages whose input changed and carries the others over
@@ -18,7 +19,7 @@ import Testing
         try FileManager.default.removeItem(at: cli.url("project/export.json"))
         let generated = try cli.run(["generate", "--users", "24", "--seed", "\(seed)", "--defects", "3", "--out", "export.json"], in: "project")
         try #require(generated.code == 0, "\(generated.stderr)")
-        var random = SplitMix(seed)
+        var random = SeededGenerator(seed: seed)
         var edits: [String] = []
         let first = try cli.run(["build"] + Self.siteArguments, in: "project")
         try #require(first.code == 0, "\(first.stderr)")
@@ -66,7 +67,7 @@ private struct Project {
     }
 
     /// Applies one edit chosen by `random`, saves it, and says what it was.
-    mutating func applyRandomEdit(step: Int, random: inout SplitMix) throws -> String {
+    mutating func applyRandomEdit(step: Int, random: inout SeededGenerator) throws -> String {
         // An edit that finds nothing to change (no like to remove) is drawn again.
         while true {
             let described: String?
@@ -113,14 +114,14 @@ private struct Project {
         try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("project/export.json"))
     }
 
-    mutating func addLike(_ random: inout SplitMix) throws -> String? {
+    mutating func addLike(_ random: inout SeededGenerator) throws -> String? {
         let (post, user) = (posts[random.next(posts.count)].key, users[random.next(users.count)])
         guard children("postLikes", post)[user] == nil else { return nil }
         try set(["postLikes", post, user], true)
         return "like \(post) by \(user)"
     }
 
-    mutating func removeLike(_ random: inout SplitMix) throws -> String? {
+    mutating func removeLike(_ random: inout SeededGenerator) throws -> String? {
         let likes = (root["postLikes"] as? [String: [String: Any]] ?? [:]).flatMap { post, users in users.keys.map { (post, $0) } }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !likes.isEmpty else { return nil }
@@ -131,7 +132,7 @@ private struct Project {
 
     /// A like taken from one user and given to another: the post's count stays, and so, most often, do the
     /// first likers its card names; only the two users' hearts change.
-    mutating func moveLike(_ random: inout SplitMix) throws -> String? {
+    mutating func moveLike(_ random: inout SeededGenerator) throws -> String? {
         let liked = (root["postLikes"] as? [String: [String: Any]] ?? [:]).filter { $0.value.count >= 4 }.keys.sorted()
         guard !liked.isEmpty else { return nil }
         let post = liked[random.next(liked.count)]
@@ -144,13 +145,13 @@ private struct Project {
         return "move like on \(post) from \(from) to \(to)"
     }
 
-    mutating func rename(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    mutating func rename(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let user = users[random.next(users.count)]
         try set(["users", user, "username"], "renamed_\(step)_\(random.next(1000))")
         return "rename \(user)"
     }
 
-    mutating func addPost(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    mutating func addPost(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let poster = users[random.next(users.count)]
         let key = "-Kedit\(step)x\(random.next(100_000))"
         try set(["posts", poster, key], [
@@ -161,21 +162,21 @@ private struct Project {
         return "add post \(key) by \(poster)"
     }
 
-    mutating func deletePost(_ random: inout SplitMix) throws -> String? {
+    mutating func deletePost(_ random: inout SeededGenerator) throws -> String? {
         guard !posts.isEmpty else { return nil }
         let post = posts[random.next(posts.count)]
         try set(["posts", post.poster, post.key], nil)
         return "delete post \(post.key)"
     }
 
-    mutating func recaption(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    mutating func recaption(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         guard !posts.isEmpty else { return nil }
         let post = posts[random.next(posts.count)]
         try set(["posts", post.poster, post.key, "caption"], "Caption *\(step)*, edited")
         return "recaption \(post.key)"
     }
 
-    mutating func follow(_ random: inout SplitMix) throws -> String? {
+    mutating func follow(_ random: inout SeededGenerator) throws -> String? {
         let (user, target) = (users[random.next(users.count)], users[random.next(users.count)])
         guard user != target, children("following", user)[target] == nil else { return nil }
         try set(["following", user, target], true)
@@ -183,7 +184,7 @@ private struct Project {
         return "\(user) follows \(target)"
     }
 
-    mutating func unfollow(_ random: inout SplitMix) throws -> String? {
+    mutating func unfollow(_ random: inout SeededGenerator) throws -> String? {
         let follows = (root["following"] as? [String: [String: Any]] ?? [:]).flatMap { user, targets in targets.keys.map { (user, $0) } }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !follows.isEmpty else { return nil }
@@ -193,7 +194,7 @@ private struct Project {
         return "\(user) unfollows \(target)"
     }
 
-    mutating func dropTimelineEntry(_ random: inout SplitMix) throws -> String? {
+    mutating func dropTimelineEntry(_ random: inout SeededGenerator) throws -> String? {
         let entries = (root["timeline"] as? [String: [String: Any]] ?? [:]).flatMap { user, posts in posts.keys.map { (user, $0) } }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !entries.isEmpty else { return nil }
@@ -207,14 +208,14 @@ private struct Project {
     private var templateFolder: URL { cli.url("project/Templates") }
 
     /// Appends a line to a template that pages are rendered with directly.
-    func editTemplate(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    func editTemplate(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let names = ["index.mustache", "timeline.mustache", "timeline.md.mustache", "profile.mustache", "post.mustache",
                      "page.mustache", "report.mustache", "style.css"]
         return try append(names[random.next(names.count)], "\n<!-- edit \(step) -->\n")
     }
 
     /// Changes a template that others include, or that renders cards and hearts.
-    func editPartial(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    func editPartial(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let names = ["layout.mustache", "post-card.mustache", "post-card.md.mustache", "heart.mustache",
                      "pagination.mustache", "post-list.mustache"]
         let name = names[random.next(names.count)]
@@ -228,7 +229,7 @@ private struct Project {
     }
 
     /// Deletes a template, so that the built-in one takes its place.
-    func removeTemplate(_ random: inout SplitMix) throws -> String? {
+    func removeTemplate(_ random: inout SeededGenerator) throws -> String? {
         let names = (try FileManager.default.contentsOfDirectory(atPath: templateFolder.path)).sorted()
         guard !names.isEmpty else { return nil }
         let name = names[random.next(names.count)]
@@ -236,11 +237,11 @@ private struct Project {
         return "remove template \(name)"
     }
 
-    func editContent(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    func editContent(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         try append(random.next(2) == 0 ? "../Content/about.md" : "../Content/index.md", "\nEdited in step \(step).\n")
     }
 
-    func addOrRemoveContent(_ random: inout SplitMix, _ step: Int) throws -> String? {
+    func addOrRemoveContent(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let folder = cli.url("project/Content")
         let added = (try FileManager.default.contentsOfDirectory(atPath: folder.path)).filter { $0.hasPrefix("extra-") }.sorted()
         if !added.isEmpty, random.next(2) == 0 {
@@ -260,9 +261,4 @@ private struct Project {
         try Data((old + text).utf8).write(to: url)
         return "append to \(name)"
     }
-}
-
-extension SplitMix {
-    /// A number in `0..<bound`.
-    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -130,25 +131,9 @@ extension CLI {
     /// Runs `script` with `sh` in the folder, with `$FANOUT` the binary and `$DEMO` the demo export; with
     /// `readOnlyMount`, in a private user and mount namespace (`unshare -rm`), so that it may mount.
     func shell(_ script: String, readOnlyMount: Bool = false) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: readOnlyMount ? "/usr/bin/unshare" : "/bin/sh")
-        process.arguments = (readOnlyMount ? ["-rm", "sh"] : []) + ["-c", script]
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["FANOUT"] = Self.binary.path
-        environment["DEMO"] = Self.repository.appendingPathComponent("Content/demo-export.json").path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errorBox = DataBox()
-        let draining = Thread { errorBox.data = err.fileHandleForReading.readDataToEndOfFile(); errorBox.done.signal() }
-        draining.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        errorBox.done.wait()
-        process.waitUntilExit()
-        return Result(code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errorBox.data, as: UTF8.self))
+        try runProcess(
+            URL(fileURLWithPath: readOnlyMount ? "/usr/bin/unshare" : "/bin/sh"), (readOnlyMount ? ["-rm", "sh"] : []) + ["-c", script],
+            in: folder,
+            environment: ["FANOUT": Self.binary.path, "DEMO": Self.repository.appendingPathComponent("Content/demo-export.json").path])
     }
 }

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -217,13 +218,8 @@ struct Feed {
 
     /// Runs `tool args…` in the test's folder (gzip, zip: packaging the fixtures as users receive them).
     func shell(_ cli: CLI, _ tool: String, _ args: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + args
-        process.currentDirectoryURL = cli.folder
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) \(args)")
+        let result = try runTool(tool, args, in: cli.folder)
+        #expect(result.code == 0, "\(tool) \(args): \(result.stderr)")
     }
 
     /// Packs `folder` into `folder.zip` (with the folder inside, as archivers do) using Python's zipfile:

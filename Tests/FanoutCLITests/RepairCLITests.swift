@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// `fanout export --repair` on generated exports with drift: the patch repairs every mechanical finding,
@@ -22,7 +23,7 @@ import Testing
     /// poster uid copies naming someone else, and a like stored twice under one key.
     static func moreDrift(_ text: String, seed: UInt64) throws -> String {
         var root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
-        var random = SplitMix(seed)
+        var random = SeededGenerator(seed: seed)
         let uids = (root["users"] as! [String: Any]).keys.sorted()
         func pick() -> String { uids[Int(random.next() % UInt64(uids.count))] }
         var following = root["following"] as! [String: [String: Any]]
@@ -143,18 +144,5 @@ import Testing
         #expect(cli.files(under: "out") == ["snapshot.json"])
         #expect(try cli.run(["export", demo, "--out", "out", "--repair"]).code == 0)
         #expect(cli.files(under: "out") == ["repair.patch.json", "repaired.json", "snapshot.json"])
-    }
-}
-
-/// A tiny deterministic random source for the extra drift.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -158,12 +159,8 @@ import Testing
     @Test func truncatedGzip() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json")
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
-        gzip.arguments = ["-c", "gzip -c '\(demo.path)' > '\(cli.url("full.json.gz").path)'"]
-        try gzip.run()
-        gzip.waitUntilExit()
-        let full = try Data(contentsOf: cli.url("full.json.gz"))
+        let full = try runTool("gzip", ["-c", demo.path]).stdoutData
+        try full.write(to: cli.url("full.json.gz"))
         #expect(try cli.run("check", "full.json.gz", "--fail-on", "never").code == 0)
         try full.prefix(full.count / 2).write(to: cli.url("half.json.gz"))
         // Decompression fails before any JSON is read, so the message is the one of an unreadable file.

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -94,11 +95,7 @@ import Testing
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         try cli.write(try String(contentsOf: URL(fileURLWithPath: demo), encoding: .utf8), to: "demo.json")
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-k", cli.url("demo.json").path]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try runTool("gzip", ["-k", cli.url("demo.json").path])
         var result = try cli.run("tables", "demo.json.gz", "--part", "1/2", "--out", "t")
         #expect(result.code == 2 && result.stderr.contains("gzip-compressed; --part reads a byte range of the file: inflate it first"), "\(result.stderr)")
         result = try cli.run(["tables", "-", "--part", "1/2", "--out", "t"], stdin: Data(try cli.read("demo.json").utf8))

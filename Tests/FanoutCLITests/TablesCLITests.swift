@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -64,16 +65,9 @@ import Testing
     }
 
     static func gunzip(_ cli: CLI, _ file: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-dc", cli.url(file).path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gzip -dc \(file)")
-        return data
+        let result = try runTool("gzip", ["-dc", cli.url(file).path])
+        #expect(result.code == 0, "gzip -dc \(file)")
+        return result.stdoutData
     }
 
     // MARK: an independent reading of a Makestagram export (JSONSerialization, no Fanout code)
@@ -292,11 +286,7 @@ import Testing
         let plain = try Tables(cli, "plain")
         let demo = try Data(contentsOf: URL(fileURLWithPath: Self.demo))
         try demo.write(to: cli.url("demo.json"))
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gzip.arguments = ["gzip", "-k", cli.url("demo.json").path]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try runTool("gzip", ["-k", cli.url("demo.json").path])
         #expect(try cli.run("tables", "demo.json.gz", "--out", "gz").code == 0)
         #expect(try Tables(cli, "gz").lines == plain.lines, "gzip input, inflated through a temporary file")
         #expect(try cli.run(["tables", "-", "--out", "stdin"], stdin: demo).code == 0)

@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import FanoutTestSupport
 import Testing
 
 /// Baselines: findings matched by rule and first path, hidden, and entries no longer found reported fixed.

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutTestSupport
 import Testing
 
 @Suite struct DerivationTests {

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutTestSupport
 import Testing
 
 @Suite struct KeyTableTests {
@@ -64,12 +65,11 @@ import Testing
         let pool = (0..<300).map { "u\($0)" } + (0..<5).map { "\(long)\($0)" }
             + [String(repeating: "z", count: 52), "", "-K"]
         var sequence: [String] = []
-        var state: UInt64 = 42
+        var random = SeededGenerator(seed: 42)
         for i in 0..<20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let pick = Int(state >> 33) % pool.count
+            let pick = random.next(pool.count)
             // Every fifth key repeats one of the last few, inside the queue's window.
-            sequence.append(i % 5 == 0 && i > 3 ? sequence[i - 1 - Int(state >> 60) % 3] : pool[pick])
+            sequence.append(i % 5 == 0 && i > 3 ? sequence[i - 1 - random.next(3)] : pool[pick])
         }
         var direct = KeyTable(), batched = KeyTable()
         var queue = KeyQueue()

@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// The pipeline's first two stages stay free of Foundation (CONTRIBUTING.md "Architecture"): the reader and the
@@ -16,8 +17,7 @@ import Testing
 
     @Test(arguments: ["FanoutJSON", "FanoutCore"])
     func importsOnlyWhatItMay(module: String) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("Sources/\(module)")
+        let folder = repositoryFile("Sources/\(module)")
         let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         #expect(files.count > 10, "the module's sources are under \(folder.path)")

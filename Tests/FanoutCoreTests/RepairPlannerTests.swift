@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import FanoutTestSupport
 import Testing
 
 /// The repair planner on small datasets: sources repaired first, every copy recomputed from them.

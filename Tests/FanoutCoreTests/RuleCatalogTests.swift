@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import FanoutTestSupport
 import Testing
 
 /// One rule's minimal trigger: a change to a consistent dataset that breaks exactly what the rule verifies.

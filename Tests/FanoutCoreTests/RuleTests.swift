@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import FanoutTestSupport
 import Testing
 
 /// Each rule: a minimal dataset that triggers it, checked for rule, paths, values and fix, and the same

@@ -2,6 +2,7 @@
 import FanoutGenerate
 import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// `fanout tables` reads large exports with two walkers, each writing its own parts (`SplitRead`). Wherever the
@@ -23,10 +24,9 @@ import Testing
     }
 
     @Test func everySplitPointWritesTheTablesOneWalkerWrites() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-split-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let export = root.appendingPathComponent("export.json")
+        let folder = try TemporaryFolder("split")
+        let root = folder.url
+        let export = folder.url("export.json")
         _ = try ExportGenerator(.init(users: 120, seed: 11, defects: 20)).write(toFile: export.path)
         let size = try Data(contentsOf: export).count
 
@@ -52,5 +52,6 @@ import Testing
             #expect(!listed.contains { $0.contains("/.w") }, "\(listed.filter { $0.contains("/.w") })")
         }
         #expect(split >= 8, "the second walker's parts are really used")
+        withExtendedLifetime(folder) {}
     }
 }

@@ -1,5 +1,6 @@
 import FanoutGenerate
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @Suite("ExportGenerator")
@@ -48,17 +49,14 @@ struct ExportGeneratorTests {
         #expect(streamed.chunks.allSatisfy { $0 > 0 && $0 <= (1 << 20) + (1 << 20) })
         #expect(streamed.chunks.dropLast().allSatisfy { $0 >= 1 << 20 })
 
-        let dir = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fanout-generate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("export.json").path
+        let folder = try TemporaryFolder("generate")
+        let path = folder.path("export.json")
         try Data("stale".utf8).write(to: URL(fileURLWithPath: path))  // replaced atomically
         let defects = try ExportGenerator(options).write(toFile: path)
         #expect(defects == streamed.defects)
         let written = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect([UInt8](written) == streamed.bytes)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["export.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["export.json"])
     }
 
     @Test func writeToMissingDirectoryThrows() {

@@ -2,6 +2,7 @@ import FanoutCore
 import FanoutGenerate
 @testable import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// Large exports are read by two walkers at once (`SplitRead`); whatever the split point, the dataset and
@@ -49,8 +50,7 @@ struct SplitReadTests {
     }
 
     @Test func theFriendlyPixExportReadsTheSameWhenSplit() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/friendlypix-initial_db.json").standardized
+        let url = repositoryFile("Tests/Fixtures/friendlypix-initial_db.json")
         let data = try ExportBytes(path: url.path)
         let schema = Presets.named("friendlypix")!
         let whole = try ExportLoader.load(data, schema: schema, foreignKeys: [:], progress: nil, splitTarget: .some(nil))

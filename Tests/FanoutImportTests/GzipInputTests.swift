@@ -1,6 +1,7 @@
 import FanoutCore
 import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// Gzip exports (Firebase's automated backups) read exactly like the plain file, whatever they are called.

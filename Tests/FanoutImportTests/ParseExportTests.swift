@@ -1,6 +1,7 @@
 import FanoutCore
 import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// Parse exports: one file per class, rows keyed by objectId, pointers, ISO 8601 times, read into the same core.

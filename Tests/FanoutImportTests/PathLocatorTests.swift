@@ -1,6 +1,7 @@
 import FanoutCore
 import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// The second pass that finds where findings' paths are in the export (docs/reports.md): each path at its

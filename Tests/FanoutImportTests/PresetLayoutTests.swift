@@ -1,12 +1,12 @@
 import FanoutCore
 import FanoutImport
 import Foundation
+import FanoutTestSupport
 import Testing
 
 /// The presets read their apps' layouts into the same core; detection picks them from the top-level keys.
 @Suite struct PresetLayoutTests {
-    static let friendlyPix = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/friendlypix-initial_db.json").path
+    static let friendlyPix = repositoryFile("Tests/Fixtures/friendlypix-initial_db.json").path
 
     func pairs(_ d: Dataset, _ likes: [Like]) -> [[String]] { likes.map { [d.key($0.post), d.key($0.user)] } }
 

@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutImport
+import FanoutTestSupport
 import Testing
 
 /// Schema files: the presets are schema files, and every mistake in a user's file names the file, line and key.

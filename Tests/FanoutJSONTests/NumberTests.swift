@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutJSON
@@ -85,7 +86,7 @@ struct NumberTests {
 
     @Test("generated literals agree with the standard library")
     func generatedLiterals() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<5_000 {
             let integerDigits = Int(generator.next() % 20) + 1
             let fractionDigits = Int(generator.next() % 20)
@@ -116,22 +117,5 @@ struct NumberTests {
     func delimiters() throws {
         let value = try JSONValue.parse(#"[1,-2,3.5,4e1,{"a":-0.5}]"#)
         #expect(value == [1, -2, 3.5, .number(JSONNumber(double: 40, int64: nil)), ["a": -0.5]])
-    }
-}
-
-/// A small deterministic pseudo-random generator for reproducible test data.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import CScan
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutJSON
@@ -43,7 +44,7 @@ import Testing
     /// backslash runs: random documents full of escapes, brackets inside strings and UTF-8, each placed at every
     /// offset of a block so that every byte falls on every boundary, must end where `skipValue` ends them.
     @Test func endsRandomDocumentsWhereSkipValueDoesAtEveryAlignment() throws {
-        var generator = SplitMix64(seed: 17)
+        var generator = SeededGenerator(seed: 17)
         for _ in 0..<200 {
             var document: [UInt8] = []
             Self.appendValue(to: &document, depth: 0, &generator)
@@ -86,7 +87,7 @@ import Testing
 
     /// A random JSON value: nested containers, strings with escapes (`\\`, `\"`, `\u`), brackets, quotes and
     /// multi-byte characters inside, numbers and literals.
-    static func appendValue(to out: inout [UInt8], depth: Int, _ generator: inout SplitMix64) {
+    static func appendValue(to out: inout [UInt8], depth: Int, _ generator: inout SeededGenerator) {
         let choice = depth > 5 ? generator.next() % 3 : generator.next() % 6
         switch choice {
         case 0:
@@ -114,7 +115,7 @@ import Testing
         }
     }
 
-    static func appendString(to out: inout [UInt8], _ generator: inout SplitMix64) {
+    static func appendString(to out: inout [UInt8], _ generator: inout SeededGenerator) {
         let pieces = [
             #"\\"#, #"\""#, #"\\\""#, #"\u00e9"#, "{", "}", "[", "]", ",", ":", "é", "日本", "ab", "x", " ", #"\n"#,
         ]

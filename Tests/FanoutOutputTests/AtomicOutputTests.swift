@@ -1,18 +1,17 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutOutput
 
 /// Files and folders appear whole or not at all, and nothing of the user's is replaced by accident.
 @Suite struct AtomicOutputTests {
-    let folder: URL
+    let temporary: TemporaryFolder
+    var folder: URL { temporary.url }
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    init() throws { temporary = try TemporaryFolder("output") }
 
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { temporary.path(name) }
     func contents() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
 
     @Test func aFileAppearsOnlyWhenCommittedAndAnAbandonedOneLeavesNothing() throws {

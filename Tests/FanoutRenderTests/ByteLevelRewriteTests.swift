@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -40,12 +41,8 @@ private enum Reference {
 
 /// Deterministic strings drawn from `alphabet`.
 private func samples(_ alphabet: [String], count: Int, seed: UInt64) -> [String] {
-    var state = seed
-    func next() -> Int {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int(truncatingIfNeeded: state >> 33)
-    }
-    return (0..<count).map { _ in (0..<(next() % 90)).map { _ in alphabet[next() % alphabet.count] }.joined() }
+    var random = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in (0..<random.next(90)).map { _ in alphabet[random.next(alphabet.count)] }.joined() }
 }
 
 @Suite struct ByteLevelRewriteTests {

@@ -1,5 +1,6 @@
 import FanoutCore
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -31,9 +32,8 @@ import Testing
         let builder = SiteBuilder(
             dataset: dataset, derived: DerivedData(dataset), audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("collide-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        try builder.build(into: out)
+        let folder = try TemporaryFolder("collide")
+        try builder.build(into: folder.path)
         let served = try SitePages(
             dataset: builder.dataset, derived: builder.derived, audit: builder.audit, options: options,
             templates: builder.templates, byPath: true)
@@ -41,12 +41,12 @@ import Testing
         for (n, key) in Self.colliding.enumerated() {
             let name = SafeFileName.forKey(key)
             let other = Self.colliding[1 - n]
-            let timeline = try String(contentsOfFile: out + "/users/\(name)/index.html", encoding: .utf8)
+            let timeline = try String(contentsOfFile: folder.path("users/\(name)/index.html"), encoding: .utf8)
             #expect(try served.render(path: "users/\(name)/index.html") == timeline)
             #expect(timeline.contains("user \(n + 1)’s timeline"), "the timeline is its own user's")
             // The profile and the post page show the key's own post, not the other's.
             for path in ["users/\(name)/profile.html", "posts/\(name).html"] {
-                let built = try String(contentsOfFile: out + "/" + path, encoding: .utf8)
+                let built = try String(contentsOfFile: folder.path(path), encoding: .utf8)
                 #expect(try served.render(path: path) == built, "\(path)")
                 #expect(built.contains("caption of \(key)"), "\(path) shows its own post")
                 #expect(!built.contains("caption of \(other)"), "\(path) does not show the other key's post")

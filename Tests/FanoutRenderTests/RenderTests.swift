@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -114,8 +115,7 @@ import Testing
 
 @Suite struct TemplateTests {
     @Test func builtinTemplatesMatchTheTemplatesFolder() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Templates")
+        let folder = repositoryFile("Templates")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
         #expect(Set(names) == Set(BuiltinTemplates.files.keys), "run `make templates`")
         for name in names {
@@ -125,9 +125,8 @@ import Testing
     }
 
     @Test func projectTemplatesOverrideFileByFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tpl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "custom {{title}}".write(to: folder.appendingPathComponent("page.mustache"), atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder("templates")
+        try folder.write("custom {{title}}", to: "page.mustache")
         let set = try TemplateSet(overrides: folder.path)
         #expect(try set.render(["title": "<T>"], template: "page") == "custom &lt;T&gt;")
         #expect(try set.render(["title": "x", "contentHTML": "<p>y</p>"], template: "layout").contains("<!DOCTYPE html>"))
@@ -135,9 +134,8 @@ import Testing
     }
 
     @Test func brokenTemplateIsAClearError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tpl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "{{#open}} never closed".write(to: folder.appendingPathComponent("page.mustache"), atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder("templates")
+        try folder.write("{{#open}} never closed", to: "page.mustache")
         #expect(throws: RenderError.self) { try TemplateSet(overrides: folder.path) }
     }
 

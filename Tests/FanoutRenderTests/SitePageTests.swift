@@ -1,5 +1,6 @@
 import FanoutCore
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -48,19 +49,13 @@ private func build(
     var (dataset, _) = smallSite(comments: comments)
     edit(&dataset)
     let derived = DerivedData(dataset)
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)").path
+    let out = try TemporaryFolder("site")
     let builder = SiteBuilder(
         dataset: dataset, derived: derived, audit: AuditResult(findings: [], rulesRun: [], skipped: []),
         options: SiteOptions(exportName: "test.json", pageKinds: kinds, perPage: 2),
         templates: try TemplateSet(overrides: templates.isEmpty ? nil : templateFolder(templates)))
-    try builder.build(into: out)
-    defer { try? FileManager.default.removeItem(atPath: out) }
-    var files: [String: String] = [:]
-    let enumerator = FileManager.default.enumerator(atPath: out)
-    while let path = enumerator?.nextObject() as? String {
-        if let text = try? String(contentsOfFile: out + "/" + path, encoding: .utf8) { files[path] = text }
-    }
-    return files
+    try builder.build(into: out.path)
+    return out.texts()
 }
 
 @Suite struct SitePageTests {

@@ -1,5 +1,6 @@
 import FanoutCore
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -15,11 +16,11 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
 @Suite struct SitemapIndexTests {
     /// A site of `users` users, each with one post, built with the sitemap limit lowered to `limit`; also the same
     /// site's pages as `serve` renders them by path (``SitePages``).
-    func build(users: Int, limit: Int) throws -> (folder: String, files: [String: String]) {
+    func build(users: Int, limit: Int) throws -> (folder: TemporaryFolder, files: [String: String]) {
         try site(users: users, limit: limit).built
     }
 
-    func site(users: Int, limit: Int) throws -> (built: (folder: String, files: [String: String]), served: SitePages) {
+    func site(users: Int, limit: Int) throws -> (built: (folder: TemporaryFolder, files: [String: String]), served: SitePages) {
         var dataset = Dataset(schema: Schema(name: "test"))
         for n in 0..<users {
             let uid = dataset.keys.intern("u\(n)")
@@ -34,12 +35,9 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         let builder = SiteBuilder(
             dataset: dataset, derived: DerivedData(dataset), audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("sitemap-\(UUID().uuidString)").path
-        try builder.build(into: out)
-        var files: [String: String] = [:]
-        for path in FileManager.default.enumerator(atPath: out)?.compactMap({ $0 as? String }) ?? [] {
-            if let text = try? String(contentsOfFile: out + "/" + path, encoding: .utf8) { files[path] = text }
-        }
+        let out = try TemporaryFolder("sitemap")
+        try builder.build(into: out.path)
+        let files = out.texts()
         let served = try SitePages(
             dataset: builder.dataset, derived: builder.derived, audit: builder.audit, options: options,
             templates: builder.templates, byPath: true)
@@ -52,23 +50,13 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
 
     /// xmllint's verdict on `file` against `Tests/Schemas/<schema>`.
     func validate(_ file: String, schema: String) throws -> (ok: Bool, output: String) {
-        let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Schemas")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xmllint!)
-        process.arguments = ["--noout", "--schema", schemas.appendingPathComponent(schema).path, file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus == 0, output)
+        let result = try runProcess(
+            URL(fileURLWithPath: xmllint!), ["--noout", "--schema", repositoryFile("Tests/Schemas/\(schema)").path, file])
+        return (result.code == 0, result.stdout + result.stderr)
     }
 
     @Test func aSiteOverTheLimitGetsAnIndexOfSitemapsOfAtMostTheLimit() throws {
         let (folder, files) = try build(users: 12, limit: 10)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let pages = files.keys.filter { $0.hasSuffix(".html") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         #expect(pages.count > 40, "index pages, timelines, profiles, posts, report")
         let index = try #require(files["sitemap.xml"])
@@ -89,14 +77,14 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         #expect(listed.contains("https://example.org/feeds/page/2/index.html"))
 
         if xmllint != nil {
-            let verdict = try validate(folder + "/sitemap.xml", schema: "siteindex.xsd")
+            let verdict = try validate(folder.path("sitemap.xml"), schema: "siteindex.xsd")
             #expect(verdict.ok, "\(verdict.output)")
             for n in 1...expectedParts {
-                let part = try validate(folder + "/sitemap-\(n).xml", schema: "sitemap.xsd")
+                let part = try validate(folder.path("sitemap-\(n).xml"), schema: "sitemap.xsd")
                 #expect(part.ok, "\(part.output)")
             }
             // The index is no urlset, which the schema check tells apart.
-            #expect(try !validate(folder + "/sitemap.xml", schema: "sitemap.xsd").ok)
+            #expect(try !validate(folder.path("sitemap.xml"), schema: "sitemap.xsd").ok)
         }
     }
 
@@ -104,7 +92,6 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
     /// page included, and nothing where `build` wrote nothing.
     @Test func servedPathsGiveTheBuiltFiles() throws {
         let ((folder, files), served) = try site(users: 12, limit: 10)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(files.keys.contains("sitemap-3.xml") && files.keys.contains("page/6/index.html"))
         for (path, text) in files where !path.hasPrefix(".") {
             #expect(try served.render(path: path) == text, "\(path)")
@@ -116,11 +103,10 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
 
     @Test func aSiteWithinTheLimitKeepsOneSitemap() throws {
         let (folder, files) = try build(users: 3, limit: 1000)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let sitemap = try #require(files["sitemap.xml"])
         #expect(sitemap.contains("<urlset") && !files.keys.contains { $0.hasPrefix("sitemap-") })
         #expect(locs(sitemap).count == files.keys.count { $0.hasSuffix(".html") })
-        if xmllint != nil { #expect(try validate(folder + "/sitemap.xml", schema: "sitemap.xsd").ok) }
+        if xmllint != nil { #expect(try validate(folder.path("sitemap.xml"), schema: "sitemap.xsd").ok) }
     }
 
     /// Page links of long lists: the first, the last, two either side of the current one, gaps between.

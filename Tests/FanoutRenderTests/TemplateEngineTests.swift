@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -10,13 +11,10 @@ private func characterEscape(_ text: String) -> String {
     return text.map { table[$0] ?? String($0) }.joined()
 }
 
-/// A folder of template files, for `TemplateSet(overrides:)`.
+/// A folder of template files, for `TemplateSet(overrides:)`, deleted when the tests end.
 func templateFolder(_ files: [String: String]) throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tpl-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for (name, text) in files {
-        try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
-    }
+    let folder = try TemporaryFolder.untilExit("templates")
+    try folder.write(files)
     return folder.path
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -27,11 +28,8 @@ import Testing
     ])
     func whitespaceAroundANameStillIncludes(_ tag: String) throws {
         #expect(TemplateIncludes.names(in: tag)?.contains("part") == true)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("includes-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try tag.write(to: folder.appendingPathComponent("probe.mustache"), atomically: true, encoding: .utf8)
-        try "PART".write(to: folder.appendingPathComponent("part.mustache"), atomically: true, encoding: .utf8)
+        let folder = try TemporaryFolder("includes")
+        try folder.write(["probe.mustache": tag, "part.mustache": "PART"])
         let rendered = try TemplateSet(overrides: folder.path).render(["x": 1], template: "probe")
         #expect(rendered.contains("PART"), "the engine takes \(tag.debugDescription) as including part")
     }

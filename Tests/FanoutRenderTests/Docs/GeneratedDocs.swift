@@ -1,5 +1,6 @@
 import FanoutCore
 import Foundation
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -31,8 +32,7 @@ struct GeneratedSection: Sendable, CustomTestStringConvertible {
 
     static let all = [rules, templateVariables]
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = repositoryRoot
 
     /// Every built-in rule as `fanout check --explain` describes it.
     static let rules = GeneratedSection(page: "docs/checks.md", name: "rule reference", source: "RuleCatalog") {
