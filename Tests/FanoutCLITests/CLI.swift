@@ -2,7 +2,7 @@ import FanoutTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `fanout` executable, as a user would, in a temporary folder (deleted with the last copy of the value).
+/// Runs the built `fanout` executable, as a user would, in a temporary folder (deleted when the tests end).
 struct CLI {
     typealias Result = ProcessResult
 
@@ -15,8 +15,9 @@ struct CLI {
     let temporary: TemporaryFolder
     var folder: URL { temporary.url }
 
-    /// A new empty temporary folder.
-    init() throws { temporary = try TemporaryFolder("cli") }
+    /// A new empty temporary folder, deleted when the test process exits rather than with the value: a test may
+    /// still use paths in its folder after its last use of the CLI, past which Swift may release it.
+    init() throws { temporary = try TemporaryFolder.untilExit("cli") }
 
     func url(_ name: String) -> URL { temporary.url(name) }
 
