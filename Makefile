@@ -1,5 +1,7 @@
 # Fanout — the two commands of the README's quick start are `make run` and `make test`.
-SWIFT ?= swift
+SWIFT_TMPDIR = $(CURDIR)/.build/tmp
+$(shell mkdir -p $(SWIFT_TMPDIR))
+SWIFT ?= TMPDIR=$(SWIFT_TMPDIR) swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
@@ -22,17 +24,14 @@ run: deps release
 ## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports,
 ## and the Spark job on a standalone cluster (test-cluster)
 test: deps test-deps check-templates sql-deps
-	@mkdir -p $(SWIFT_TMPDIR)
-	TMPDIR=$(SWIFT_TMPDIR) $(SWIFT) build --product fanout
-	TMPDIR=$(SWIFT_TMPDIR) $(SWIFT) test
-	@rm -rf $(SWIFT_TMPDIR)
+	$(SWIFT) build --product fanout
+	$(SWIFT) test
 	$(MAKE) validate-html validate-pages
 	$(MAKE) validate-reports validate-search test-cluster
 
 # The Swift driver leaves an empty `TemporaryDirectory.XXXXXX` folder in $TMPDIR each time SwiftPM asks it
-# `swiftc -print-target-info` or `swiftc -h` (three a `swift test`): `make test` gives Swift a temporary folder of
-# its own under .build and removes it afterwards, so that it leaves nothing in /tmp.
-SWIFT_TMPDIR = $(CURDIR)/.build/tmp
+# `swiftc -print-target-info` or `swiftc -h` (three a `swift test`, one a `swift build`): every Swift command of
+# this Makefile gets a temporary folder of its own under .build, so that make run and make test leave nothing in /tmp.
 
 ## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
 ## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
