@@ -71,19 +71,28 @@ def local_cores(master):
 PARQUET = "parquet"
 
 
+def columns(spec):
+    """A table's columns as Spark DDL, from its manifest entry."""
+    return ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
+
+
+def ndjson(spark, ddl, files):
+    """NDJSON parts read with the manifest's types (FAILFAST: a row that does not fit is an error, not nulls)."""
+    return spark.read.schema(ddl).option("mode", "FAILFAST").json(files)
+
+
 def load(spark, folder, manifest, prefix=""):
     """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy (`TABLES/parquet/<table>`, written
     by `to_parquet`) when the folder has one, else its NDJSON parts (FAILFAST: a row that does not fit is an
     error, not nulls); a table without parts is an empty typed view."""
     for table, spec in manifest["tables"].items():
-        ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
+        ddl = columns(spec)
         parquet = os.path.join(folder, PARQUET, table)
         if os.path.isdir(parquet):
             frame = spark.read.schema(ddl).parquet(parquet)
         else:
             files = fanout_job.table_files(folder, manifest, table)
-            frame = (spark.read.schema(ddl).option("mode", "FAILFAST").json(files) if files
-                     else spark.createDataFrame([], ddl))
+            frame = ndjson(spark, ddl, files) if files else spark.createDataFrame([], ddl)
         # Every rule's query reads the tables again: read each once.
         frame.cache().createOrReplaceTempView(prefix + table)
     fanout_job.CLOCK.lap("load")
@@ -94,11 +103,9 @@ def to_parquet(spark, folder, manifest):
     every later run reads columns instead of parsing JSON. A table without rows is left out (`load` makes it an
     empty view): a Spark job per table costs seconds on a cluster, and a layout leaves half its tables empty."""
     for table, spec in manifest["tables"].items():
-        ddl = ", ".join(f"`{c['name']}` {c['type']}" for c in spec["columns"])
         files = fanout_job.table_files(folder, manifest, table)
         if files and spec.get("rows", 1) > 0:
-            (spark.read.schema(ddl).option("mode", "FAILFAST").json(files)
-             .write.mode("overwrite").parquet(os.path.join(folder, PARQUET, table)))
+            ndjson(spark, columns(spec), files).write.mode("overwrite").parquet(os.path.join(folder, PARQUET, table))
     fanout_job.CLOCK.lap("parquet")
 
 
