@@ -46,30 +46,31 @@ struct PostCard: TemplateValues, InputHashable {
     /// The comments on the post's page; nil on that page itself and without comments.
     var commentsHref: String?
 
-    func child(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "root": root
-        case "key": key
-        case "postHref": postHref
-        case "likesHref": likesHref
-        case "posterName": posterName
-        case "likeCount": likeCount
-        case "likeCountText": likeCountText
-        case "likersSummary": likersSummary
-        case "profileHref": profileHref
-        case "flagged": flagged ? true : nil
-        case "isoTime": isoTime
-        case "displayTime": displayTime
-        case "imageURL": imageURL
-        case "imageHeight": imageHeight
-        case "captionHTML": caption?.html
-        case "captionMarkdown": caption?.markdown
-        case "captionText": caption?.text
-        case "storedCountDiffers": storedLikeCount != nil ? true : nil
-        case "storedLikeCount": storedLikeCount.map { CountText.grouped(Int($0)) }
-        case "commentCount": commentCount
-        case "commentCountText": commentCount.map { $0 == 0 ? "no comments" : CountText.phrase($0, "comment", "comments") }
-        case "commentsHref": commentsHref
+        case "root": .string(root)
+        case "key": .string(key)
+        case "postHref": postHref.map(TemplateValue.string)
+        case "likesHref": likesHref.map(TemplateValue.string)
+        case "posterName": .string(posterName)
+        case "likeCount": .int(likeCount)
+        case "likeCountText": .string(likeCountText)
+        case "likersSummary": likersSummary.map(TemplateValue.string)
+        case "profileHref": profileHref.map(TemplateValue.string)
+        case "flagged": flagged ? .bool(true) : nil
+        case "isoTime": isoTime.map(TemplateValue.string)
+        case "displayTime": .string(displayTime)
+        case "imageURL": imageURL.map(TemplateValue.string)
+        case "imageHeight": imageHeight.map(TemplateValue.int)
+        case "captionHTML": caption.map { .string($0.html) }
+        case "captionMarkdown": caption?.markdown.map(TemplateValue.string)
+        case "captionText": caption.map { .string($0.text) }
+        case "storedCountDiffers": storedLikeCount != nil ? .bool(true) : nil
+        case "storedLikeCount": storedLikeCount.map { .string(CountText.grouped(Int($0))) }
+        case "commentCount": commentCount.map(TemplateValue.int)
+        case "commentCountText":
+            commentCount.map { .string($0 == 0 ? "no comments" : CountText.phrase($0, "comment", "comments")) }
+        case "commentsHref": commentsHref.map(TemplateValue.string)
         default: nil
         }
     }

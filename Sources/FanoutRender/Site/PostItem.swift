@@ -18,13 +18,13 @@ struct PostItem: TemplateValues, InputHashable {
         self.liked = liked
     }
 
-    func child(named name: String) -> Any? {
+    func value(named name: String) -> TemplateValue? {
         switch name {
-        case "key": page.cards.key(Int(post))
-        case "card": page.cards.card(Int(post), markdown: false)
-        case "cardMarkdown": page.cards.card(Int(post), markdown: true)
-        case "liked": liked
-        case "heart": page.heart(liked: liked)
+        case "key": .string(page.cards.key(Int(post)))
+        case "card": .string(page.cards.card(Int(post), markdown: false))
+        case "cardMarkdown": .string(page.cards.card(Int(post), markdown: true))
+        case "liked": .bool(liked)
+        case "heart": .string(page.heart(liked: liked))
         default: nil
         }
     }

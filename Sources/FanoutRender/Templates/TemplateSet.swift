@@ -9,7 +9,12 @@ import Mustache
 /// Every template, built in or not, is parsed with ``HTMLContentType/pragmaLine`` in front, so values are escaped
 /// by ``HTMLText/escape(_:)`` unless the template declares another content type, as the Markdown ones do.
 public struct TemplateSet: Sendable {
+    /// swift-mustache's parse of every template: what checks the templates' syntax (its messages, with lines),
+    /// and renders the templates Fanout's engine leaves to it (``CompiledTemplates``).
     private let library: MustacheLibrary
+    /// The same templates compiled for Fanout's own engine, which renders every template it can
+    /// (docs/performance.md "Templates").
+    private let compiled: CompiledTemplates
     /// Non-template files (such as `style.css`) by name, copied to the site's root.
     package let assets: [String: String]
     /// Where each asset comes from, for messages: `Templates/style.css`, or `style.css (built in)`.
@@ -65,12 +70,14 @@ public struct TemplateSet: Sendable {
         if strict {
             try TemplateNames.check(files.filter { $0.key.hasSuffix(".mustache") }, shown: shown)
         }
-        self.library = library
-        self.assets = assets
-        assetOrigins = shown.filter { assets[$0.key] != nil }
         let texts = Dictionary(uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
             (String(name.dropLast(".mustache".count)), text)
         })
+        self.library = library
+        // `FANOUT_SWIFT_MUSTACHE=1` renders every template with swift-mustache: the benchmark's comparison.
+        compiled = getenv("FANOUT_SWIFT_MUSTACHE") != nil ? CompiledTemplates([:]) : CompiledTemplates(texts)
+        self.assets = assets
+        assetOrigins = shown.filter { assets[$0.key] != nil }
         inputHashes = TemplateIncludes.closures(texts).mapValues { names in
             var hasher = StableHasher()
             for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -89,16 +96,23 @@ public struct TemplateSet: Sendable {
 
     /// Renders `context` with the template called `name` (its file name without `.mustache`).
     package func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
-        try render(context as Any, template: name)
+        recorder?.record(context, template: name)
+        if compiled.renders(name) {
+            return compiled.render(.dictionary(context.mapValues(TemplateValue.init)), template: name) ?? ""
+        }
+        return try swiftMustache(context, template: name)
     }
 
     /// Renders `values` with the template called `name` (its file name without `.mustache`).
     func render(_ values: some TemplateValues, template name: String) throws(RenderError) -> String {
-        try render(values as Any, template: name)
+        recorder?.record(values, template: name)
+        if compiled.renders(name) { return compiled.render(.object(values), template: name) ?? "" }
+        return try swiftMustache(values, template: name)
     }
 
-    private func render(_ context: Any, template name: String) throws(RenderError) -> String {
-        recorder?.record(context, template: name)
+    /// Renders `context` with swift-mustache: the templates Fanout's engine leaves to it, and the differential
+    /// tests' oracle.
+    func swiftMustache(_ context: Any, template name: String) throws(RenderError) -> String {
         guard let output = library.render(context, withTemplate: name) else {
             throw RenderError.template(file: "\(name).mustache", message: "no such template")
         }

@@ -6,12 +6,21 @@ import Mustache
 /// costs more than looking the few names up with a `switch`. A conforming type answers ``child(named:)`` for the
 /// names in ``names`` (nil when a value is absent, as a missing key) and behaves as the equivalent dictionary
 /// everywhere else a template could tell the difference: transforms such as `{{count(.)}}` and `{{.}}`.
+///
+/// A conforming type answers ``value(named:)`` with a ``TemplateValue``, which Fanout's own engine renders without
+/// a cast; swift-mustache's ``child(named:)`` is made from it, so both engines see the same values.
 protocol TemplateValues: MustacheParent, MustacheTransformable, MustacheCustomRenderable {
-    /// Every name ``child(named:)`` may answer.
+    /// Every name ``value(named:)`` may answer.
     static var names: [String] { get }
+
+    /// The value called `name`, nil when absent.
+    func value(named name: String) -> TemplateValue?
 }
 
 extension TemplateValues {
+    /// The value called `name`, as swift-mustache takes it.
+    func child(named name: String) -> Any? { value(named: name)?.any }
+
     /// The values as the dictionary they stand for.
     var dictionary: [String: Any] {
         var values: [String: Any] = [:]

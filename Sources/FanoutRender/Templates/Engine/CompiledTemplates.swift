@@ -1,0 +1,64 @@
+/// A template set's templates parsed once into ``TemplateNode``s, for Fanout's own engine (``TemplateRenderer``):
+/// the templates it renders, and which of them it renders (docs/performance.md "Templates").
+///
+/// A template is rendered here when it and every template it includes, directly or not, parse
+/// (``TemplateParser``): a project's template using swift-mustache's transforms (`{{count(posts)}}`) or a dynamic
+/// partial (`{{>*name}}`) is rendered by swift-mustache, with the templates it includes, as before.
+struct CompiledTemplates: Sendable {
+    private let nodes: [String: [TemplateNode]]
+    /// The templates rendered here: parsed, and including only templates that are.
+    private let renderable: Set<String>
+
+    /// Compiles `texts` (template name → text); those that do not parse are left to swift-mustache.
+    init(_ texts: [String: String]) {
+        var nodes: [String: [TemplateNode]] = [:]
+        for (name, text) in texts {
+            nodes[name] = try? TemplateParser.parse(text)
+        }
+        var included: [String: Set<String>] = [:]
+        for (name, list) in nodes { included[name] = Self.partials(in: list) }
+        // A template is renderable when every template it reaches exists only as a parsed one (a partial that does
+        // not exist renders as nothing in both engines).
+        var renderable = Set<String>()
+        for name in nodes.keys {
+            var reached: Set<String> = [name], pending = [name], ok = true
+            while ok, let next = pending.popLast() {
+                for partial in included[next] ?? [] where reached.insert(partial).inserted {
+                    if texts[partial] != nil, nodes[partial] == nil { ok = false }
+                    pending.append(partial)
+                }
+            }
+            if ok { renderable.insert(name) }
+        }
+        self.nodes = nodes
+        self.renderable = renderable
+    }
+
+    /// Whether `name` is rendered here rather than by swift-mustache.
+    func renders(_ name: String) -> Bool { renderable.contains(name) }
+
+    /// `value` rendered with the template `name`, nil when it is not one rendered here.
+    func render(_ value: TemplateValue, template name: String) -> String? {
+        guard renderable.contains(name), let list = nodes[name] else { return nil }
+        var renderer = TemplateRenderer(templates: nodes, value: value, capacity: 16_384)
+        renderer.render(list, TemplateRenderer.Frame(escaping: .html))
+        return String(decoding: renderer.out, as: UTF8.self)
+    }
+
+    /// The templates `nodes` include, as partials or parents, at any depth of sections and blocks.
+    private static func partials(in nodes: [TemplateNode]) -> Set<String> {
+        var names = Set<String>()
+        for node in nodes {
+            switch node {
+            case .partial(let name, _, let overrides):
+                names.insert(name)
+                for body in overrides?.values ?? [:].values { names.formUnion(partials(in: body)) }
+            case .section(_, let body, _), .block(_, let body, _):
+                names.formUnion(partials(in: body))
+            case .text, .variable, .contentType:
+                break
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,63 @@
+/// One piece of a compiled template (``CompiledTemplate``): what swift-mustache's parser makes of a tag, with the
+/// name it looks up split once, at compile time, instead of on every lookup.
+indirect enum TemplateNode: Sendable {
+    /// Text, copied as it is.
+    case text([UInt8])
+    /// `{{name}}` (`escaped`) or `{{{name}}}`, `{{&name}}`.
+    case variable(TemplateName, escaped: Bool)
+    /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when `inverted`.
+    case section(TemplateName, [TemplateNode], inverted: Bool)
+    /// `{{>name}}`, and `{{<name}}…{{/name}}` with the blocks it overrides; `indentation`: the whitespace before a
+    /// standalone tag (or a parent's), which every line the partial renders after its first gets.
+    case partial(String, indentation: [UInt8]?, overrides: [String: [TemplateNode]]?)
+    /// `{{$name}}…{{/name}}`: the block a parent's child may override, else its own content.
+    case block(String, [TemplateNode], indentation: [UInt8]?)
+    /// `{{%CONTENT_TYPE:…}}`: how the values after it in the same template are escaped.
+    case contentType(TemplateEscaping)
+}
+
+/// A name a tag looks up, split on its dots once.
+struct TemplateName: Sendable {
+    enum Start {
+        /// The first part is looked up on every level of the context stack, from the top.
+        case stack
+        /// `.name`: in the top of the stack only.
+        case top
+    }
+
+    /// The parts after the first looked up in the value the first found; empty for `.` (the top of the stack).
+    let parts: [String]
+    let start: Start
+
+    /// Reads `name` as swift-mustache does: `.` is the top of the stack; a leading dot looks in the top only;
+    /// empty parts (`a..b`) are dropped.
+    init(_ name: String) {
+        if name == "." {
+            parts = []
+            start = .top
+        } else {
+            parts = name.split(separator: ".").map(String.init)
+            start = name.first == "." ? .top : .stack
+        }
+    }
+}
+
+/// How values are escaped: what `{{%CONTENT_TYPE:…}}` chooses, HTML unless a template says otherwise.
+enum TemplateEscaping: Sendable {
+    /// ``HTMLText``.
+    case html
+    /// ``MarkdownText``.
+    case markdown
+    /// Not at all (swift-mustache's `TEXT`).
+    case text
+
+    /// The content type a pragma names, as swift-mustache and ``TemplateSet`` register them.
+    init?(pragma name: String) {
+        switch name {
+        case "HTML": self = .html
+        case "MARKDOWN": self = .markdown
+        case "TEXT": self = .text
+        default: return nil
+        }
+    }
+}

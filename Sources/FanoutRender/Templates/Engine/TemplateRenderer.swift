@@ -1,0 +1,148 @@
+/// One render of compiled templates (``CompiledTemplates``): the context stack and the bytes written so far, each
+/// pushed and appended to in place rather than copied per section, as swift-mustache's context and strings are.
+///
+/// What it renders is what swift-mustache 2.1 renders from the same template and values (`Template+Render.swift`):
+/// the same lookups up the stack, the same truthiness (a list opens a section per item, `false` and an empty list
+/// none, anything else, even `""` and `0`, once, on top of the stack), the same escaping state per template, the
+/// same indentation of partials' lines and the same blocks chosen — except the indentation of blocks, which follows
+/// the specification where swift-mustache does not (``TemplateParser``).
+struct TemplateRenderer {
+    /// What a list of nodes is rendered with: the escaping its pragmas change as it goes, the indentation its lines
+    /// get (a standalone partial's or block's, nested ones added up), the blocks a child template overrides.
+    struct Frame {
+        var escaping: TemplateEscaping
+        var indentation: [UInt8]?
+        var overrides: [String: [TemplateNode]]?
+    }
+
+    private let templates: [String: [TemplateNode]]
+    private var stack: [TemplateValue]
+    private(set) var out: [UInt8] = []
+
+    init(templates: [String: [TemplateNode]], value: TemplateValue, capacity: Int) {
+        self.templates = templates
+        stack = [value]
+        stack.reserveCapacity(8)
+        out.reserveCapacity(capacity)
+    }
+
+    /// Renders `nodes`. With an indentation, every node whose output starts a line (after a line feed this list
+    /// wrote, as swift-mustache tests its own string's last `Character`, so not after `\r\n`) gets it first.
+    mutating func render(_ nodes: [TemplateNode], _ frame: Frame) {
+        var frame = frame
+        guard let indentation = frame.indentation, !indentation.isEmpty else {
+            for node in nodes { render(node, &frame) }
+            return
+        }
+        let start = out.count
+        for node in nodes {
+            let at = out.count
+            render(node, &frame)
+            if out.count > at, at > start, out[at - 1] == 0x0A, !(at - 1 > start && out[at - 2] == 0x0D) {
+                out.insert(contentsOf: indentation, at: at)
+            }
+        }
+    }
+
+    private mutating func render(_ node: TemplateNode, _ frame: inout Frame) {
+        switch node {
+        case .text(let bytes):
+            out.append(contentsOf: bytes)
+        case .variable(let name, let escaped):
+            if let value = lookUp(name) { write(value, escaped ? frame.escaping : .text) }
+        case .section(let name, let body, inverted: false):
+            switch lookUp(name) {
+            case nil, .null, .bool(false): break
+            case .bool(true): render(body, frame)
+            case .list(let items):
+                for item in items {
+                    stack.append(item)
+                    render(body, frame)
+                    stack.removeLast()
+                }
+            case let value?:
+                stack.append(value)
+                render(body, frame)
+                stack.removeLast()
+            }
+        case .section(let name, let body, inverted: true):
+            switch lookUp(name) {
+            case nil, .null, .bool(false): render(body, frame)
+            case .list(let items) where items.isEmpty:
+                stack.append(.list(items))
+                render(body, frame)
+                stack.removeLast()
+            default: break
+            }
+        case .partial(let name, let indentation, let overrides):
+            guard let nodes = templates[name] else { return }
+            var inner = Frame(escaping: .html, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
+            if let overrides {
+                // The outermost child's blocks win: a parent's own parent cannot override what its child chose.
+                inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
+            }
+            render(nodes, inner)
+        case .block(let name, let body, let indentation):
+            let inner = Frame(escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
+            render(frame.overrides?[name] ?? body, inner)
+        case .contentType(let escaping):
+            frame.escaping = escaping
+        }
+    }
+
+    private static func indent(_ outer: [UInt8]?, _ own: [UInt8]?) -> [UInt8]? {
+        guard let own else { return outer }
+        return (outer ?? []) + own
+    }
+
+    /// The value `name` names: its first part on the highest level of the stack that has it, the rest inside that.
+    @inline(__always)
+    private func lookUp(_ name: TemplateName) -> TemplateValue? {
+        var value: TemplateValue
+        var rest = name.parts[...]
+        if name.start == .top || rest.isEmpty {
+            value = stack[stack.count - 1]
+        } else {
+            let first = rest.removeFirst()
+            var level = stack.count - 1
+            while true {
+                if let found = stack[level].child(first) {
+                    value = found
+                    break
+                }
+                if level == 0 { return nil }
+                level -= 1
+            }
+        }
+        for part in rest {
+            guard let child = value.child(part) else { return nil }
+            value = child
+        }
+        if case .null = value { return nil }
+        return value
+    }
+
+    /// `value` as text, escaped with `escaping`.
+    private mutating func write(_ value: TemplateValue, _ escaping: TemplateEscaping) {
+        switch value {
+        case .string(let text): write(text, escaping)
+        case .int(let number): write(String(number), escaping)
+        case .bool(let flag): write(flag ? "true" : "false", escaping)
+        case .double(let number): write(String(describing: number), escaping)
+        case .null: break
+        case .object(let values): write(values.renderText, escaping)
+        case .list, .dictionary: write(String(describing: value.any), escaping)
+        case .other(let value):
+            // swift-mustache unwraps a present optional to describe it; an absent one describes itself, `nil`.
+            write(String(describing: value), escaping)
+        }
+    }
+
+    private mutating func write(_ text: String, _ escaping: TemplateEscaping) {
+        switch escaping {
+        case .html: HTMLText.append(escaping: text, to: &out)
+        case .markdown: out.append(contentsOf: MarkdownText.escape(text).utf8)
+        case .text: out.append(contentsOf: text.utf8)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// A value as Fanout's template engine sees it (``CompiledTemplate``): the few kinds pages give templates, told apart
+/// once when a page's values are converted, so that rendering never asks an `Any` which protocols it conforms to.
+///
+/// swift-mustache, given the same values as `Any`, tries four to six protocol casts per name on every level of its
+/// context stack; that was three quarters of a site build (docs/performance.md "Templates"). Each case renders,
+/// opens sections and answers names exactly as swift-mustache does with the `Any` it stands for (``any``), which
+/// the differential tests check.
+enum TemplateValue {
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    /// Rendered as `String(describing:)` gives, as swift-mustache renders a number it has no protocol for.
+    case double(Double)
+    case list([TemplateValue])
+    case dictionary([String: TemplateValue])
+    /// A struct answering names itself (``TemplateValues``), such as a post's card.
+    case object(any TemplateValues)
+    /// A JSON null (the Mustache specification's data): found, but rendering as nothing and opening no section.
+    case null
+    /// Anything else (an absent optional stored in a dictionary): rendered as its description, opening sections
+    /// and holding no names, as swift-mustache treats a value it has no protocol for.
+    case other(Any)
+
+    /// `value` as the engine sees it.
+    init(_ value: Any) {
+        switch value {
+        case let text as String: self = .string(text)
+        case let flag as Bool: self = .bool(flag)
+        case let number as Int: self = .int(number)
+        case let values as any TemplateValues: self = .object(values)
+        case let items as [PostItem]: self = .list(items.map { .object($0) })
+        case let values as [String: Any]: self = .dictionary(values.mapValues(TemplateValue.init))
+        case let items as [[String: Any]]: self = .list(items.map { .dictionary($0.mapValues(TemplateValue.init)) })
+        case let items as [Any]: self = .list(items.map(TemplateValue.init))
+        case let number as Int64: self = .int(Int(number))
+        case let number as Double: self = .double(number)
+        default: self = .other(value)
+        }
+    }
+
+    /// The value swift-mustache is given for it: what the differential tests and the text of a list or an
+    /// object rendered as a variable (`{{.}}`) come from.
+    var any: Any {
+        switch self {
+        case .string(let text): text
+        case .int(let number): number
+        case .bool(let flag): flag
+        case .double(let number): number
+        case .list(let items): items.map(\.any)
+        case .dictionary(let values): values.mapValues(\.any)
+        case .object(let values): values
+        case .null: Optional<Any>.none as Any
+        case .other(let value): value
+        }
+    }
+
+    /// The value named `name` in this one (not below it on the stack): a dictionary's entry, an object's answer.
+    @inline(__always)
+    func child(_ name: String) -> TemplateValue? {
+        switch self {
+        case .dictionary(let values): values[name]
+        case .object(let values): values.value(named: name)
+        default: nil
+        }
+    }
+}
