@@ -105,7 +105,10 @@ let package = Package(
         .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutTestSupport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutImportTests", dependencies: ["FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutTestSupport", "FanoutOutput"]),
-        .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutTestSupport", "FanoutRender", "FanoutCore"]),
+        .testTarget(
+            name: "FanoutRenderTests",
+            // FanoutImport and FanoutGenerate: the template engines' differential test builds sites of exports.
+            dependencies: ["FanoutTestSupport", "FanoutRender", "FanoutCore", "FanoutImport", "FanoutGenerate"]),
         .testTarget(name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutRender", "FanoutCore"]),
         .testTarget(name: "FanoutExportTests", dependencies: ["FanoutTestSupport", "FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
         .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutTestSupport", "FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),

@@ -71,13 +71,19 @@ public struct SiteOutput: Sendable {
         return true
     }
 
-    /// Writes `text`, rendered from input `inputKey`, to `relativePath`, unless the previous build's file there
-    /// has the same content.
-    package func write(_ text: String, to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError) {
-        let entry = BuildManifest.Entry(inputKey: inputKey, contentHash: StableHasher.hash(text))
+    /// Writes `bytes` (a page's UTF-8 text), rendered from input `inputKey`, to `relativePath`, unless the previous
+    /// build's file there has the same content.
+    package func write(_ bytes: [UInt8], to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError) {
+        let entry = BuildManifest.Entry(inputKey: inputKey, contentHash: bytes.withUnsafeBufferPointer(StableHasher.hash))
         let same = inPlace && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
         let keep = same && stillThere(relativePath)
-        if !keep { try folder.write(text, to: relativePath) }
+        if !keep {
+            var failure: OutputError?
+            bytes.withUnsafeBytes { bytes in
+                do throws(OutputError) { try folder.write(bytes, to: relativePath) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
         log.rendered.append((relativePath, entry, !keep))
     }
 

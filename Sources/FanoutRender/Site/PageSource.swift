@@ -37,6 +37,15 @@ struct PageSource {
         return hasher.finalize()
     }
 
+    /// The page's text as UTF-8 bytes, for its file.
+    func renderBytes(templates: TemplateSet) throws(RenderError) -> [UInt8] {
+        switch body {
+        case .template(let name, let values): return try templates.renderBytes(values, template: name)
+        case .text(let text): return Array(text.utf8)
+        case .feed(let feed): return Array(feed.render().utf8)
+        }
+    }
+
     /// The page's text.
     func render(templates: TemplateSet) throws(RenderError) -> String {
         switch body {

@@ -153,8 +153,8 @@ public struct SiteBuilder: Sendable {
     private func write(
         _ source: PageSource, inputKey: UInt64, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
     ) throws {
-        let text = try work.timed(\.templates) { try source.render(templates: templates) }
-        try work.timed(\.files) { try output.write(text, to: source.path, inputKey: inputKey, log: &log) }
+        let bytes = try work.timed(\.templates) { try source.renderBytes(templates: templates) }
+        try work.timed(\.files) { try output.write(bytes, to: source.path, inputKey: inputKey, log: &log) }
     }
 }
 

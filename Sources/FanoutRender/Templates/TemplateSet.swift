@@ -29,7 +29,9 @@ public struct TemplateSet: Sendable {
     ///
     /// With `strict`, every name a template looks up must be one the code may give it (``TemplateVariables``),
     /// so that a misspelled variable fails the build instead of rendering as nothing.
-    public init(overrides: String? = nil, strict: Bool = false) throws(RenderError) {
+    ///
+    /// `engine`: which engine renders (``TemplateEngine``).
+    public init(overrides: String? = nil, strict: Bool = false, engine: TemplateEngine = .chosen) throws(RenderError) {
         HTMLContentType.registerOnce()
         MarkdownContentType.registerOnce()
         var files = BuiltinTemplates.files
@@ -74,8 +76,7 @@ public struct TemplateSet: Sendable {
             (String(name.dropLast(".mustache".count)), text)
         })
         self.library = library
-        // `FANOUT_SWIFT_MUSTACHE=1` renders every template with swift-mustache: the benchmark's comparison.
-        compiled = getenv("FANOUT_SWIFT_MUSTACHE") != nil ? CompiledTemplates([:]) : CompiledTemplates(texts)
+        compiled = engine == .swiftMustache ? CompiledTemplates([:]) : CompiledTemplates(texts)
         self.assets = assets
         assetOrigins = shown.filter { assets[$0.key] != nil }
         inputHashes = TemplateIncludes.closures(texts).mapValues { names in
@@ -103,6 +104,16 @@ public struct TemplateSet: Sendable {
         return try swiftMustache(context, template: name)
     }
 
+    /// ``render(_:template:)``'s text as UTF-8 bytes: how `build` renders a page, whose bytes go to its file as they
+    /// are (``SiteOutput/write(_:to:inputKey:log:)``).
+    func renderBytes(_ context: [String: Any], template name: String) throws(RenderError) -> [UInt8] {
+        recorder?.record(context, template: name)
+        if compiled.renders(name) {
+            return compiled.bytes(.dictionary(context.mapValues(TemplateValue.init)), template: name, capacity: 65_536) ?? []
+        }
+        return Array(try swiftMustache(context, template: name).utf8)
+    }
+
     /// Renders `values` with the template called `name` (its file name without `.mustache`).
     func render(_ values: some TemplateValues, template name: String) throws(RenderError) -> String {
         recorder?.record(values, template: name)
@@ -118,6 +129,19 @@ public struct TemplateSet: Sendable {
         }
         return output
     }
+}
+
+/// Which engine renders a ``TemplateSet``'s templates (docs/performance.md "Templates").
+public enum TemplateEngine: Sendable {
+    /// Fanout's own wherever it can (``CompiledTemplates``), swift-mustache for the templates it leaves.
+    case fanout
+    /// swift-mustache alone, as before Fanout had its own: the differential tests' oracle and the benchmark's
+    /// comparison.
+    case swiftMustache
+
+    /// `.swiftMustache` when the environment sets `FANOUT_SWIFT_MUSTACHE` (so that the benchmark can compare both
+    /// engines with one binary), else `.fanout`.
+    public static var chosen: TemplateEngine { getenv("FANOUT_SWIFT_MUSTACHE") != nil ? .swiftMustache : .fanout }
 }
 
 /// Escapes text for Markdown output, for templates that start with `{{%CONTENT_TYPE:MARKDOWN}}`.

@@ -39,10 +39,16 @@ struct CompiledTemplates: Sendable {
 
     /// `value` rendered with the template `name`, nil when it is not one rendered here.
     func render(_ value: TemplateValue, template name: String) -> String? {
+        bytes(value, template: name, capacity: 2048).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ``render(_:template:)``'s UTF-8 bytes, for a page written to a file as they are: making a `String` of them
+    /// would check every byte again. `capacity`: the bytes to reserve, about what the template renders.
+    func bytes(_ value: TemplateValue, template name: String, capacity: Int) -> [UInt8]? {
         guard renderable.contains(name), let list = nodes[name] else { return nil }
-        var renderer = TemplateRenderer(templates: nodes, value: value, capacity: 16_384)
+        var renderer = TemplateRenderer(templates: nodes, value: value, capacity: capacity)
         renderer.render(list, TemplateRenderer.Frame(escaping: .html))
-        return String(decoding: renderer.out, as: UTF8.self)
+        return renderer.out
     }
 
     /// The templates `nodes` include, as partials or parents, at any depth of sections and blocks.
@@ -53,7 +59,7 @@ struct CompiledTemplates: Sendable {
             case .partial(let name, _, let overrides):
                 names.insert(name)
                 for body in overrides?.values ?? [:].values { names.formUnion(partials(in: body)) }
-            case .section(_, let body, _), .block(_, let body, _):
+            case .section(_, let body, _), .block(_, let body, _, _):
                 names.formUnion(partials(in: body))
             case .text, .variable, .contentType:
                 break

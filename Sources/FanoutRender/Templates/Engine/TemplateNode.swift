@@ -10,8 +10,10 @@ indirect enum TemplateNode: Sendable {
     /// `{{>name}}`, and `{{<name}}…{{/name}}` with the blocks it overrides; `indentation`: the whitespace before a
     /// standalone tag (or a parent's), which every line the partial renders after its first gets.
     case partial(String, indentation: [UInt8]?, overrides: [String: [TemplateNode]]?)
-    /// `{{$name}}…{{/name}}`: the block a parent's child may override, else its own content.
-    case block(String, [TemplateNode], indentation: [UInt8]?)
+    /// `{{$name}}…{{/name}}`: the block a parent's child may override, else its own content. `intrinsic`: for a
+    /// standalone block whose content is indented more than its tag, that indentation, which an override gets
+    /// (the specification's "Intrinsic indentation"; swift-mustache gives it the tag's).
+    case block(String, [TemplateNode], indentation: [UInt8]?, intrinsic: [UInt8]? = nil)
     /// `{{%CONTENT_TYPE:…}}`: how the values after it in the same template are escaped.
     case contentType(TemplateEscaping)
 }

@@ -150,7 +150,7 @@ struct TemplateParser {
                 var overrides: [String: [TemplateNode]] = [:]
                 for node in try parse(state.parent(name)) {
                     switch node {
-                    case .block(let block, let body, indentation: nil): overrides[block] = body
+                    case .block(let block, let body, indentation: nil, _): overrides[block] = body
                     case .text: break
                     default: throw Unsupported()
                     }
@@ -168,7 +168,9 @@ struct TemplateParser {
                     if !whitespaceBefore.isEmpty { nodes.append(.text(Array(whitespaceBefore.utf8))) }
                     if standalone(state) { setNewLine = true }
                     let body = try parse(state.section(name, newLine: setNewLine))
-                    nodes.append(.block(name, body, indentation: Array(whitespaceBefore.utf8)))
+                    let tag = Array(whitespaceBefore.utf8)
+                    let intrinsic = setNewLine ? Self.leadingWhitespace(body) : nil
+                    nodes.append(.block(name, body, indentation: tag, intrinsic: intrinsic == tag ? nil : intrinsic))
                     whitespaceBefore = ""
                 }
             case "=":
@@ -187,6 +189,13 @@ struct TemplateParser {
         }
         guard state.sectionName == nil else { throw Unsupported() }
         return nodes
+    }
+
+    /// The spaces and tabs that start `nodes`' first line; nil without nodes.
+    private static func leadingWhitespace(_ nodes: [TemplateNode]) -> [UInt8]? {
+        guard let first = nodes.first else { return nil }
+        guard case .text(let bytes) = first else { return [] }
+        return Array(bytes.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
     }
 
     /// Text up to a line break (left current) or past a tag's opening delimiter.

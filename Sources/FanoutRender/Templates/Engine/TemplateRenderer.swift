@@ -4,8 +4,9 @@
 /// What it renders is what swift-mustache 2.1 renders from the same template and values (`Template+Render.swift`):
 /// the same lookups up the stack, the same truthiness (a list opens a section per item, `false` and an empty list
 /// none, anything else, even `""` and `0`, once, on top of the stack), the same escaping state per template, the
-/// same indentation of partials' lines and the same blocks chosen — except the indentation of blocks, which follows
-/// the specification where swift-mustache does not (``TemplateParser``).
+/// same indentation of partials' lines and the same blocks chosen — except an override of a standalone block whose
+/// default content is indented more than its tag, which gets the content's indentation, as the specification says
+/// and swift-mustache does not (``TemplateNode/block(_:_:indentation:intrinsic:)``).
 struct TemplateRenderer {
     /// What a list of nodes is rendered with: the escaping its pragmas change as it goes, the indentation its lines
     /// get (a standalone partial's or block's, nested ones added up), the blocks a child template overrides.
@@ -82,9 +83,17 @@ struct TemplateRenderer {
                 inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
             }
             render(nodes, inner)
-        case .block(let name, let body, let indentation):
-            let inner = Frame(escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
-            render(frame.overrides?[name] ?? body, inner)
+        case .block(let name, let body, let indentation, let intrinsic):
+            var inner = Frame(escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
+            guard let override = frame.overrides?[name] else { return render(body, inner) }
+            guard let intrinsic else { return render(override, inner) }
+            // The text before the tag indented the first line as the tag is; it gets the rest of the content's.
+            let tag = indentation ?? []
+            let extra = intrinsic.starts(with: tag) ? Array(intrinsic.dropFirst(tag.count)) : intrinsic
+            inner.indentation = Self.indent(frame.indentation, intrinsic)
+            let at = out.count
+            render(override, inner)
+            if out.count > at { out.insert(contentsOf: extra, at: at) }
         case .contentType(let escaping):
             frame.escaping = escaping
         }
