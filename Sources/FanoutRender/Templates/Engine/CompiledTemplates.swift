@@ -6,15 +6,19 @@
 /// partial (`{{>*name}}`) is rendered by swift-mustache, with the templates it includes, as before.
 struct CompiledTemplates: Sendable {
     private let nodes: [String: [TemplateNode]]
+    /// Their text.
+    private let pool: TemplateTextPool
     /// The templates rendered here: parsed, and including only templates that are.
     private let renderable: Set<String>
 
     /// Compiles `texts` (template name → text); those that do not parse are left to swift-mustache.
     init(_ texts: [String: String]) {
         var nodes: [String: [TemplateNode]] = [:]
-        for (name, text) in texts {
-            nodes[name] = try? TemplateParser.parse(text)
+        var pool: [UInt8] = []
+        for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
+            nodes[name] = try? TemplateParser.parse(text, pool: &pool)
         }
+        self.pool = TemplateTextPool(pool)
         var included: [String: Set<String>] = [:]
         for (name, list) in nodes { included[name] = Self.partials(in: list) }
         // A template is renderable when every template it reaches exists only as a parsed one (a partial that does
@@ -46,7 +50,7 @@ struct CompiledTemplates: Sendable {
     /// would check every byte again. `capacity`: the bytes to reserve, about what the template renders.
     func bytes(_ value: TemplateValue, template name: String, capacity: Int) -> [UInt8]? {
         guard renderable.contains(name), let list = nodes[name] else { return nil }
-        var renderer = TemplateRenderer(templates: nodes, value: value, capacity: capacity)
+        var renderer = TemplateRenderer(templates: nodes, text: pool, value: value, capacity: capacity)
         renderer.render(list, TemplateRenderer.Frame(escaping: .html))
         return renderer.out
     }

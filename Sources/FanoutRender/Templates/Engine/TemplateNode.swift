@@ -1,8 +1,12 @@
-/// One piece of a compiled template (``CompiledTemplate``): what swift-mustache's parser makes of a tag, with the
+/// One piece of a compiled template (``CompiledTemplates``): what swift-mustache's parser makes of a tag, with the
 /// name it looks up split once, at compile time, instead of on every lookup.
-indirect enum TemplateNode: Sendable {
+///
+/// Nodes hold no reference that rendering would retain for text and names (text is a place in the template set's
+/// one block of text, ``TemplateTextPool``; names are mostly small strings, which have no storage to count): both
+/// render threads read the same nodes, and every retain of a shared object is a write the other core's cache loses.
+enum TemplateNode: Sendable {
     /// Text, copied as it is.
-    case text([UInt8])
+    case text(TemplateText)
     /// `{{name}}` (`escaped`) or `{{{name}}}`, `{{&name}}`.
     case variable(TemplateName, escaped: Bool)
     /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when `inverted`.
@@ -18,6 +22,12 @@ indirect enum TemplateNode: Sendable {
     case contentType(TemplateEscaping)
 }
 
+/// Where a ``TemplateNode/text(_:)``'s bytes are in its ``TemplateTextPool``.
+struct TemplateText: Sendable {
+    let start: Int
+    let count: Int
+}
+
 /// A name a tag looks up, split on its dots once.
 struct TemplateName: Sendable {
     enum Start {
@@ -27,20 +37,37 @@ struct TemplateName: Sendable {
         case top
     }
 
-    /// The parts after the first looked up in the value the first found; empty for `.` (the top of the stack).
-    let parts: [String]
+    /// The first part; nil for `.` (the top of the stack itself).
+    let head: String?
+    /// The parts after the first, each looked up in the value the one before found (usually none).
+    let tail: [String]
     let start: Start
 
     /// Reads `name` as swift-mustache does: `.` is the top of the stack; a leading dot looks in the top only;
     /// empty parts (`a..b`) are dropped.
     init(_ name: String) {
-        if name == "." {
-            parts = []
-            start = .top
-        } else {
-            parts = name.split(separator: ".").map(String.init)
-            start = name.first == "." ? .top : .stack
-        }
+        let parts = name == "." ? [] : name.split(separator: ".").map(String.init)
+        head = parts.first
+        tail = parts.count > 1 ? Array(parts.dropFirst()) : []
+        start = name.first == "." ? .top : .stack
+    }
+}
+
+/// The text of every template of a set in one block, which ``TemplateText``s point into, freed with the set.
+final class TemplateTextPool: @unchecked Sendable {  // immutable after init
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ collected: [UInt8]) {
+        bytes = .allocate(capacity: max(1, collected.count))
+        _ = bytes.initialize(from: collected)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The bytes of `text`.
+    @inline(__always)
+    subscript(text: TemplateText) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[text.start..<(text.start + text.count)])
     }
 }
 

@@ -40,14 +40,28 @@ struct TemplateParser {
 
     private let text: [Character]
     private var at = 0
+    /// The text of the nodes, which ``TemplateText``s point into (see ``TemplateTextPool``).
+    private var pool: [UInt8]
 
-    /// The nodes of `template`.
-    static func parse(_ template: String) throws(Unsupported) -> [TemplateNode] {
-        var parser = TemplateParser(text: Array(template))
-        return try parser.parse(State())
+    /// The nodes of `template`, their text appended to `pool`.
+    static func parse(_ template: String, pool: inout [UInt8]) throws(Unsupported) -> [TemplateNode] {
+        var parser = TemplateParser(text: Array(template), pool: pool)
+        let nodes = try parser.parse(State())
+        pool = parser.pool
+        return nodes
     }
 
-    private init(text: [Character]) { self.text = text }
+    private init(text: [Character], pool: [UInt8]) {
+        self.text = text
+        self.pool = pool
+    }
+
+    /// A text node of `text`.
+    private mutating func textNode(_ text: String) -> TemplateNode {
+        let start = pool.count
+        pool.append(contentsOf: text.utf8)
+        return .text(TemplateText(start: start, count: pool.count - start))
+    }
 
     private var atEnd: Bool { at == text.count }
     /// The current character; NUL at the end, as swift-mustache's `current()`.
@@ -59,7 +73,7 @@ struct TemplateParser {
         var whitespaceBefore = ""
         func flushWhitespace() {
             if !whitespaceBefore.isEmpty {
-                nodes.append(.text(Array(whitespaceBefore.utf8)))
+                nodes.append(textNode(whitespaceBefore))
                 whitespaceBefore = ""
             }
         }
@@ -78,13 +92,13 @@ struct TemplateParser {
             }
             let before = try textUntilTagOrNewline(state)
             if current.isNewline {
-                nodes.append(.text(Array((whitespaceBefore + before + String(current)).utf8)))
+                nodes.append(textNode(whitespaceBefore + before + String(current)))
                 state.newLine = true
                 at += 1
                 continue
             }
             if !before.isEmpty {
-                nodes.append(.text(Array((whitespaceBefore + before).utf8)))
+                nodes.append(textNode(whitespaceBefore + before))
                 whitespaceBefore = ""
                 state.newLine = false
             }
@@ -132,7 +146,7 @@ struct TemplateParser {
                 _ = read(while: \.isWhitespace)
                 if current == "*" { throw Unsupported() }
                 let name = try readPartialName(state)
-                if !whitespaceBefore.isEmpty { nodes.append(.text(Array(whitespaceBefore.utf8))) }
+                if !whitespaceBefore.isEmpty { nodes.append(textNode(whitespaceBefore)) }
                 if standalone(state) {
                     setNewLine = true
                     nodes.append(.partial(name, indentation: Array(whitespaceBefore.utf8), overrides: nil))
@@ -145,7 +159,7 @@ struct TemplateParser {
                 _ = read(while: \.isWhitespace)
                 let name = try readPartialName(state)
                 if name.first == "*" { throw Unsupported() }
-                if !whitespaceBefore.isEmpty { nodes.append(.text(Array(whitespaceBefore.utf8))) }
+                if !whitespaceBefore.isEmpty { nodes.append(textNode(whitespaceBefore)) }
                 if standalone(state) { setNewLine = true }
                 var overrides: [String: [TemplateNode]] = [:]
                 for node in try parse(state.parent(name)) {
@@ -165,11 +179,11 @@ struct TemplateParser {
                     // A block a parent's child defines: told from a block with a default by its nil indentation.
                     nodes.append(.block(name, try parse(state.section(name, newLine: setNewLine)), indentation: nil))
                 } else {
-                    if !whitespaceBefore.isEmpty { nodes.append(.text(Array(whitespaceBefore.utf8))) }
+                    if !whitespaceBefore.isEmpty { nodes.append(textNode(whitespaceBefore)) }
                     if standalone(state) { setNewLine = true }
                     let body = try parse(state.section(name, newLine: setNewLine))
                     let tag = Array(whitespaceBefore.utf8)
-                    let intrinsic = setNewLine ? Self.leadingWhitespace(body) : nil
+                    let intrinsic = setNewLine ? leadingWhitespace(body) : nil
                     nodes.append(.block(name, body, indentation: tag, intrinsic: intrinsic == tag ? nil : intrinsic))
                     whitespaceBefore = ""
                 }
@@ -192,10 +206,10 @@ struct TemplateParser {
     }
 
     /// The spaces and tabs that start `nodes`' first line; nil without nodes.
-    private static func leadingWhitespace(_ nodes: [TemplateNode]) -> [UInt8]? {
+    private func leadingWhitespace(_ nodes: [TemplateNode]) -> [UInt8]? {
         guard let first = nodes.first else { return nil }
-        guard case .text(let bytes) = first else { return [] }
-        return Array(bytes.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        guard case .text(let text) = first else { return [] }
+        return Array(pool[text.start..<(text.start + text.count)].prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
     }
 
     /// Text up to a line break (left current) or past a tag's opening delimiter.

@@ -17,11 +17,14 @@ struct TemplateRenderer {
     }
 
     private let templates: [String: [TemplateNode]]
+    /// The nodes' text: the caller keeps it alive for the render.
+    private let text: Unmanaged<TemplateTextPool>
     private var stack: [TemplateValue]
     private(set) var out: [UInt8] = []
 
-    init(templates: [String: [TemplateNode]], value: TemplateValue, capacity: Int) {
+    init(templates: [String: [TemplateNode]], text: TemplateTextPool, value: TemplateValue, capacity: Int) {
         self.templates = templates
+        self.text = .passUnretained(text)
         stack = [value]
         stack.reserveCapacity(8)
         out.reserveCapacity(capacity)
@@ -47,8 +50,8 @@ struct TemplateRenderer {
 
     private mutating func render(_ node: TemplateNode, _ frame: inout Frame) {
         switch node {
-        case .text(let bytes):
-            out.append(contentsOf: bytes)
+        case .text(let text):
+            out.append(contentsOf: self.text._withUnsafeGuaranteedRef { $0[text] })
         case .variable(let name, let escaped):
             if let value = lookUp(name) { write(value, escaped ? frame.escaping : .text) }
         case .section(let name, let body, inverted: false):
@@ -108,11 +111,14 @@ struct TemplateRenderer {
     @inline(__always)
     private func lookUp(_ name: TemplateName) -> TemplateValue? {
         var value: TemplateValue
-        var rest = name.parts[...]
-        if name.start == .top || rest.isEmpty {
+        if name.start == .top || name.head == nil {
             value = stack[stack.count - 1]
+            if let head = name.head {
+                guard let child = value.child(head) else { return nil }
+                value = child
+            }
         } else {
-            let first = rest.removeFirst()
+            let first = name.head!
             var level = stack.count - 1
             while true {
                 if let found = stack[level].child(first) {
@@ -123,7 +129,7 @@ struct TemplateRenderer {
                 level -= 1
             }
         }
-        for part in rest {
+        for part in name.tail {
             guard let child = value.child(part) else { return nil }
             value = child
         }
