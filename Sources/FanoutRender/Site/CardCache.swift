@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Every post's card as HTML and as Markdown, and its key, for the pages under `users/`, each made the first time
 /// a page shows it and then reused.
@@ -17,8 +17,11 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
     /// Three slots per post: the HTML card at `3 p`, the Markdown one at `3 p + 1`, the key at `3 p + 2`; nil until
     /// made.
     private let cards: UnsafeMutableBufferPointer<String?>
-    /// Locks for the slots, slot `i` under `locks[i % locks.count]`: pages render in parallel.
-    private let locks = (0..<64).map { _ in NSLock() }
+    /// Locks for the slots, a post's three under `locks[p % lockCount]`: pages render in parallel. Mutexes in one
+    /// block rather than lock objects in an array, which every look-up would retain and release, a write to memory
+    /// both render threads share for every card and key a timeline shows.
+    private let locks: UnsafeMutablePointer<Mutex<Void>>
+    private static let lockCount = 64
 
     /// An empty cache for `views`' posts, or for none when `used` is false (a build without user pages).
     /// Fails when a card template is missing, so that rendering cannot.
@@ -30,11 +33,15 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
         self.templates = templates
         cards = .allocate(capacity: used ? 3 * views.dataset.posts.count : 0)
         cards.initialize(repeating: nil)
+        locks = .allocate(capacity: Self.lockCount)
+        for i in 0..<Self.lockCount { (locks + i).initialize(to: Mutex(())) }
     }
 
     deinit {
         cards.deinitialize()
         cards.deallocate()
+        locks.deinitialize(count: Self.lockCount)
+        locks.deallocate()
     }
 
     /// Post `p`'s card, as HTML or as Markdown, with links relative to a page two folders deep
@@ -52,11 +59,11 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
 
     /// The text in `slot`, made by `make` the first time.
     private func cached(_ slot: Int, _ make: () -> String) -> String {
-        let lock = locks[slot % locks.count]
-        if let text = lock.withLock({ cards[slot] }) { return text }
+        let lock = locks + (slot / 3) % Self.lockCount
+        if let text = lock.pointee.withLock({ _ in cards[slot] }) { return text }
         // Made outside the lock: two pages may make the same text at once, and both get the same text.
         let text = make()
-        return lock.withLock {
+        return lock.pointee.withLock { _ in
             if let first = cards[slot] { return first }
             cards[slot] = text
             return text
