@@ -23,12 +23,32 @@ public enum LiveReload {
         if let error, let end = page.range(of: "</body>", options: .backwards) {
             page.insert(contentsOf: banner(error), at: end.lowerBound)
         }
-        if let head = page.range(of: "</head>") {
-            page.insert(contentsOf: script, at: head.lowerBound)
+        // Searched in the UTF-8 bytes, where `</head>` is found a few hundred bytes in: Foundation's `range(of:)`
+        // first counts the whole page in UTF-16, and the standard library's `firstRange(of:)` prepares a search of the
+        // whole page; either was a fifth of serving a timeline page.
+        if let offset = firstOffset(of: "</head>", in: &page) {
+            page.insert(contentsOf: script, at: page.utf8.index(page.utf8.startIndex, offsetBy: offset))
         } else {
             page.insert(contentsOf: script, at: page.startIndex)
         }
         return page
+    }
+
+    /// Where `needle` (ASCII) first starts in `text`, in UTF-8 bytes.
+    private static func firstOffset(of needle: StaticString, in text: inout String) -> Int? {
+        text.withUTF8 { bytes in
+            needle.withUTF8Buffer { needle in
+                guard let first = needle.first, bytes.count >= needle.count else { return nil }
+                var i = 0
+                while i <= bytes.count - needle.count {
+                    if bytes[i] == first, UnsafeBufferPointer(rebasing: bytes[i..<(i + needle.count)]).elementsEqual(needle) {
+                        return i
+                    }
+                    i += 1
+                }
+                return nil
+            }
+        }
     }
 
     /// The failed reload's error, over the page, which is still the last good state's.
