@@ -55,21 +55,21 @@ extension ByteScanner {
         var hasEscapes = false
         while true {
             #if arch(x86_64)
-            // Sixteen bytes at a time (SSE2, `CScan`) while none of them can end the fast path.
-            i = fanout_string_stop(p, i, n)
+                // Sixteen bytes at a time (SSE2, `CScan`) while none of them can end the fast path.
+                i = fanout_string_stop(p, i, n)
             #else
-            // Eight bytes at a time while none of them can end the fast path.
-            while i &+ 8 <= n {
-                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let stopMask = SWAR.stringStopMask(word)
-                if stopMask != 0 {
-                    #if _endian(little)
-                    i &+= stopMask.trailingZeroBitCount &>> 3  // exactly the first stop byte
-                    #endif
-                    break
+                // Eight bytes at a time while none of them can end the fast path.
+                while i &+ 8 <= n {
+                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    let stopMask = SWAR.stringStopMask(word)
+                    if stopMask != 0 {
+                        #if _endian(little)
+                            i &+= stopMask.trailingZeroBitCount &>> 3  // exactly the first stop byte
+                        #endif
+                        break
+                    }
+                    i &+= 8
                 }
-                i &+= 8
-            }
             #endif
             // Then byte by byte to the exact stop byte (at most the last bytes of the input, or none).
             while i < n && stops[Int(p[i])] == 0 { i &+= 1 }

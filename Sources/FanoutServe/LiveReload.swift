@@ -14,7 +14,8 @@ public enum LiveReload {
     public static let searchPath = "/_fanout/search"
 
     /// The script, exactly as it is inserted.
-    public static let script = "<script>window.fanoutSearchURL=\"\(searchPath)\";"
+    public static let script =
+        "<script>window.fanoutSearchURL=\"\(searchPath)\";"
         + "new EventSource(\"\(eventsPath)\").addEventListener(\"reload\",function(){location.reload()});</script>"
 
     /// `html` with the script inserted, and the banner when `error` is given.
@@ -41,7 +42,9 @@ public enum LiveReload {
                 guard let first = needle.first, bytes.count >= needle.count else { return nil }
                 var i = 0
                 while i <= bytes.count - needle.count {
-                    if bytes[i] == first, UnsafeBufferPointer(rebasing: bytes[i..<(i + needle.count)]).elementsEqual(needle) {
+                    if bytes[i] == first,
+                        UnsafeBufferPointer(rebasing: bytes[i..<(i + needle.count)]).elementsEqual(needle)
+                    {
                         return i
                     }
                     i += 1

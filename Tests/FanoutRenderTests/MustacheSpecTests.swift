@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -65,12 +65,14 @@ import Testing
 
     @Test func dynamicNamesAndTransformsAreLeftToSwiftMustache() throws {
         let compiled = CompiledTemplates([
-            "dynamic": "{{>*name}}", "transform": "{{count(posts)}}", "includes": "a {{>transform}}", "plain": "{{>other}}",
+            "dynamic": "{{>*name}}", "transform": "{{count(posts)}}", "includes": "a {{>transform}}",
+            "plain": "{{>other}}",
             "other": "x",
         ])
         #expect(!compiled.renders("dynamic") && !compiled.renders("transform") && !compiled.renders("includes"))
         #expect(compiled.renders("plain") && compiled.renders("other"))
-        let set = try TemplateSet(overrides: templateFolder(["t.mustache": "{{count(posts)}} {{#first(posts)}}{{.}}{{/first(posts)}}"]))
+        let set = try TemplateSet(
+            overrides: templateFolder(["t.mustache": "{{count(posts)}} {{#first(posts)}}{{.}}{{/first(posts)}}"]))
         #expect(try set.render(["posts": ["a", "b"]], template: "t") == "2 a")
     }
 }

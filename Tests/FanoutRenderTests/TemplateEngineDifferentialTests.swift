@@ -1,8 +1,8 @@
 import FanoutCore
 import FanoutGenerate
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -18,7 +18,9 @@ import Testing
 
     @Test(arguments: exports)
     func everyPageOfAnExportRendersAsSwiftMustacheRendersIt(_ export: String) throws {
-        try compareEveryPage(of: repositoryFile(export).path, content: export.hasPrefix("Content/") ? repositoryFile("Content").path : nil)
+        try compareEveryPage(
+            of: repositoryFile(export).path,
+            content: export.hasPrefix("Content/") ? repositoryFile("Content").path : nil)
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
@@ -58,9 +60,12 @@ import Testing
         let dataset = try ExportLoader.load(path: path, schema: nil)
         let derived = DerivedData(dataset)
         let audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
-        let options = SiteOptions(exportName: "export.json", contentDirectory: content, perPage: 3, baseURL: "https://example.com/site/")
+        let options = SiteOptions(
+            exportName: "export.json", contentDirectory: content, perPage: 3, baseURL: "https://example.com/site/")
         func pages(_ engine: TemplateEngine) throws -> SitePages {
-            try SitePages(dataset: dataset, derived: derived, audit: audit, options: options, templates: TemplateSet(engine: engine))
+            try SitePages(
+                dataset: dataset, derived: derived, audit: audit, options: options,
+                templates: TemplateSet(engine: engine))
         }
         let (ours, oracle) = (try pages(.fanout), try pages(.swiftMustache))
         var differing: [String] = []
@@ -76,16 +81,22 @@ import Testing
     /// Every value any template is given, by name (the first description of a name where two share it).
     static let allVariables: [TemplateVariable] = {
         var seen = Set<String>()
-        return (TemplateVariables.everyPage + TemplateVariables.own.keys.sorted().flatMap { TemplateVariables.own[$0]! })
+        return
+            (TemplateVariables.everyPage + TemplateVariables.own.keys.sorted().flatMap { TemplateVariables.own[$0]! })
             .filter { seen.insert($0.name).inserted }
     }()
 
-    static func randomValues(_ variables: [TemplateVariable], depth: Int, _ random: inout SeededGenerator) -> [String: Any] {
+    static func randomValues(_ variables: [TemplateVariable], depth: Int, _ random: inout SeededGenerator) -> [String:
+        Any]
+    {
         var values: [String: Any] = [:]
         for variable in variables where random.next(5) != 0 {
             if !variable.fields.isEmpty, depth < 3 {
                 switch random.next(4) {
-                case 0: values[variable.name] = (0..<random.next(4)).map { _ in randomValues(variable.fields, depth: depth + 1, &random) }
+                case 0:
+                    values[variable.name] = (0..<random.next(4)).map { _ in
+                        randomValues(variable.fields, depth: depth + 1, &random)
+                    }
                 case 1: values[variable.name] = randomValues(variable.fields, depth: depth + 1, &random)
                 case 2: values[variable.name] = random.next(2) == 0
                 default: values[variable.name] = [Any]()
@@ -110,8 +121,10 @@ import Testing
     /// Text with what escaping must get right: markup, quotes joined to combining marks, Markdown syntax at the
     /// start and inside, line breaks, control characters, noncharacters, emoji, Mustache tags.
     static let pieces = [
-        "alice", "<", ">", "&", "\"", "'", "\"\u{301}", "<\u{338}", "*", "_", "[x](y)", "#", "1.", "-", "+", "=", "`", "|", "!",
-        "\n", "\r\n", "\u{1}", "\u{7F}", "\u{85}", String(Unicode.Scalar(0xFFFF)!), String(Unicode.Scalar(0xFDD0)!), "👩‍👩‍👧", "é", "{{name}}", " ", "\t", "~", "(", ")",
+        "alice", "<", ">", "&", "\"", "'", "\"\u{301}", "<\u{338}", "*", "_", "[x](y)", "#", "1.", "-", "+", "=", "`",
+        "|", "!",
+        "\n", "\r\n", "\u{1}", "\u{7F}", "\u{85}", String(Unicode.Scalar(0xFFFF)!), String(Unicode.Scalar(0xFDD0)!),
+        "👩‍👩‍👧", "é", "{{name}}", " ", "\t", "~", "(", ")",
         "https://example.com/a?b=c&d=e", "😀",
     ]
 

@@ -57,7 +57,9 @@ public struct SiteOutput: Sendable {
     /// `force`: ignore the previous build, rendering and writing every page.
     package init(path: String, force: Bool = false) throws(OutputError) {
         folder = try StagedFolder(path: path)
-        previous = force ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
+        previous =
+            force
+            ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
         inPlace = previous.count > 0
     }
 
@@ -73,9 +75,13 @@ public struct SiteOutput: Sendable {
 
     /// Writes `bytes` (a page's UTF-8 text), rendered from input `inputKey`, to `relativePath`, unless the previous
     /// build's file there has the same content.
-    package func write(_ bytes: [UInt8], to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError) {
-        let entry = BuildManifest.Entry(inputKey: inputKey, contentHash: bytes.withUnsafeBufferPointer(StableHasher.hash))
-        let same = inPlace && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
+    package func write(_ bytes: [UInt8], to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError)
+    {
+        let entry = BuildManifest.Entry(
+            inputKey: inputKey, contentHash: bytes.withUnsafeBufferPointer(StableHasher.hash))
+        let same =
+            inPlace
+            && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
         let keep = same && stillThere(relativePath)
         if !keep {
             var failure: OutputError?

@@ -42,7 +42,8 @@ public struct TemplateSet: Sendable {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: overrides)
             } catch {
-                throw RenderError.template(file: overrides, message: "cannot list the folder: \(error.localizedDescription)")
+                throw RenderError.template(
+                    file: overrides, message: "cannot list the folder: \(error.localizedDescription)")
             }
             for name in names where !name.hasPrefix(".") {
                 let path = (overrides as NSString).appendingPathComponent(name)
@@ -72,9 +73,10 @@ public struct TemplateSet: Sendable {
         if strict {
             try TemplateNames.check(files.filter { $0.key.hasSuffix(".mustache") }, shown: shown)
         }
-        let texts = Dictionary(uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
-            (String(name.dropLast(".mustache".count)), text)
-        })
+        let texts = Dictionary(
+            uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
+                (String(name.dropLast(".mustache".count)), text)
+            })
         self.library = library
         compiled = engine == .swiftMustache ? CompiledTemplates([:]) : CompiledTemplates(texts)
         self.assets = assets
@@ -109,7 +111,8 @@ public struct TemplateSet: Sendable {
     func renderBytes(_ context: [String: Any], template name: String) throws(RenderError) -> [UInt8] {
         recorder?.record(context, template: name)
         if compiled.renders(name) {
-            return compiled.bytes(.dictionary(context.mapValues(TemplateValue.init)), template: name, capacity: 65_536) ?? []
+            return compiled.bytes(.dictionary(context.mapValues(TemplateValue.init)), template: name, capacity: 65_536)
+                ?? []
         }
         return Array(try swiftMustache(context, template: name).utf8)
     }

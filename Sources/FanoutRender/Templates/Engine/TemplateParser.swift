@@ -209,7 +209,8 @@ struct TemplateParser {
     private func leadingWhitespace(_ nodes: [TemplateNode]) -> [UInt8]? {
         guard let first = nodes.first else { return nil }
         guard case .text(let text) = first else { return [] }
-        return Array(pool[text.start..<(text.start + text.count)].prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        return Array(
+            pool[text.start..<(text.start + text.count)].prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
     }
 
     /// Text up to a line break (left current) or past a tag's opening delimiter.
@@ -285,7 +286,8 @@ struct TemplateParser {
         _ = read(while: \.isWhitespace)
         let value = read(while: Self.pragmaCharacters.contains)
         _ = read(while: \.isWhitespace)
-        guard try read(string: state.end), variable == "CONTENT_TYPE", let escaping = TemplateEscaping(pragma: value) else {
+        guard try read(string: state.end), variable == "CONTENT_TYPE", let escaping = TemplateEscaping(pragma: value)
+        else {
             throw Unsupported()
         }
         return escaping
@@ -317,8 +319,10 @@ struct TemplateParser {
         return String(text[start..<at])
     }
 
-    private static let nameCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-    private static let pragmaCharacters = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*")
+    private static let nameCharacters = Set<Character>(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    private static let pragmaCharacters = Set<Character>(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*")
     private static let partialNameCharacters = Set<Character>(
         "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
 }

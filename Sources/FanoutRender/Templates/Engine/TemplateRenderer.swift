@@ -80,14 +80,17 @@ struct TemplateRenderer {
             }
         case .partial(let name, let indentation, let overrides):
             guard let nodes = templates[name] else { return }
-            var inner = Frame(escaping: .html, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
+            var inner = Frame(
+                escaping: .html, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
             if let overrides {
                 // The outermost child's blocks win: a parent's own parent cannot override what its child chose.
                 inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
             }
             render(nodes, inner)
         case .block(let name, let body, let indentation, let intrinsic):
-            var inner = Frame(escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation), overrides: frame.overrides)
+            var inner = Frame(
+                escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation),
+                overrides: frame.overrides)
             guard let override = frame.overrides?[name] else { return render(body, inner) }
             guard let intrinsic else { return render(override, inner) }
             // The text before the tag indented the first line as the tag is; it gets the rest of the content's.
