@@ -5,7 +5,7 @@ SWIFT ?= TMPDIR=$(SWIFT_TMPDIR) swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -23,7 +23,7 @@ run: deps release
 
 ## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports,
 ## and the Spark job on a standalone cluster (test-cluster)
-test: deps test-deps check-templates sql-deps
+test: deps test-deps check-templates check-format sql-deps
 	$(SWIFT) build --product fanout
 	$(SWIFT) test
 	$(MAKE) validate-html validate-pages
@@ -171,6 +171,14 @@ deps:
 ## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
 templates:
 	scripts/generate/embed-templates
+
+## format: rewrite every Swift file in the house style of .swift-format (swift format, part of the toolchain)
+format:
+	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
+
+## check-format: fail, naming each file, line and rule, when a Swift file is not as `make format` would write it
+check-format:
+	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Package.swift
 
 ## check-templates: fail when the generated sources of `make templates` are out of date
 check-templates:

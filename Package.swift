@@ -66,7 +66,9 @@ let package = Package(
             ]
         ),
         // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).
-        .target(name: "FanoutExport", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
+        .target(
+            name: "FanoutExport",
+            dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
         // `fanout serve`: the HTTP server that renders the site's pages on request, its path rules and live reload.
@@ -101,19 +103,31 @@ let package = Package(
         // A plain target under Tests/, not a product: only the test targets depend on it.
         .target(name: "FanoutTestSupport", dependencies: ["FanoutCore"], path: "Tests/FanoutTestSupport"),
         .testTarget(
-            name: "FanoutJSONTests", dependencies: ["FanoutJSON", "FanoutTestSupport"], resources: [.copy("JSONTestSuite")]),
+            name: "FanoutJSONTests", dependencies: ["FanoutJSON", "FanoutTestSupport"],
+            resources: [.copy("JSONTestSuite")]),
         .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutTestSupport", "FanoutCore", "FanoutJSON"]),
-        .testTarget(name: "FanoutImportTests", dependencies: ["FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(
+            name: "FanoutImportTests", dependencies: ["FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutTestSupport", "FanoutOutput"]),
         .testTarget(name: "FanoutRenderTests", dependencies: ["FanoutTestSupport", "FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutRender", "FanoutCore"]),
-        .testTarget(name: "FanoutExportTests", dependencies: ["FanoutTestSupport", "FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport"]),
-        .testTarget(name: "FanoutGenerateTests", dependencies: ["FanoutTestSupport", "FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+        .testTarget(
+            name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutRender", "FanoutCore"]),
+        .testTarget(
+            name: "FanoutExportTests",
+            dependencies: [
+                "FanoutTestSupport", "FanoutExport", "FanoutCore", "FanoutJSON", "FanoutGenerate", "FanoutImport",
+            ]),
+        .testTarget(
+            name: "FanoutGenerateTests",
+            dependencies: ["FanoutTestSupport", "FanoutGenerate", "FanoutImport", "FanoutCore", "FanoutJSON"]),
         // No `package` access: these tests use Fanout as another package would (LibraryExampleTests compiles the
         // library example of docs/library.md against the public API alone); internals only through `@testable import`.
         .testTarget(
             name: "FanoutCLITests",
-            dependencies: ["FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutGenerate", "FanoutServe"],
+            dependencies: [
+                "FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender",
+                "FanoutGenerate", "FanoutServe",
+            ],
             exclude: ["Golden"], packageAccess: false),
     ]
 )

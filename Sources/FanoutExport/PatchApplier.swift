@@ -108,7 +108,9 @@ private struct PatchStream {
     mutating func rewrite(_ changes: [String: PatchTree]) throws {
         var touched = Set<String>()
         var members = try FirebaseMembers(&reader)!
-        while let key = try members.next(&reader) { try member(String(decoding: key, as: UTF8.self), changes, &touched) }
+        while let key = try members.next(&reader) {
+            try member(String(decoding: key, as: UTF8.self), changes, &touched)
+        }
         let added = changes.keys.filter { !touched.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for key in added {
             if let value = changes[key]!.valueOverNothing { try writeMember(key, value) }

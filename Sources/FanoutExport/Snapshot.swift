@@ -31,7 +31,8 @@ public enum Snapshot {
             out += n == 0 ? "\n" : ",\n"
             out += "    \(quote(dataset.key(post.key))): {\n"
             out += "      \"like_count\": \(likers.count),\n"
-            out += "      \"liker_uids\": \(list(likers.map { quote(dataset.key(dataset.users[$0].key)) }, indent: 6)),\n"
+            out +=
+                "      \"liker_uids\": \(list(likers.map { quote(dataset.key(dataset.users[$0].key)) }, indent: 6)),\n"
             out += "      \"likers\": \(list(likers.map { name(dataset, $0) }, indent: 6)),\n"
             out += "      \"owner\": \(post.owner == noKey ? "null" : quote(dataset.key(post.owner))),\n"
             out += "      \"time\": \(derived.postTimes[p].map(number) ?? "null")\n    }"
@@ -76,7 +77,8 @@ public enum Snapshot {
     private static func list(_ items: [String], indent: Int) -> String {
         guard !items.isEmpty else { return "[]" }
         let pad = String(repeating: " ", count: indent + 2)
-        return "[\n" + items.map { pad + $0 }.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent) + "]"
+        return "[\n" + items.map { pad + $0 }.joined(separator: ",\n") + "\n" + String(repeating: " ", count: indent)
+            + "]"
     }
 
     private static func number(_ value: Double) -> String {

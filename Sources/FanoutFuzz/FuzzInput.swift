@@ -33,7 +33,8 @@ enum FuzzInput {
     /// A folder of this process's own for the input written as files (in memory where there is a RAM disk).
     private static let scratch: String = {
         let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        let folder = (root as NSString).appendingPathComponent("fanout-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        let folder = (root as NSString).appendingPathComponent(
+            "fanout-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.createDirectory(atPath: folder + "/parse", withIntermediateDirectories: true)
         return folder
     }()

@@ -140,13 +140,16 @@ struct DefectInjector {
     }
 
     private mutating func freshPost(_ extra: (borrowing DefectInjector, Int32) -> Bool = { _, _ in true }) -> Int32? {
-        guard let p = pick(m.postCount, { s, p in !s.usedPosts.contains(Int32(p)) && extra(s, Int32(p)) }) else { return nil }
+        guard let p = pick(m.postCount, { s, p in !s.usedPosts.contains(Int32(p)) && extra(s, Int32(p)) }) else {
+            return nil
+        }
         usedPosts.insert(Int32(p))
         return Int32(p)
     }
 
     private mutating func freshTimelineOwner(_ extra: (borrowing DefectInjector, Int32) -> Bool) -> Int32? {
-        guard let u = pick(m.userCount, { s, u in !s.usedTimelineOwners.contains(Int32(u)) && extra(s, Int32(u)) }) else { return nil }
+        guard let u = pick(m.userCount, { s, u in !s.usedTimelineOwners.contains(Int32(u)) && extra(s, Int32(u)) })
+        else { return nil }
         usedTimelineOwners.insert(Int32(u))
         return Int32(u)
     }
@@ -238,25 +241,28 @@ struct DefectInjector {
             // A post by someone u neither is nor follows.
             var post: Int32 = -1
             var probe = Xoshiro256(seed: rng.next(), stream: 1)
-            guard m.postCount > 0, let u = freshTimelineOwner({ s, u in
-                for _ in 0..<64 {
-                    let p = Int32(probe.below(s.m.postCount))
-                    guard !s.usedPosts.contains(p) else { continue }
-                    let owner = s.m.postOwner[Int(p)]
-                    if owner != u && !s.m.follows(Int(u), owner) {
-                        post = p
-                        return true
+            guard m.postCount > 0,
+                let u = freshTimelineOwner({ s, u in
+                    for _ in 0..<64 {
+                        let p = Int32(probe.below(s.m.postCount))
+                        guard !s.usedPosts.contains(p) else { continue }
+                        let owner = s.m.postOwner[Int(p)]
+                        if owner != u && !s.m.follows(Int(u), owner) {
+                            post = p
+                            return true
+                        }
                     }
-                }
-                return false
-            }) else { return false }
+                    return false
+                })
+            else { return false }
             usedPosts.insert(post)
             edits.timeline[u, default: .init()].added.append((m.postKeys.bytes(Int(post)), m.postOwner[Int(post)]))
             record(kind, "timeline/\(uid(u))/\(key(post))")
 
         case "timeline-poster":
             guard m.userCount > 1,
-                  let u = freshTimelineOwner({ s, u in s.m.timelineCount(of: Int(u)) > 0 }) else { return false }
+                let u = freshTimelineOwner({ s, u in s.m.timelineCount(of: Int(u)) > 0 })
+            else { return false }
             m.timeline(of: Int(u), into: &scratch)
             let p = scratch[rng.below(scratch.count)]
             usedPosts.insert(p)

@@ -267,7 +267,9 @@ struct Emitter {
         key(Int32(p))
         out.ascii("\":{")
         if let swap = e.likerSwap[Int32(p)] {
-            var members: [[UInt8]] = range.compactMap { m.likers[$0] == swap.remove ? nil : m.uids.bytes(Int(m.likers[$0])) }
+            var members: [[UInt8]] = range.compactMap {
+                m.likers[$0] == swap.remove ? nil : m.uids.bytes(Int(m.likers[$0]))
+            }
             members.append(swap.add)
             members.sort { $0.lexicographicallyPrecedes($1) }
             for (i, member) in members.enumerated() {

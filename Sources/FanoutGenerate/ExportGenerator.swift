@@ -98,7 +98,8 @@ public struct ExportGenerator: Sendable {
     public func write(toFile path: String) throws -> [Defect] {
         let target = URL(fileURLWithPath: path)
         let temp = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).tmp")
+            .appendingPathComponent(
+                ".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temp.path])
         }
@@ -109,7 +110,9 @@ public struct ExportGenerator: Sendable {
         do {
             defects = try write { chunk in
                 guard let base = chunk.baseAddress, chunk.count > 0 else { return }
-                try handle.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: chunk.count, deallocator: .none))
+                try handle.write(
+                    contentsOf: Data(
+                        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: chunk.count, deallocator: .none))
             }
             try handle.close()
         } catch {

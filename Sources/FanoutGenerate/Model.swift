@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Fixed-width byte strings (uids, push IDs) in one manually managed block,
@@ -27,7 +27,9 @@ final class FixedStrings {
 
     func bytes(_ i: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: self[i], count: width)) }
 
-    func string(_ i: Int) -> String { String(decoding: UnsafeBufferPointer(start: self[i], count: width), as: UTF8.self) }
+    func string(_ i: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: self[i], count: width), as: UTF8.self)
+    }
 
     /// Index of `key` (same width) if present; the strings must be sorted.
     func find(_ key: [UInt8]) -> Int? {
@@ -117,7 +119,8 @@ final class Model {
     let followers: [Int32]
 
     private enum Stream: UInt64 {
-        case uids = 1, usernames, postCounts, postTimes, follows, likes
+        case uids = 1
+        case usernames, postCounts, postTimes, follows, likes
     }
 
     init(users n: Int, seed: UInt64) {
@@ -175,7 +178,9 @@ final class Model {
             var counts = [Int](repeating: 0, count: n)
             for u in 0..<n { counts[u] = rng.heavyTail(scale: Tuning.postsScale, cap: Tuning.postsCap) }
 
-            struct Seed { var ms: Int64; var hi: UInt64; var lo: UInt16; var sub: UInt16; var half: UInt16; var owner: Int32 }
+            struct Seed {
+                var ms: Int64; var hi: UInt64; var lo: UInt16; var sub: UInt16; var half: UInt16; var owner: Int32
+            }
             var seeds: [Seed] = []
             seeds.reserveCapacity(counts.reduce(0, +))
             var trng = Xoshiro256(seed: seed, stream: Stream.postTimes.rawValue)
@@ -207,7 +212,8 @@ final class Model {
                 seeds.sort(by: less)
                 var dup = false
                 for i in stride(from: 1, to: seeds.count, by: 1)
-                where seeds[i].ms == seeds[i - 1].ms && seeds[i].hi == seeds[i - 1].hi && seeds[i].lo == seeds[i - 1].lo {
+                where seeds[i].ms == seeds[i - 1].ms && seeds[i].hi == seeds[i - 1].hi && seeds[i].lo == seeds[i - 1].lo
+                {
                     seeds[i].hi = trng.next() >> 4
                     dup = true
                 }

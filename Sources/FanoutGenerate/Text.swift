@@ -1,33 +1,37 @@
 // Usernames and Markdown captions.
 
 enum Text {
-    static let names: [[UInt8]] = bytes("""
-    alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy \
-    rupert sybil trent victor walter xena yusuf zoe amara bruno chiara dmitri elena \
-    felix gus hana ines jonas kenji lena marco nadia oscar priya quinn rosa sami \
-    tomas uma vera wei ximena yara zane aiko bea cyrus dario esme finn gia hugo \
-    iris jade kai luca mira nico otto pia remy sage theo ugo vito wren yuki
-    """)
+    static let names: [[UInt8]] = bytes(
+        """
+        alice bob carol dave erin frank grace heidi ivan judy mallory niaj olivia peggy \
+        rupert sybil trent victor walter xena yusuf zoe amara bruno chiara dmitri elena \
+        felix gus hana ines jonas kenji lena marco nadia oscar priya quinn rosa sami \
+        tomas uma vera wei ximena yara zane aiko bea cyrus dario esme finn gia hugo \
+        iris jade kai luca mira nico otto pia remy sage theo ugo vito wren yuki
+        """)
 
-    static let words: [[UInt8]] = bytes("""
-    sunset coffee morning beach city night light street summer winter mountain \
-    river friends dinner brunch weekend travel road trip garden flowers rain snow \
-    cat dog puppy kitten skyline bridge market bakery pizza tacos ramen sushi \
-    concert festival museum library park lake forest trail hike bike run gym \
-    golden hour vibes mood throwback view window rooftop harbor island desert \
-    autumn spring cloud storm rainbow sky moon stars fire candle book record vinyl \
-    film camera lens portrait selfie family home kitchen studio office campus
-    """)
+    static let words: [[UInt8]] = bytes(
+        """
+        sunset coffee morning beach city night light street summer winter mountain \
+        river friends dinner brunch weekend travel road trip garden flowers rain snow \
+        cat dog puppy kitten skyline bridge market bakery pizza tacos ramen sushi \
+        concert festival museum library park lake forest trail hike bike run gym \
+        golden hour vibes mood throwback view window rooftop harbor island desert \
+        autumn spring cloud storm rainbow sky moon stars fire candle book record vinyl \
+        film camera lens portrait selfie family home kitchen studio office campus
+        """)
 
-    static let handles: [[UInt8]] = bytes("""
-    photo pics snaps shots daily life travels eats art studio official real \
-    the x lab cam lens
-    """)
+    static let handles: [[UInt8]] = bytes(
+        """
+        photo pics snaps shots daily life travels eats art studio official real \
+        the x lab cam lens
+        """)
 
-    static let hashtags: [[UInt8]] = bytes("""
-    nofilter photooftheday makestagram instagood tbt latergram picoftheday \
-    vsco travel foodporn sunset weekend love happy
-    """)
+    static let hashtags: [[UInt8]] = bytes(
+        """
+        nofilter photooftheday makestagram instagood tbt latergram picoftheday \
+        vsco travel foodporn sunset weekend love happy
+        """)
 
     static let emoji: [[UInt8]] = ["🎉", "📸", "🌅", "❤️", "👍🏽", "🇫🇷", "😂", "✨", "🍕", "👨‍👩‍👧"]
         .map { Array($0.utf8) }

@@ -2,9 +2,9 @@ import FanoutCore
 import FanoutJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One of `count` parts of an export that as many processes read at once (`fanout tables --part K/N`,
@@ -33,31 +33,47 @@ extension ExportLoader {
         sink makeSink: (Schema) -> TableRowSink
     ) throws(InputError) -> TableRowSink {
         if path == "-" {
-            throw InputError.layout(source: "standard input", message: "--part reads a byte range of a file: save the export to a file first")
+            throw InputError.layout(
+                source: "standard input",
+                message: "--part reads a byte range of a file: save the export to a file first")
         }
         if isDirectory(path) {
-            throw InputError.layout(source: path, message: "a folder (a Parse export); --part reads a byte range of one JSON file: read the folder whole")
+            throw InputError.layout(
+                source: path,
+                message: "a folder (a Parse export); --part reads a byte range of one JSON file: read the folder whole")
         }
         // Checked before the file is opened as an export, which would inflate all of it.
         if isGzip(path) {
-            throw InputError.layout(source: path, message: "gzip-compressed; --part reads a byte range of the file: inflate it first "
-                + "(gunzip -k \(path)), then give each part the inflated file")
+            throw InputError.layout(
+                source: path,
+                message: "gzip-compressed; --part reads a byte range of the file: inflate it first "
+                    + "(gunzip -k \(path)), then give each part the inflated file")
         }
         let bytes = try ExportBytes(path: path, spooling: true)
         if bytes.wasCompressed {
-            throw InputError.layout(source: path, message: "gzip-compressed; --part reads a byte range of the file: inflate it first "
-                + "(gunzip -k \(path)), then give each part the inflated file")
+            throw InputError.layout(
+                source: path,
+                message: "gzip-compressed; --part reads a byte range of the file: inflate it first "
+                    + "(gunzip -k \(path)), then give each part the inflated file")
         }
         if isZip(bytes.buffer) {
-            throw InputError.layout(source: path, message: "a zip archive (a Parse export); --part reads a byte range of one JSON file: read it whole")
+            throw InputError.layout(
+                source: path,
+                message: "a zip archive (a Parse export); --part reads a byte range of one JSON file: read it whole")
         }
         let choice: LayoutDetector.Choice
-        if let schema { choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:]) } else { choice = try LayoutDetector.detect(bytes) }
+        if let schema {
+            choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:])
+        } else {
+            choice = try LayoutDetector.detect(bytes)
+        }
         let schema = choice.schema
         guard schema.format == .firebase else {
             throw InputError.layout(
                 source: bytes.source,
-                message: "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document")
+                message:
+                    "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document"
+            )
         }
         var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
         walker.watchedRootKeys = choice.foreignKeys.keys.sorted()
@@ -67,7 +83,8 @@ extension ExportLoader {
         let size = bytes.buffer.count
         // Where this part starts and where the next starts, in one skim.
         let bounds = [part.index, part.index + 1].filter { $0 > 0 && $0 < part.count }
-        let places = walker.findSplits(in: bytes.buffer, near: bounds.map { Int(Double(size) * Double($0) / Double(part.count)) })
+        let places = walker.findSplits(
+            in: bytes.buffer, near: bounds.map { Int(Double(size) * Double($0) / Double(part.count)) })
         let start = part.index == 0 ? nil : places[0]
         let end = part.index == part.count - 1 ? nil : places.last!
         if part.index > 0 && (start == nil || start?.position.offset == end?.position.offset) { return walker.sink }
@@ -78,10 +95,12 @@ extension ExportLoader {
             throw InputError.syntax(source: bytes.source, error)
         }
         if part.index == 0, !walker.rootWasObject {
-            throw InputError.layout(source: bytes.source, message: "not a Firebase export: its top level is not an object")
+            throw InputError.layout(
+                source: bytes.source, message: "not a Firebase export: its top level is not an object")
         }
         if !walker.seenWatchedKeys.isEmpty {
-            throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: choice.foreignKeys)
+            throw LayoutDetector.mixed(
+                bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: choice.foreignKeys)
         }
         return walker.sink
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FanoutCore
 import FanoutJSON
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads exports into the domain core.
 public enum ExportLoader {
@@ -43,10 +44,15 @@ public enum ExportLoader {
         if !bytes.wasCompressed, isZip(bytes.buffer) {
             let schema = try parseSchema(schema, bytes.source, what: "a zip archive")
             return try ParseExport.read(
-                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, warn: warn, sink: makeSink)
+                archive: ParseExport.archive(path: path, bytes: bytes), bytes: bytes, schema: schema, warn: warn,
+                sink: makeSink)
         }
         let choice: LayoutDetector.Choice
-        if let schema { choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:]) } else { choice = try LayoutDetector.detect(bytes) }
+        if let schema {
+            choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:])
+        } else {
+            choice = try LayoutDetector.detect(bytes)
+        }
         return try walk(
             bytes, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: splitTarget,
             streaming: streaming, warn: warn, sink: makeSink)
@@ -58,7 +64,8 @@ public enum ExportLoader {
         _ bytes: ExportBytes, path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)? = nil,
         warn: ((String) -> Void)? = nil
     ) throws(InputError) -> Dataset {
-        try read(path: path, schema: schema, progress: progress, bytes: bytes, warn: warn, sink: DatasetSink.init).dataset
+        try read(path: path, schema: schema, progress: progress, bytes: bytes, warn: warn, sink: DatasetSink.init)
+            .dataset
     }
 
     /// Reads Firebase export `bytes` laid out as `schema`.
@@ -91,14 +98,17 @@ public enum ExportLoader {
         guard schema.format == .firebase else {
             throw InputError.layout(
                 source: bytes.source,
-                message: "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document")
+                message:
+                    "the \(schema.name) schema reads a Parse export, a folder or .zip of class files, not one JSON document"
+            )
         }
         var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
         walker.watchedRootKeys = foreignKeys.keys.sorted()
         walker.progress = progress
         walker.releasesConsumedPages = bytes.isMapped
         let count = bytes.buffer.count
-        let target = splitTarget ?? (count >= SplitRead.minimumBytes ? Int(Double(count) * SplitRead.splitFraction) : nil)
+        let target =
+            splitTarget ?? (count >= SplitRead.minimumBytes ? Int(Double(count) * SplitRead.splitFraction) : nil)
         var second: TreeWalker<Sink>?
         if target != nil {
             second = try TreeWalker(schema: schema, sink: makeSink(schema))
@@ -127,14 +137,18 @@ public enum ExportLoader {
         guard walker.matchedRootKeys > 0 else {
             throw InputError.layout(
                 source: bytes.source,
-                message: "not \(LayoutDetector.article(schema.name)) \(schema.name) export: \(found); expected \(expected(schema))")
+                message:
+                    "not \(LayoutDetector.article(schema.name)) \(schema.name) export: \(found); expected \(expected(schema))"
+            )
         }
         if !walker.seenWatchedKeys.isEmpty {
-            throw LayoutDetector.mixed(bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
+            throw LayoutDetector.mixed(
+                bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: foreignKeys)
         }
         try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(
             source: bytes.source,
-            found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"), warn: warn)
+            found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"),
+            warn: warn)
         return walker.sink
     }
 
@@ -144,7 +158,8 @@ public enum ExportLoader {
         guard schema.format == .parse else {
             throw InputError.layout(
                 source: source,
-                message: "\(what) is read as a Parse export, but the \(schema.name) schema reads one Firebase JSON file; "
+                message:
+                    "\(what) is read as a Parse export, but the \(schema.name) schema reads one Firebase JSON file; "
                     + "omit --schema or use a schema with format = \"parse\"")
         }
         return schema

@@ -39,7 +39,9 @@ enum LayoutDetector {
         case .notAnObject:
             throw InputError.layout(
                 source: bytes.source,
-                message: "not a Firebase export: its top level is not an object with keys like \"users\" and \"posts\" (a Parse export is a folder or a .zip of class files)")
+                message:
+                    "not a Firebase export: its top level is not an object with keys like \"users\" and \"posts\" (a Parse export is a folder or a .zip of class files)"
+            )
         case .decided(let index):
             var foreign: [String: String] = [:]
             for (i, preset) in presets.enumerated() where i != index {
@@ -59,7 +61,8 @@ enum LayoutDetector {
             }
             throw InputError.layout(
                 source: bytes.source,
-                message: "ambiguous layout: \(found); of these, \(quoted(shared)) \(shared.count == 1 ? "fits" : "fit") "
+                message:
+                    "ambiguous layout: \(found); of these, \(quoted(shared)) \(shared.count == 1 ? "fits" : "fit") "
                     + "\(names.joined(separator: ", ")) alike. \(advice)")
         }
     }
@@ -70,7 +73,9 @@ enum LayoutDetector {
         let own = presets.first { $0.schema.name == chosen.name }?.own ?? []
         return InputError.layout(
             source: source,
-            message: "ambiguous layout: it has top-level keys of \(chosen.name) (\(quoted(own))) and of other presets: \(others). \(advice)")
+            message:
+                "ambiguous layout: it has top-level keys of \(chosen.name) (\(quoted(own))) and of other presets: \(others). \(advice)"
+        )
     }
 
     static var advice: String {

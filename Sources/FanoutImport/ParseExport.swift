@@ -50,7 +50,8 @@ enum ParseExport {
             let className = String(file.dropLast(".json".count))
             guard wanted.contains(className) else { continue }
             if let other = entries[className] {
-                throw InputError.layout(source: source, message: "the archive has two \(file) files, \(other.path) and \(entry.path)")
+                throw InputError.layout(
+                    source: source, message: "the archive has two \(file) files, \(other.path) and \(entry.path)")
             }
             entries[className] = entry
         }
@@ -62,7 +63,8 @@ enum ParseExport {
             do {
                 contents = try ZipEntryReader.contents(of: entry, in: bytes.buffer)
             } catch {
-                throw InputError.unreadable(path: "\(source): \(entry.path)", reason: "cannot extract it from the archive: \(error.message)")
+                throw InputError.unreadable(
+                    path: "\(source): \(entry.path)", reason: "cannot extract it from the archive: \(error.message)")
             }
             try walk(&walker, className, ExportBytes(bytes: contents, source: "\(source): \(entry.path)"), file: file)
         }
@@ -103,14 +105,19 @@ enum ParseExport {
         _ walker: TreeWalker<Sink>, _ schema: Schema, _ source: String, found: [String], warn: ((String) -> Void)?
     ) throws(InputError) {
         let files = found.filter { $0.hasSuffix(".json") }
-        let listed = files.isEmpty ? "the export has no class files" : "the export's class files are "
-            + files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", … (\(files.count) in all)" : "")
-        try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(source: source, found: listed, warn: warn)
+        let listed =
+            files.isEmpty
+            ? "the export has no class files"
+            : "the export's class files are "
+                + files.prefix(10).joined(separator: ", ") + (files.count > 10 ? ", … (\(files.count) in all)" : "")
+        try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(
+            source: source, found: listed, warn: warn)
     }
 
     private static func notParse(_ source: String, _ schema: Schema, found: [String]) -> InputError {
         let expected = classes(of: schema).map { "\($0).json" }.joined(separator: ", ")
-        let listed = found.isEmpty ? "nothing" : found.prefix(10).joined(separator: ", ") + (found.count > 10 ? ", …" : "")
+        let listed =
+            found.isEmpty ? "nothing" : found.prefix(10).joined(separator: ", ") + (found.count > 10 ? ", …" : "")
         return InputError.layout(
             source: source, message: "not a \(schema.name) export: it has none of \(expected); it has \(listed)")
     }

@@ -19,9 +19,12 @@ struct RelationMatches {
     func described(_ set: RowSet) -> String {
         let declarations = schema.declarations
         if set.role == .targets { return "[[references]] to \"\(set.pattern)\"" }
-        let kind = declarations.counters.contains { $0.name == set.name } ? "counters"
-            : declarations.mirrors.contains { $0.name == set.name } ? "mirrors"
-            : declarations.copies.contains { $0.name == set.name } ? "copies" : "references"
+        let kind =
+            declarations.counters.contains { $0.name == set.name }
+            ? "counters"
+            : declarations.mirrors.contains { $0.name == set.name }
+                ? "mirrors"
+                : declarations.copies.contains { $0.name == set.name } ? "copies" : "references"
         let at = set.fieldPart.keys.isEmpty ? set.pattern.description : "\(set.pattern)/\(set.fieldPart)"
         return "[[\(kind)]] \(set.name) at \"\(at)\""
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Decimal-to-binary conversion for number literals.
@@ -46,26 +46,26 @@ enum DecimalConversion {
     /// in the "C" locale, from a NUL-terminated copy (on the stack when short).
     static func slowPath(_ literal: UnsafePointer<UInt8>, count: Int) -> Double {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count &+ 1) { buffer -> Double in
-            guard let copy = buffer.baseAddress else { return .nan }
-            UnsafeMutableRawPointer(copy).copyMemory(from: literal, byteCount: count)
-            copy[count] = 0
-            if let locale = numericCLocale {
-                let previous = uselocale(locale)
-                let value = strtod(copy, nil)
-                uselocale(previous)
-                return value
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: count &+ 1) { buffer -> Double in
+                guard let copy = buffer.baseAddress else { return .nan }
+                UnsafeMutableRawPointer(copy).copyMemory(from: literal, byteCount: count)
+                copy[count] = 0
+                if let locale = numericCLocale {
+                    let previous = uselocale(locale)
+                    let value = strtod(copy, nil)
+                    uselocale(previous)
+                    return value
+                }
+                return strtod(copy, nil)
             }
-            return strtod(copy, nil)
-        }
         #else
-        let text = String(decoding: UnsafeBufferPointer(start: literal, count: count), as: UTF8.self)
-        return Double(text) ?? .nan
+            let text = String(decoding: UnsafeBufferPointer(start: literal, count: count), as: UTF8.self)
+            return Double(text) ?? .nan
         #endif
     }
 }
 
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-/// A "C" numeric locale so that `strtod` always expects `.` as the decimal point, whatever `setlocale` did.
-nonisolated(unsafe) private let numericCLocale = newlocale(LC_NUMERIC_MASK, "C", nil)
+    /// A "C" numeric locale so that `strtod` always expects `.` as the decimal point, whatever `setlocale` did.
+    nonisolated(unsafe) private let numericCLocale = newlocale(LC_NUMERIC_MASK, "C", nil)
 #endif

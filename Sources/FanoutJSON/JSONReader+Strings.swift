@@ -55,21 +55,21 @@ extension ByteScanner {
         var hasEscapes = false
         while true {
             #if arch(x86_64)
-            // Sixteen bytes at a time (SSE2, `CScan`) while none of them can end the fast path.
-            i = fanout_string_stop(p, i, n)
+                // Sixteen bytes at a time (SSE2, `CScan`) while none of them can end the fast path.
+                i = fanout_string_stop(p, i, n)
             #else
-            // Eight bytes at a time while none of them can end the fast path.
-            while i &+ 8 <= n {
-                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let stopMask = SWAR.stringStopMask(word)
-                if stopMask != 0 {
-                    #if _endian(little)
-                    i &+= stopMask.trailingZeroBitCount &>> 3  // exactly the first stop byte
-                    #endif
-                    break
+                // Eight bytes at a time while none of them can end the fast path.
+                while i &+ 8 <= n {
+                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    let stopMask = SWAR.stringStopMask(word)
+                    if stopMask != 0 {
+                        #if _endian(little)
+                            i &+= stopMask.trailingZeroBitCount &>> 3  // exactly the first stop byte
+                        #endif
+                        break
+                    }
+                    i &+= 8
                 }
-                i &+= 8
-            }
             #endif
             // Then byte by byte to the exact stop byte (at most the last bytes of the input, or none).
             while i < n && stops[Int(p[i])] == 0 { i &+= 1 }
@@ -99,6 +99,7 @@ extension ByteScanner {
         let p = base
         let n = count
         guard index &+ 1 < n else { throw error("unterminated string", at: stringStart) }
+        // swift-format-ignore: NoBlockComments
         switch p[index &+ 1] {
         case Byte.quote, Byte.backslash, Byte.slash, 0x62 /* b */, 0x66 /* f */, 0x6E /* n */, 0x72 /* r */,
             0x74 /* t */:

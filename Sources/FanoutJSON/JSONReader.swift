@@ -70,9 +70,10 @@ public struct JSONReader {
             return misuse("the top-level value was already read; call finish()")
         }
         if state == .containerStart || state == .afterValue {
-            return misuse(containers.topIsObject
-                ? "call nextKey() before reading a member value"
-                : "call nextElement() before reading an element")
+            return misuse(
+                containers.topIsObject
+                    ? "call nextKey() before reading a member value"
+                    : "call nextElement() before reading an element")
         }
         return misuse("no value expected here")
     }

@@ -47,7 +47,9 @@ public final class AtomicFile {
 
     /// Appends `bytes`.
     public func append(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: the file is already closed") }
+        guard descriptor >= 0 else {
+            throw OutputError(path: path, message: "cannot write: the file is already closed")
+        }
         guard FileDescriptor.writeAll(descriptor, bytes) else {
             let reason = TemporaryName.lastError
             abandon()
@@ -57,7 +59,9 @@ public final class AtomicFile {
 
     /// Closes the file and moves it into place, replacing any previous file at `path`.
     public func commit() throws(OutputError) {
-        guard descriptor >= 0 else { throw OutputError(path: path, message: "cannot write: the file is already closed") }
+        guard descriptor >= 0 else {
+            throw OutputError(path: path, message: "cannot write: the file is already closed")
+        }
         let closed = close(descriptor) == 0
         descriptor = -1
         let (temporary, path) = (temporary, path)

@@ -6,7 +6,9 @@ enum FolderCreation {
     /// Creates the folder at `path` and any missing folder above it; nil on success, else the reason.
     static func createAll(_ path: String) -> String? {
         var info = stat()
-        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR)) }
+        if stat(path, &info) == 0 {
+            return (info.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR))
+        }
         let parent = (path as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != path, let reason = createAll(parent) { return reason }
         if mkdir(path, 0o755) == 0 || errno == EEXIST { return nil }

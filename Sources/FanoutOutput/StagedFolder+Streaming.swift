@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension StagedFolder {
@@ -18,14 +19,18 @@ extension StagedFolder {
             self.relativePath = relativePath
             self.url = url
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard descriptor >= 0 else { throw OutputError(path: url.path, message: "cannot write: \(TemporaryName.lastError)") }
+            guard descriptor >= 0 else {
+                throw OutputError(path: url.path, message: "cannot write: \(TemporaryName.lastError)")
+            }
         }
 
         deinit { if descriptor >= 0 { _ = closeDescriptor(descriptor) } }
 
         /// Appends `bytes`.
         public func append(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-            guard descriptor >= 0 else { throw OutputError(path: url.path, message: "cannot write: the file is already closed") }
+            guard descriptor >= 0 else {
+                throw OutputError(path: url.path, message: "cannot write: the file is already closed")
+            }
             guard FileDescriptor.writeAll(descriptor, bytes) else {
                 throw OutputError(path: url.path, message: "cannot write: \(TemporaryName.lastError)")
             }

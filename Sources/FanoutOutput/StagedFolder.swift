@@ -53,8 +53,10 @@ public final class StagedFolder: Sendable {
                     message: "refusing to replace this folder: it is not empty and was not created by fanout; "
                         + "choose another --out or empty it first. Nothing was written")
             case .newFolder where !contents.isEmpty:
-                throw OutputError(path: path, message: "the folder is not empty; it must be missing or empty, so "
-                    + "that nothing is overwritten. Nothing was written")
+                throw OutputError(
+                    path: path,
+                    message: "the folder is not empty; it must be missing or empty, so "
+                        + "that nothing is overwritten. Nothing was written")
             default: break
             }
         }
@@ -62,9 +64,12 @@ public final class StagedFolder: Sendable {
         // The folder the output goes in, as the user wrote it (`.` for a bare name).
         // (By hand: Foundation's `deletingLastPathComponent` traps on a one-character name such as `t` on Linux.)
         let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        let shownParent = trimmed.lastIndex(of: "/").map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
+        let shownParent =
+            trimmed.lastIndex(of: "/").map { $0 == trimmed.startIndex ? "/" : String(trimmed[..<$0]) } ?? "."
         if let reason = FolderCreation.createAll(parent.path) {
-            throw OutputError(path: path, message: "cannot create the folder it goes in, \(shownParent): \(reason); nothing was written")
+            throw OutputError(
+                path: path,
+                message: "cannot create the folder it goes in, \(shownParent): \(reason); nothing was written")
         }
         TemporarySweep.removeStale(in: parent)
         let staging = TemporaryName.sibling(of: target)
@@ -96,7 +101,9 @@ public final class StagedFolder: Sendable {
         var text = text
         var failure: OutputError?
         text.withUTF8 { bytes in
-            do throws(OutputError) { try write(UnsafeRawBufferPointer(bytes), to: relativePath) } catch { failure = error }
+            do throws(OutputError) { try write(UnsafeRawBufferPointer(bytes), to: relativePath) } catch {
+                failure = error
+            }
         }
         if let failure { throw failure }
     }
@@ -126,9 +133,12 @@ public final class StagedFolder: Sendable {
 
     /// The error for `relativePath`, named inside the folder as the user named it. When the process is being
     /// stopped by a signal, the failure is the cleanup's doing: waits for the end instead.
-    private func failure(_ relativePath: String, _ what: String, reason: String = TemporaryName.lastError) -> OutputError {
+    private func failure(_ relativePath: String, _ what: String, reason: String = TemporaryName.lastError)
+        -> OutputError
+    {
         LiveTemporaries.waitIfTerminating()
-        return OutputError(path: (shownPath as NSString).appendingPathComponent(relativePath), message: "\(what): \(reason)")
+        return OutputError(
+            path: (shownPath as NSString).appendingPathComponent(relativePath), message: "\(what): \(reason)")
     }
 
     /// Moves the finished folder into place, replacing the previous one.
@@ -139,7 +149,8 @@ public final class StagedFolder: Sendable {
         TemporarySweep.remove(old.path)
         try LiveTemporaries.whileAlive { (live: inout Set<String>) throws(OutputError) in
             func fail() -> OutputError {
-                OutputError(path: shownPath, message: "cannot move the new output into place: \(TemporaryName.lastError)")
+                OutputError(
+                    path: shownPath, message: "cannot move the new output into place: \(TemporaryName.lastError)")
             }
             var info = stat()
             if lstat(target, &info) == 0 {
@@ -190,18 +201,21 @@ public final class StagedFolder: Sendable {
                 case .move(let from, let to):
                     if let slash = to.lastIndex(of: "/"), !made.contains(to[..<slash]) {
                         if let reason = FolderCreation.createBelow(target, to[..<slash]) {
-                            throw OutputError(path: (shownPath as NSString).appendingPathComponent(String(to[..<slash])),
+                            throw OutputError(
+                                path: (shownPath as NSString).appendingPathComponent(String(to[..<slash])),
                                 message: "cannot create the folder: \(reason)")
                         }
                         made.insert(to[..<slash])
                     }
                     guard rename(staging + "/" + from, target + "/" + to) == 0 else {
-                        throw OutputError(path: (shownPath as NSString).appendingPathComponent(to),
+                        throw OutputError(
+                            path: (shownPath as NSString).appendingPathComponent(to),
                             message: "cannot move the new file into place: \(TemporaryName.lastError)")
                     }
                 case .delete(let relativePath):
                     guard unlink(target + "/" + relativePath) == 0 || errno == ENOENT else {
-                        throw OutputError(path: (shownPath as NSString).appendingPathComponent(relativePath),
+                        throw OutputError(
+                            path: (shownPath as NSString).appendingPathComponent(relativePath),
                             message: "cannot delete: \(TemporaryName.lastError)")
                     }
                     // The folders it leaves empty, up to the target itself; a folder still holding files stays.
@@ -219,7 +233,9 @@ public final class StagedFolder: Sendable {
 
     /// For the test of a run killed in the middle of ``commitInPlace(_:)`` (`IncrementalBuildTests`): the number of
     /// steps after which the process kills itself outright, as a power cut would stop it.
-    private static let killAfterSteps = ProcessInfo.processInfo.environment["FANOUT_TEST_KILL_AFTER_STEPS"].flatMap { Int($0) }
+    private static let killAfterSteps = ProcessInfo.processInfo.environment["FANOUT_TEST_KILL_AFTER_STEPS"].flatMap {
+        Int($0)
+    }
 
     /// Deletes the staging folder after a failure; the previous folder is untouched.
     public func abandon() {

@@ -41,7 +41,7 @@ enum TemporaryName {
     /// The parts of `fileName` when it is a temporary sibling's name, else nil.
     static func parse(_ fileName: String) -> Parsed? {
         guard fileName.hasPrefix("."), let dash = fileName.lastIndex(of: "-"),
-              let pid = pid_t(fileName[fileName.index(after: dash)...]), pid > 0
+            let pid = pid_t(fileName[fileName.index(after: dash)...]), pid > 0
         else { return nil }
         let head = fileName[fileName.index(after: fileName.startIndex)..<dash]
         for purpose in Purpose.allCases {

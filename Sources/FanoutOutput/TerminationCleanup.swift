@@ -42,7 +42,11 @@ public enum TerminationCleanup {
                 let n = withUnsafeMutableBytes(of: &signal) { read(reader, $0.baseAddress, $0.count) }
                 if n == MemoryLayout<Int32>.size {
                     // A server stops gracefully on the first SIGINT or SIGTERM; the next ends it as below.
-                    if signal != SIGHUP, let stop = stopHandler.withLock({ handler in defer { handler = nil }; return handler }) {
+                    if signal != SIGHUP,
+                        let stop = stopHandler.withLock({ handler in
+                            defer { handler = nil }; return handler
+                        })
+                    {
                         stop()
                         continue
                     }
@@ -65,7 +69,9 @@ public enum TerminationCleanup {
         for number in signals {
             var action = sigaction()
             var previous = sigaction()
-            guard sigaction(number, nil, &previous) == 0, !isIgnore(previous.__sigaction_handler.sa_handler) else { continue }
+            guard sigaction(number, nil, &previous) == 0, !isIgnore(previous.__sigaction_handler.sa_handler) else {
+                continue
+            }
             action.__sigaction_handler.sa_handler = { number in
                 var number = number
                 // write(2) is async-signal-safe; a second signal while the cleanup runs finds the pipe written.

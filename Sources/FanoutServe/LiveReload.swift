@@ -14,7 +14,8 @@ public enum LiveReload {
     public static let searchPath = "/_fanout/search"
 
     /// The script, exactly as it is inserted.
-    public static let script = "<script>window.fanoutSearchURL=\"\(searchPath)\";"
+    public static let script =
+        "<script>window.fanoutSearchURL=\"\(searchPath)\";"
         + "new EventSource(\"\(eventsPath)\").addEventListener(\"reload\",function(){location.reload()});</script>"
 
     /// `html` with the script inserted, and the banner when `error` is given.

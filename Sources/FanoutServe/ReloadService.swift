@@ -43,8 +43,9 @@ struct ReloadService: Service {
                 store.replace(with: pages)
                 let took = (clock.now - start).components
                 let seconds = Double(took.seconds) + Double(took.attoseconds) / 1e18
-                log("reloaded (\(dataChanged ? "the export" : "templates or pages") changed) in "
-                    + String(format: "%.1f s", seconds))
+                log(
+                    "reloaded (\(dataChanged ? "the export" : "templates or pages") changed) in "
+                        + String(format: "%.1f s", seconds))
             } catch {
                 store.fail(String(describing: error))
                 log("reload failed, still serving the last good state: \(error)")

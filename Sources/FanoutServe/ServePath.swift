@@ -32,7 +32,9 @@ enum ServePath {
             out.append(byte)
         }
         for segment in out.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        where segment.elementsEqual([UInt8(ascii: ".")]) || segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
+        where segment.elementsEqual([UInt8(ascii: ".")])
+            || segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")])
+        {
             return nil
         }
         return String(validating: out, as: UTF8.self)

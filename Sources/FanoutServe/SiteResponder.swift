@@ -22,14 +22,18 @@ struct SiteResponder: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         let isHead = request.method == .head
         guard request.method == .get || isHead else {
-            return Self.text(.methodNotAllowed, "Only GET and HEAD are answered.\n", isHead: false, extra: [.allow: "GET, HEAD"])
+            return Self.text(
+                .methodNotAllowed, "Only GET and HEAD are answered.\n", isHead: false, extra: [.allow: "GET, HEAD"])
         }
         guard request.uri.string.utf8.count <= ServePath.maxTargetBytes else {
-            return Self.text(.uriTooLong, "The request's URL is longer than \(ServePath.maxTargetBytes) bytes.\n", isHead: isHead)
+            return Self.text(
+                .uriTooLong, "The request's URL is longer than \(ServePath.maxTargetBytes) bytes.\n", isHead: isHead)
         }
         let headerBytes = request.headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= Self.maxHeaderBytes else {
-            return Self.text(.requestHeaderFieldsTooLarge, "The request's headers are larger than \(Self.maxHeaderBytes) bytes.\n", isHead: isHead)
+            return Self.text(
+                .requestHeaderFieldsTooLarge, "The request's headers are larger than \(Self.maxHeaderBytes) bytes.\n",
+                isHead: isHead)
         }
         guard let path = ServePath.decode(request.uri.path) else {
             return Self.text(.badRequest, "The request's path is not one a page can have.\n", isHead: isHead)
@@ -37,8 +41,11 @@ struct SiteResponder: HTTPResponder {
         let state = store.current  // this request keeps this state, whatever a reload swaps in meanwhile
         switch path {
         case LiveReload.eventsPath:
-            return isHead ? Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"]) : events()
-        case LiveReload.searchPath: return search(request.uri.queryParameters["q"].map(String.init) ?? "", state.pages, isHead: isHead)
+            return isHead
+                ? Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
+                : events()
+        case LiveReload.searchPath:
+            return search(request.uri.queryParameters["q"].map(String.init) ?? "", state.pages, isHead: isHead)
         default: break
         }
         if let uid = Self.lookup(path, prefix: "/u/") {
@@ -55,12 +62,15 @@ struct SiteResponder: HTTPResponder {
             // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md).
             text = try await NIOThreadPool.singleton.runIfActive { try pages.render(path: sitePath) }
         } catch let error as RenderError {
-            return html(.internalServerError, Self.message("This page could not be rendered", String(describing: error)), state: state, isHead: isHead)
+            return html(
+                .internalServerError, Self.message("This page could not be rendered", String(describing: error)),
+                state: state, isHead: isHead)
         }
         guard let text else {
             // A folder's path without its slash (`/users/<folder>`): to the folder, as static servers answer.
             if !sitePath.isEmpty, !path.hasSuffix("/"), pages.hasPage(at: sitePath + "/index.html") {
-                return Response(status: .movedPermanently, headers: [.location: request.uri.path + "/", .contentLength: "0"])
+                return Response(
+                    status: .movedPermanently, headers: [.location: request.uri.path + "/", .contentLength: "0"])
             }
             return notFound(path, state: state, isHead: isHead)
         }
@@ -79,7 +89,9 @@ struct SiteResponder: HTTPResponder {
     /// 302 to the page's absolute path: a lookup answers with whatever the site holds now, so it is not permanent.
     private func redirect(_ target: String?, what: String, isHead: Bool, state: SiteStore.State) -> Response {
         guard let target else {
-            return html(.notFound, Self.message("No such \(what)", "The site has no page for this \(what)."), state: state, isHead: isHead)
+            return html(
+                .notFound, Self.message("No such \(what)", "The site has no page for this \(what)."), state: state,
+                isHead: isHead)
         }
         return Response(status: .found, headers: [.location: "/" + target, .contentLength: "0"])
     }
@@ -95,7 +107,8 @@ struct SiteResponder: HTTPResponder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(hits)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        var response = Self.response(.ok, json, type: "application/json; charset=utf-8", isHead: isHead, cache: "no-store")
+        var response = Self.response(
+            .ok, json, type: "application/json; charset=utf-8", isHead: isHead, cache: "no-store")
         // How many match in all, beyond the first 20 listed: the search box's status line counts them.
         response.headers[.init("X-Total-Count")!] = "\(total)"
         return response
@@ -125,7 +138,8 @@ struct SiteResponder: HTTPResponder {
     }
 
     private func html(_ status: HTTPResponse.Status, _ page: String, state: SiteStore.State, isHead: Bool) -> Response {
-        Self.response(status, LiveReload.inject(into: page, error: state.error), type: "text/html; charset=utf-8", isHead: isHead)
+        Self.response(
+            status, LiveReload.inject(into: page, error: state.error), type: "text/html; charset=utf-8", isHead: isHead)
     }
 
     /// A small page of the server's own (not one of the site's).
@@ -135,7 +149,9 @@ struct SiteResponder: HTTPResponder {
             + "<p><a href=\"/\">All users</a></p></body></html>\n"
     }
 
-    private static func text(_ status: HTTPResponse.Status, _ text: String, isHead: Bool, extra: HTTPFields = [:]) -> Response {
+    private static func text(_ status: HTTPResponse.Status, _ text: String, isHead: Bool, extra: HTTPFields = [:])
+        -> Response
+    {
         var response = response(status, text, type: "text/plain; charset=utf-8", isHead: isHead)
         response.headers.append(contentsOf: extra)
         return response
@@ -161,7 +177,8 @@ struct SiteResponder: HTTPResponder {
         case "js": "text/javascript; charset=utf-8"
         case "json": "application/json; charset=utf-8"
         case "svg": "image/svg+xml"
-        case "xml": path.hasSuffix("feed.xml") ? "application/atom+xml; charset=utf-8" : "application/xml; charset=utf-8"
+        case "xml":
+            path.hasSuffix("feed.xml") ? "application/atom+xml; charset=utf-8" : "application/xml; charset=utf-8"
         case "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }

@@ -59,7 +59,11 @@ public enum SiteServer {
         }
 
         fileprivate func attach(_ group: ServiceGroup, _ broadcaster: Broadcaster) {
-            if state.withLock({ state in (state.group, state.broadcaster) = (group, broadcaster); return state.stopped }) { stop() }
+            if state.withLock({ state in
+                (state.group, state.broadcaster) = (group, broadcaster); return state.stopped
+            }) {
+                stop()
+            }
         }
     }
 
@@ -75,7 +79,8 @@ public enum SiteServer {
     /// nothing (slowloris); it does not apply while a response, such as the event stream, is in progress.
     static let http1: HTTP1Channel.Configuration = {
         var configuration = HTTP1Channel.Configuration(idleTimeout: .seconds(30))
-        configuration.httpDecoder = .init(maxHeaderFieldSize: 96 * 1024, maxHeaderListSize: 96 * 1024, maxHeaderFieldCount: 200)
+        configuration.httpDecoder = .init(
+            maxHeaderFieldSize: 96 * 1024, maxHeaderListSize: 96 * 1024, maxHeaderFieldCount: 200)
         return configuration
     }()
 
@@ -100,12 +105,14 @@ public enum SiteServer {
             },
             logger: logger)
         let reload = ReloadService(
-            watched: watched, store: store, broadcaster: broadcaster, interval: settings.pollInterval, load: load, log: log)
+            watched: watched, store: store, broadcaster: broadcaster, interval: settings.pollInterval, load: load,
+            log: log)
         // Stopped in reverse order: the server first, whose graceful shutdown ends the event streams and waits
         // for requests in progress, then the reload.
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: reload), .init(service: app)],
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: reload), .init(service: app)],
+                logger: logger))
         stopper.attach(group, broadcaster)
         do {
             try await group.run()
@@ -121,9 +128,9 @@ public enum SiteServer {
         do {
             let address = try SocketAddress.makeAddressResolvingHost(settings.host, port: settings.port)
             #if canImport(Glibc)
-            let stream = Int32(SOCK_STREAM.rawValue)
+                let stream = Int32(SOCK_STREAM.rawValue)
             #else
-            let stream = SOCK_STREAM
+                let stream = SOCK_STREAM
             #endif
             let fd = socket(address.protocolFamily, stream, 0)
             guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
@@ -134,7 +141,8 @@ public enum SiteServer {
             let bound = address.withSockAddr { bind(fd, $0, socklen_t($1)) }
             guard bound == 0 else { throw IOError(errnoCode: errno, reason: "bind") }
         } catch {
-            throw listenError(error, settings) ?? ListenError(description: "--bind \(settings.host): cannot listen: \(error)")
+            throw listenError(error, settings)
+                ?? ListenError(description: "--bind \(settings.host): cannot listen: \(error)")
         }
     }
 
@@ -142,10 +150,13 @@ public enum SiteServer {
     private static func listenError(_ error: any Error, _ settings: Settings) -> ListenError? {
         switch error {
         case let error as IOError where error.errnoCode == EADDRINUSE:
-            ListenError(description: "\(settings.host):\(settings.port): the port is in use; "
-                + "give another with --port N (--port 0 picks a free one)")
+            ListenError(
+                description: "\(settings.host):\(settings.port): the port is in use; "
+                    + "give another with --port N (--port 0 picks a free one)")
         case let error as IOError:
-            ListenError(description: "\(settings.host):\(settings.port): cannot listen: \(String(cString: strerror(error.errnoCode)))")
+            ListenError(
+                description:
+                    "\(settings.host):\(settings.port): cannot listen: \(String(cString: strerror(error.errnoCode)))")
         case is SocketAddressError.UnknownHost:
             ListenError(description: "--bind \(settings.host): neither an IP address nor a host name that resolves")
         case is SocketAddressError:

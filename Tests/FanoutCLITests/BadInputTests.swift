@@ -6,8 +6,11 @@ import Testing
     @Test func malformedJSONNamesLineAndColumnAndWritesNothing() throws {
         let cli = try CLI()
         try cli.write("{\n  \"users\": {\n    \"u1\": {\"username\": \"a\",}\n  }\n}\n", to: "bad.json")
-        for args in [["check", "bad.json"], ["build", "bad.json", "--out", "site"], ["export", "bad.json", "--out", "snap"]] {
-            let result = try cli.run(args[0], args[1], args.count > 2 ? args[2] : "--fail-on", args.count > 3 ? args[3] : "error")
+        for args in [
+            ["check", "bad.json"], ["build", "bad.json", "--out", "site"], ["export", "bad.json", "--out", "snap"],
+        ] {
+            let result = try cli.run(
+                args[0], args[1], args.count > 2 ? args[2] : "--fail-on", args.count > 3 ? args[3] : "error")
             #expect(result.code == 2, "\(args)")
             #expect(result.stderr.contains("bad.json: invalid JSON at line 3, column "), "\(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one message: \(result.stderr)")
@@ -26,7 +29,8 @@ import Testing
         #expect(array.code == 2 && array.stderr.contains("not a Firebase export"))
         try cli.write("{\"comments\": {}}", to: "other.json")
         let other = try cli.run("check", "other.json")
-        #expect(other.code == 2 && other.stderr.contains("cannot tell the layout") && other.stderr.contains("\"comments\""))
+        #expect(
+            other.code == 2 && other.stderr.contains("cannot tell the layout") && other.stderr.contains("\"comments\""))
     }
 
     @Test func keysFromTheFileAreQuotedAsJSONInErrors() throws {
@@ -82,7 +86,10 @@ import Testing
     @Test(arguments: [
         ("Content/report.md", "report.html", "the validation report and Content/report.md", [String]()),
         ("Templates/index.html", "index.html", "the index and Templates/index.html", []),
-        ("Templates/sitemap.xml", "sitemap.xml", "Templates/sitemap.xml and the sitemap", ["--base-url", "https://example.org/"]),
+        (
+            "Templates/sitemap.xml", "sitemap.xml", "Templates/sitemap.xml and the sitemap",
+            ["--base-url", "https://example.org/"]
+        ),
     ])
     func twoPagesForOneFileAreRefused(file: String, path: String, names: String, options: [String]) throws {
         let cli = try CLI()
@@ -104,7 +111,8 @@ import Testing
 
     @Test func hostileStringsAreEscapedEverywhere() throws {
         let cli = try CLI()
-        try cli.write("""
+        try cli.write(
+            """
             {"users": {"u1": {"username": "<script>alert(1)</script>"}, "u2": {"username": "\\"><svg onload=alert(2)>"}},
              "posts": {"u1": {"-Kfm1DtVx0kQ9zPq2Lm7": {"created_at": 1490119356, "image_height": 1,
                 "image_url": "javascript:alert(3)", "like_count": 1,

@@ -15,13 +15,15 @@ import Testing
         let write = try cli.run(["check", "export.json", "--write-baseline", "baseline.json"])
         #expect(write.code == 0, "writing a baseline records, it does not judge")
         #expect(write.stdout.contains("like-count-mismatch"))
-        let baseline = try JSONSerialization.jsonObject(with: Data(try cli.read("baseline.json").utf8)) as! [String: Any]
+        let baseline =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("baseline.json").utf8)) as! [String: Any]
         #expect(baseline["version"] as? Int == 1)
         let entries = baseline["findings"] as! [[String: String]]
-        #expect(entries == [
-            ["path": "following/bob/bob", "rule": "follow-self"],
-            ["path": "posts/alice/\(MiniExport.pa)/like_count", "rule": "like-count-mismatch"],
-        ])
+        #expect(
+            entries == [
+                ["path": "following/bob/bob", "rule": "follow-self"],
+                ["path": "posts/alice/\(MiniExport.pa)/like_count", "rule": "like-count-mismatch"],
+            ])
 
         let silenced = try cli.run(["check", "export.json", "--baseline", "baseline.json"])
         #expect(silenced.code == 0, "\(silenced.stdout)")
@@ -36,7 +38,10 @@ import Testing
         #expect(findings.map { ($0["paths"] as! [String])[0] } == ["posts/bob/\(MiniExport.pb)/like_count"])
         let summary = (report["summary"] as! [String: Any])["baseline"] as! [String: Any]
         #expect(summary["hidden"] as? Int == 1)
-        #expect(summary["fixed"] as? [[String: String]] == [["path": "posts/alice/\(MiniExport.pa)/like_count", "rule": "like-count-mismatch"]])
+        #expect(
+            summary["fixed"] as? [[String: String]] == [
+                ["path": "posts/alice/\(MiniExport.pa)/like_count", "rule": "like-count-mismatch"]
+            ])
     }
 
     @Test func unusableBaselinesAreUsageErrors() throws {

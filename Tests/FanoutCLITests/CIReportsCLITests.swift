@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -42,11 +43,14 @@ import Testing
     @Test func findingsPointAtTheirKeysInPrettyAndMinifiedExports() throws {
         let cli = try CLI()
         #expect(try Self.expectFindingsPointAtTheirKeys(cli, export: Self.demo, name: Self.demo) == 7)
-        try #require(try cli.run("generate", "--users", "120", "--seed", "5", "--defects", "60", "--out", "g.json").code == 0)
+        try #require(
+            try cli.run("generate", "--users", "120", "--seed", "5", "--defects", "60", "--out", "g.json").code == 0)
         #expect(try Self.expectFindingsPointAtTheirKeys(cli, export: "g.json", name: "g.json") > 40)
 
         let text = try cli.run(["check", Self.demo])
-        #expect(text.stdout.contains("\n  \(Self.demo):87:9: posts/uidCarol0000000000000000000/-Kfn5tULx2kQ9zPq2Lm7/like_count: post "))
+        #expect(
+            text.stdout.contains(
+                "\n  \(Self.demo):87:9: posts/uidCarol0000000000000000000/-Kfn5tULx2kQ9zPq2Lm7/like_count: post "))
     }
 
     @Test func sarifFromStandardInputHasAnArtifactAndLines() throws {
@@ -54,13 +58,16 @@ import Testing
         let input = try Data(contentsOf: URL(fileURLWithPath: Self.demo))
         func results(_ extra: [String]) throws -> [[String: Any]] {
             let result = try cli.run(["check", "-", "--format", "sarif"] + extra, stdin: input)
-            let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+            let log = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
             return try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
         }
         func physical(_ result: [String: Any]) -> (String?, Int?) {
             let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
-            return ((location?["artifactLocation"] as? [String: Any])?["uri"] as? String,
-                    (location?["region"] as? [String: Any])?["startLine"] as? Int)
+            return (
+                (location?["artifactLocation"] as? [String: Any])?["uri"] as? String,
+                (location?["region"] as? [String: Any])?["startLine"] as? Int
+            )
         }
         let plain = try results([])
         #expect(plain.count == 7)
@@ -85,36 +92,34 @@ import Testing
 
     @Test func githubFormatGivesOneNoticeForTheBaseline() throws {
         let cli = try CLI()
-        try cli.write("""
+        try cli.write(
+            """
             {"findings": [{"path": "followers/uidCarol0000000000000000000/uidDave0000000000000000000", "rule": "follow-mirror-missing"},
                           {"path": "gone/path", "rule": "like-count-mismatch"}], "tool": "fanout", "version": 1}
             """, to: "baseline.json")
         let result = try cli.run(["check", Self.demo, "--baseline", "baseline.json", "--format", "github"])
         let notices = result.stdout.split(separator: "\n").filter { $0.contains("baseline") }
-        #expect(notices == ["::notice title=fanout baseline::baseline: 1 finding hidden, 1 entry fixed (no longer found)"])
+        #expect(
+            notices == ["::notice title=fanout baseline::baseline: 1 finding hidden, 1 entry fixed (no longer found)"])
         #expect(result.stdout.split(separator: "\n").count == 7, "six annotations and the notice")
     }
 
     /// Runs `fanout ARGS` under a pseudo-terminal (util-linux `script`), as at a terminal; stderr is dropped.
     func atTerminal(_ cli: CLI, _ arguments: String, environment: String = "TERM=xterm") throws -> String {
-        let command = "cd '\(cli.folder.path)' && env -u NO_COLOR \(environment) '\(CLI.binary.path)' \(arguments) 2>/dev/null"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["script", "-qec", command, "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let command =
+            "cd '\(cli.folder.path)' && env -u NO_COLOR \(environment) '\(CLI.binary.path)' \(arguments) 2>/dev/null"
+        let result = try runTool("script", ["-qec", command, "/dev/null"])
+        return result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     @Test func atATerminalTwentyPerRuleInColourElsewhereAllAndPlain() throws {
         let cli = try CLI()
-        try #require(try cli.run("generate", "--users", "300", "--seed", "3", "--defects", "400", "--out", "g.json").code == 0)
+        try #require(
+            try cli.run("generate", "--users", "300", "--seed", "3", "--defects", "400", "--out", "g.json").code == 0)
         let terminal = try atTerminal(cli, "check g.json")
-        #expect(terminal.contains("\u{1B}[1;31mlike-count-mismatch (error, 80 findings)\u{1B}[0m"), "\(terminal.prefix(300))")
+        #expect(
+            terminal.contains("\u{1B}[1;31mlike-count-mismatch (error, 80 findings)\u{1B}[0m"),
+            "\(terminal.prefix(300))")
         #expect(terminal.contains("  … and 60 more (--max-per-rule all lists them)\n"))
         #expect(terminal.hasPrefix("\u{1B}[31m360 errors\u{1B}[0m"))
 
@@ -127,12 +132,15 @@ import Testing
 
         let piped = try cli.run(["check", "g.json"])
         #expect(!piped.stdout.contains("\u{1B}") && !piped.stdout.contains(" more (--max-per-rule"))
-        #expect(piped.stdout.components(separatedBy: "\n  g.json:1:").count - 1 == 440, "every finding, each at its place")
+        #expect(
+            piped.stdout.components(separatedBy: "\n  g.json:1:").count - 1 == 440, "every finding, each at its place")
         let two = try cli.run(["check", "g.json", "--max-per-rule", "2"])
         #expect(two.stdout.contains("  … and 78 more (--max-per-rule all lists them)\n"))
         #expect(two.stdout.components(separatedBy: "\n  g.json:1:").count - 1 == 10 * 2)
         let zero = try cli.run(["check", "g.json", "--max-per-rule", "0"])
-        #expect(zero.code == 2 && zero.stderr.hasPrefix("Error: The value '0' is invalid for '--max-per-rule <N>'"), "\(zero.stderr)")
+        #expect(
+            zero.code == 2 && zero.stderr.hasPrefix("Error: The value '0' is invalid for '--max-per-rule <N>'"),
+            "\(zero.stderr)")
     }
 
     @Test func quietPrintsTheSummaryAndKeepsTheExitCode() throws {
@@ -148,12 +156,30 @@ import Testing
     @Test func misspelledNamesGetTheNearest() throws {
         let cli = try CLI()
         let cases: [([String], String)] = [
-            (["buidl"], "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"),
-            (["schemas", "shw"], "Error: unknown command \"shw\" (did you mean \"show\"?); fanout schemas commands: list, show\n"),
-            (["deploy"], "Error: unknown command \"deploy\"; fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"),
-            (["check", Self.demo, "--schema", "makestagam"], "Error: unknown schema \"makestagam\" (did you mean \"makestagram\"?); presets: "),
-            (["check", Self.demo, "--rule", "folow-self=off"], "Error: --rule folow-self=off: unknown rule \"folow-self\" (did you mean \"follow-self\"?); known rules: "),
-            (["check", "--explain", "timeline-stal"], "Error: --explain timeline-stal: unknown rule \"timeline-stal\" (did you mean \"timeline-stale\"?)"),
+            (
+                ["buidl"],
+                "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"
+            ),
+            (
+                ["schemas", "shw"],
+                "Error: unknown command \"shw\" (did you mean \"show\"?); fanout schemas commands: list, show\n"
+            ),
+            (
+                ["deploy"],
+                "Error: unknown command \"deploy\"; fanout commands: build, check, diff, export, generate, history, init, report, schemas, serve, sql, tables\n"
+            ),
+            (
+                ["check", Self.demo, "--schema", "makestagam"],
+                "Error: unknown schema \"makestagam\" (did you mean \"makestagram\"?); presets: "
+            ),
+            (
+                ["check", Self.demo, "--rule", "folow-self=off"],
+                "Error: --rule folow-self=off: unknown rule \"folow-self\" (did you mean \"follow-self\"?); known rules: "
+            ),
+            (
+                ["check", "--explain", "timeline-stal"],
+                "Error: --explain timeline-stal: unknown rule \"timeline-stal\" (did you mean \"timeline-stale\"?)"
+            ),
             (["schemas", "show", "instaclon"], "Error: unknown schema \"instaclon\" (did you mean \"instaclone\"?)"),
         ]
         for (arguments, message) in cases {
@@ -164,7 +190,10 @@ import Testing
         #expect(try cli.run(["help", "check"]).code == 0, "ArgumentParser's help subcommand still works")
         try cli.write("[rules]\nlike-count-mismatc = \"off\"\n", to: "p/fanout.toml")
         let config = try cli.run(["check", Self.demo], in: "p")
-        #expect(config.stderr.hasPrefix("Error: fanout.toml:2: [rules] like-count-mismatc: unknown rule \"like-count-mismatc\" (did you mean \"like-count-mismatch\"?)"), "\(config.stderr)")
+        #expect(
+            config.stderr.hasPrefix(
+                "Error: fanout.toml:2: [rules] like-count-mismatc: unknown rule \"like-count-mismatc\" (did you mean \"like-count-mismatch\"?)"
+            ), "\(config.stderr)")
     }
 
     @Test func everyErrorStartsLikeTheArgumentParsers() throws {

@@ -6,12 +6,16 @@ extension CLI {
     @discardableResult
     /// `subfolder` runs it inside a folder of the test's folder, as a user inside a site project would.
     /// `environment`: variables set for it, over this process's.
-    func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    func run(_ args: [String], stdin: Data? = nil, in subfolder: String? = nil, environment: [String: String] = [:])
+        throws -> Result
+    {
         try runProcess(Self.binary, args, in: subfolder.map(url) ?? folder, stdin: stdin, environment: environment)
     }
 
     /// The JSON report of `check` on `export` (with extra arguments), parsed.
-    func jsonReport(_ export: String, _ extra: [String] = []) throws -> (code: Int32, findings: [[String: Any]], report: [String: Any]) {
+    func jsonReport(_ export: String, _ extra: [String] = []) throws -> (
+        code: Int32, findings: [[String: Any]], report: [String: Any]
+    ) {
         let result = try run(["check", export, "--format", "json"] + extra)
         guard let report = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw CLIError("no JSON report (exit \(result.code)): \(result.stderr)")
@@ -33,7 +37,8 @@ enum FirebasePatch {
     static func apply(_ patch: [String: Any], to root: [String: Any]) -> [String: Any] {
         var root = root
         for (path, value) in patch {
-            root = set(path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...], value, in: root)
+            root = set(
+                path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)[...], value, in: root)
         }
         return root
     }
@@ -50,4 +55,3 @@ enum FirebasePatch {
         return node
     }
 }
-

@@ -25,8 +25,11 @@ struct ChromiumTests {
     func chromium(_ page: URL, _ extra: [String], profile: URL) throws -> (stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Chromium.path!)
-        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr", "--v=0",
-                             "--user-data-dir=\(profile.path)", "--window-size=1000,1400"] + extra + [page.absoluteString]
+        process.arguments =
+            [
+                "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=\(profile.path)", "--window-size=1000,1400",
+            ] + extra + [page.absoluteString]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -45,12 +48,15 @@ struct ChromiumTests {
     @Test func demoSiteLoadsWithoutConsoleErrors() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content")
-        let build = try cli.run("build", demo.appendingPathComponent("demo-export.json").path, "--out", "site",
-                                "--content", demo.path, "--per-page", "3")
+        let build = try cli.run(
+            "build", demo.appendingPathComponent("demo-export.json").path, "--out", "site",
+            "--content", demo.path, "--per-page", "3")
         #expect(build.code == 0, "\(build.stderr)")
         let timeline = try #require(try TimelinePages(cli, site: "site").files.values.first { $0.count > 1 })
         // Kept where FANOUT_SCREENSHOTS says, for a person to look at; otherwise deleted with the test's folder.
-        let shots = ProcessInfo.processInfo.environment["FANOUT_SCREENSHOTS"].map { URL(fileURLWithPath: $0) } ?? cli.url("screenshots")
+        let shots =
+            ProcessInfo.processInfo.environment["FANOUT_SCREENSHOTS"].map { URL(fileURLWithPath: $0) }
+            ?? cli.url("screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let pages: [(name: String, file: String, mustShow: String)] = [
             ("index", "index.html", "<table class=\"users\">"),
@@ -62,8 +68,9 @@ struct ChromiumTests {
             let dom = try chromium(url, ["--dump-dom"], profile: cli.url("profile-\(page.name)"))
             #expect(dom.stdout.contains(page.mustShow), "\(page.name): Chromium rendered the page")
             for line in dom.stderr.split(separator: "\n") {
-                #expect(!line.contains("Uncaught") && !line.contains("ERROR:CONSOLE") && !line.contains(":CONSOLE("),
-                        "\(page.name): \(line)")
+                #expect(
+                    !line.contains("Uncaught") && !line.contains("ERROR:CONSOLE") && !line.contains(":CONSOLE("),
+                    "\(page.name): \(line)")
             }
             let shot = shots.appendingPathComponent("\(page.name).png")
             try? FileManager.default.removeItem(at: shot)

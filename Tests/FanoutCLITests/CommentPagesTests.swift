@@ -12,7 +12,8 @@ import Testing
     /// The post page showing `key` (`data-post` hook), among the site's files.
     static func postPage(_ cli: CLI, site: String, key: String) throws -> String {
         let pages = try cli.files(under: "\(site)/posts").map { try cli.read("\(site)/posts/\($0)") }
-        return try #require(pages.first { $0.contains("<article class=\"post\" data-post=\"\(key)\">") }, "no page for \(key)")
+        return try #require(
+            pages.first { $0.contains("<article class=\"post\" data-post=\"\(key)\">") }, "no page for \(key)")
     }
 
     /// The `data-comment` keys of a page, in page order.
@@ -29,7 +30,9 @@ import Testing
         #expect(build.code == 0, "\(build.stderr)")
         let post = "-K9euzjFOpEFYT5lUZrh"
         // The expected order, from the export itself.
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.friendlypix))) as? [String: Any])
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.friendlypix)))
+                as? [String: Any])
         let people = try #require(root["people"] as? [String: [String: Any]])
         let stored = try #require((root["comments"] as? [String: [String: [String: Any]]])?[post])
         let newestFirst = stored.sorted { a, b in
@@ -48,17 +51,29 @@ import Testing
             let author = comment["author"] as! String
             let name = (people[author]?["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? author
             let folder = try #require(timelines.files[author]?.first).dropLast("index.html".count)
-            #expect(item.contains("<p class=\"meta\"><a href=\"../\(folder)profile.html\">\(name)</a> · <time datetime=\""), "\(item)")
+            #expect(
+                item.contains("<p class=\"meta\"><a href=\"../\(folder)profile.html\">\(name)</a> · <time datetime=\""),
+                "\(item)")
             #expect(item.contains("<div class=\"comment-text\"><p>\(comment["text"] as! String)</p>"), "\(item)")
         }
-        #expect(try Self.postPage(cli, site: "site", key: "5742686739787916546").contains("<p class=\"meta\">3 comments</p>"))
-        #expect(try Self.postPage(cli, site: "site", key: "5761762121033462210").contains("<p class=\"meta\">1 comment</p>"))
-        #expect(try Self.postPage(cli, site: "site", key: "-K9gDb_A2fePL-F-mOni").contains("<p class=\"meta\">No comments yet.</p>"))
+        #expect(
+            try Self.postPage(cli, site: "site", key: "5742686739787916546").contains(
+                "<p class=\"meta\">3 comments</p>"))
+        #expect(
+            try Self.postPage(cli, site: "site", key: "5761762121033462210").contains("<p class=\"meta\">1 comment</p>")
+        )
+        #expect(
+            try Self.postPage(cli, site: "site", key: "-K9gDb_A2fePL-F-mOni").contains(
+                "<p class=\"meta\">No comments yet.</p>"))
 
         let profile = try cli.read("site/users/05781774870892877580/profile.html")
-        #expect(profile.contains(/<a href="..\/..\/posts\/-k9euzjfopefyt5luzrh~[0-9a-f]+\.html#comments">8 comments<\/a><\/p>/))
+        #expect(
+            profile.contains(
+                /<a href="..\/..\/posts\/-k9euzjfopefyt5luzrh~[0-9a-f]+\.html#comments">8 comments<\/a><\/p>/))
         #expect(profile.contains("<span class=\"comment-count\">no comments</span></p>"))
-        #expect(try cli.read("site/users/05781774870892877580/index.md").contains(" · 8 comments · post \\-K9euzjFOpEFYT5lUZrh"))
+        #expect(
+            try cli.read("site/users/05781774870892877580/index.md").contains(
+                " · 8 comments · post \\-K9euzjFOpEFYT5lUZrh"))
     }
 
     /// Comments' texts and their authors' names are shown as text, never as markup: raw HTML and `javascript:`
@@ -77,24 +92,36 @@ import Testing
         for output in outputs {
             HostileExportTests.expectTextOnly(output.name, output.text)
             if output.name.hasSuffix(".html") {
-                #expect(!output.text.contains("onerror=") && !output.text.contains(" onclick="), "\(output.name): markup")
+                #expect(
+                    !output.text.contains("onerror=") && !output.text.contains(" onclick="), "\(output.name): markup")
             }
-            #expect(!output.text.contains("by someone who does not exist") && !output.text.contains("on a post that does not exist"),
-                    "\(output.name) shows a comment by no one or on no post")
+            #expect(
+                !output.text.contains("by someone who does not exist")
+                    && !output.text.contains("on a post that does not exist"),
+                "\(output.name) shows a comment by no one or on no post")
         }
 
         let page = try Self.postPage(cli, site: "site", key: "-Kc0000000aaaaaaaaaa")
-        #expect(Self.commentKeys(page) == [
-            "key&quot;&lt;b&gt;&amp;", "-Kd0000004aaaaaaaaaa", "-Kd0000003aaaaaaaaaa", "-Kd0000002aaaaaaaaaa",
-            "-Kd0000001aaaaaaaaaa", "-Kd0000006aaaaaaaaaa", "-Kd0000007aaaaaaaaaa",
-        ], "newest first; undated (no time, or one of the wrong type) last, by key")
+        #expect(
+            Self.commentKeys(page) == [
+                "key&quot;&lt;b&gt;&amp;", "-Kd0000004aaaaaaaaaa", "-Kd0000003aaaaaaaaaa", "-Kd0000002aaaaaaaaaa",
+                "-Kd0000001aaaaaaaaaa", "-Kd0000006aaaaaaaaaa", "-Kd0000007aaaaaaaaaa",
+            ], "newest first; undated (no time, or one of the wrong type) last, by key")
         #expect(page.contains("<p class=\"meta\">7 comments</p>"))
-        #expect(page.contains("profile.html\">&lt;script&gt;alert(1)&lt;/script&gt; *em* [x](javascript:alert(1)) | # h</a> · "))
+        #expect(
+            page.contains(
+                "profile.html\">&lt;script&gt;alert(1)&lt;/script&gt; *em* [x](javascript:alert(1)) | # h</a> · "))
         #expect(page.contains("profile.html\">quote&quot; onmouseover=&quot;alert(1)</a> · "))
-        #expect(page.contains("profile.html\">uidNameless</a> · <span class=\"time\">undated</span>"), "an empty name shows the uid")
-        #expect(page.contains("<div class=\"comment-text\"><p><strong>bold</strong> alert('comment')  inline</p>\n</div></li>"))
+        #expect(
+            page.contains("profile.html\">uidNameless</a> · <span class=\"time\">undated</span>"),
+            "an empty name shows the uid")
+        #expect(
+            page.contains(
+                "<div class=\"comment-text\"><p><strong>bold</strong> alert('comment')  inline</p>\n</div></li>"))
         #expect(page.contains("<p>click img <a href=\"https://example.com\">ok</a><br />\nsecond line</p>"))
-        #expect(page.contains("<pre><code>unclosed fence\n&lt;b&gt;still code&lt;/b&gt;\n</code></pre>\n</div></li>"), "the fence ends in its comment")
+        #expect(
+            page.contains("<pre><code>unclosed fence\n&lt;b&gt;still code&lt;/b&gt;\n</code></pre>\n</div></li>"),
+            "the fence ends in its comment")
         #expect(page.contains("ESC \\u{1b}[2J clear, NUL \\u{0}, U+FFFF \\u{ffff}, NEL \\u{85}, DEL \\u{7f}"))
         #expect(page.contains("</li></ul>\n</section>\n\n</main>"), "the page goes on after the comments")
     }

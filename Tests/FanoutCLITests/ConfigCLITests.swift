@@ -8,7 +8,8 @@ import Testing
     @Test func checkAppliesTheProjectFileAndTheCommandLineOverridesIt() throws {
         let cli = try CLI()
         #expect(try cli.run(["check", Self.demo]).code == 1)
-        try cli.write("""
+        try cli.write(
+            """
             fail_on = "never"
 
             [rules]
@@ -22,9 +23,12 @@ import Testing
         let skipped = (report["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
         #expect(skipped.contains { $0["rule"] == "like-count-mismatch" })
 
-        let overridden = try cli.jsonReport(Self.demo, ["--rule", "like-count-mismatch=warning", "--fail-on", "warning"])
+        let overridden = try cli.jsonReport(
+            Self.demo, ["--rule", "like-count-mismatch=warning", "--fail-on", "warning"])
         #expect(overridden.code == 1)
-        #expect(overridden.findings.first { $0["rule"] as? String == "like-count-mismatch" }?["severity"] as? String == "warning")
+        #expect(
+            overridden.findings.first { $0["rule"] as? String == "like-count-mismatch" }?["severity"] as? String
+                == "warning")
     }
 
     @Test func theExportCanComeFromTheProjectFileAndConfigNamesAnotherFile() throws {
@@ -43,7 +47,10 @@ import Testing
         try cli.write("title = \"Feeds\"\n\n[rules]\nlike-count-mismatch = \"loud\"\n", to: "fanout.toml")
         let result = try cli.run(["check", Self.demo, "--output", "report.txt"])
         #expect(result.code == 2)
-        #expect(result.stderr == "Error: fanout.toml:4: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error\n")
+        #expect(
+            result.stderr
+                == "Error: fanout.toml:4: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error\n"
+        )
         #expect(!cli.exists("report.txt"))
         let build = try cli.run(["build", Self.demo, "--out", "site"])
         #expect(build.code == 2 && build.stderr.contains("fanout.toml:4:"))
@@ -56,9 +63,13 @@ import Testing
         try cli.write("fail_on = \"warning\"\n", to: "fanout.toml")
         #expect(try cli.run(["build", Self.demo, "--out", "site"]).code == 1)
         #expect(try cli.run(["build", Self.demo, "--out", "site", "--fail-on", "never"]).code == 0)
-        try cli.write("fail_on = \"warning\"\n[rules]\n" + ["like-count-mismatch", "like-unknown-user", "follow-mirror-missing",
-            "timeline-missing", "timeline-poster", "timeline-stale", "poster-copy-stale"].map { "\($0) = \"info\"" }
-            .joined(separator: "\n"), to: "fanout.toml")
+        try cli.write(
+            "fail_on = \"warning\"\n[rules]\n"
+                + [
+                    "like-count-mismatch", "like-unknown-user", "follow-mirror-missing",
+                    "timeline-missing", "timeline-poster", "timeline-stale", "poster-copy-stale",
+                ].map { "\($0) = \"info\"" }
+                .joined(separator: "\n"), to: "fanout.toml")
         #expect(try cli.run(["build", Self.demo, "--out", "site"]).code == 0)
         let report = try cli.read("site/report.json")
         #expect(report.contains("\"severity\": \"info\"") && !report.contains("\"severity\": \"error\""))

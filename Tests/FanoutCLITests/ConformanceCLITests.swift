@@ -25,7 +25,9 @@ import Testing
             }
         }
         return try files.indices.map { index in
-            guard let result = results.get(index) else { throw CLIError("could not run fanout on \(files[index].path)") }
+            guard let result = results.get(index) else {
+                throw CLIError("could not run fanout on \(files[index].path)")
+            }
             return (files[index], result)
         }
     }
@@ -52,8 +54,9 @@ import Testing
             let prefix = "Error: \(file.path): "
             let reason = result.stderr.dropFirst(prefix.count)
             #expect(result.stderr.hasPrefix(prefix), "\(file.lastPathComponent): \(result.stderr)")
-            #expect(reason.hasPrefix("not a Firebase export: ") || reason.hasPrefix("cannot tell the layout: "),
-                    "\(file.lastPathComponent): \(result.stderr)")
+            #expect(
+                reason.hasPrefix("not a Firebase export: ") || reason.hasPrefix("cannot tell the layout: "),
+                "\(file.lastPathComponent): \(result.stderr)")
             #expect(!result.stderr.contains("invalid JSON"), "\(file.lastPathComponent)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(file.lastPathComponent)")
             #expect(result.stdout.isEmpty)

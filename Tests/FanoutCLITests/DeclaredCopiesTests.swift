@@ -6,11 +6,16 @@ import Testing
 /// injected drift gives exactly its findings with their fixes, and the repair patch, applied by `JSONTree` (not by
 /// Fanout), leaves nothing mechanical to find.
 @Suite struct DeclaredCopiesTests {
-    func json(_ text: String) throws -> [String: Any] { try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any] }
+    func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    }
 
     /// `check --format json` on `export` (a file name in `cli`) with `schema`: its exit code and findings.
-    func check(_ cli: CLI, _ export: String, _ schema: String, _ extra: String...) throws -> (code: Int32, findings: [[String: Any]], report: [String: Any]) {
-        let result = try cli.run(["check", export, "--schema", schema, "--format", "json", "--max-per-rule", "all"] + extra)
+    func check(_ cli: CLI, _ export: String, _ schema: String, _ extra: String...) throws -> (
+        code: Int32, findings: [[String: Any]], report: [String: Any]
+    ) {
+        let result = try cli.run(
+            ["check", export, "--schema", schema, "--format", "json", "--max-per-rule", "all"] + extra)
         #expect(result.code == 0 || result.code == 1, "\(result.stderr)")
         let report = try json(result.stdout)
         return (result.code, report["findings"] as! [[String: Any]], report)
@@ -39,7 +44,9 @@ import Testing
             let found = try check(cli, "drifted.json", schema).findings.filter {
                 !before.contains("\($0["rule"]!) \(($0["paths"] as! [String])[0])")
             }
-            let got = found.map { [$0["rule"] as! String, ($0["paths"] as! [String])[0]] }.sorted { $0.joined() < $1.joined() }
+            let got = found.map { [$0["rule"] as! String, ($0["paths"] as! [String])[0]] }.sorted {
+                $0.joined() < $1.joined()
+            }
             #expect(got == drift.findings.sorted { $0.joined() < $1.joined() }, "\(name): \(drift.name): \(found)")
             for finding in found {
                 let rule = finding["rule"] as! String
@@ -47,7 +54,9 @@ import Testing
                 if rule != "board-owner" {
                     #expect(!(finding["fix"] as! [String: Any]).isEmpty, "\(name): \(drift.name): \(rule) has no fix")
                 }
-                #expect(!(finding["message"] as! String).contains(((finding["paths"] as! [String])[0])), "the message repeats the path")
+                #expect(
+                    !(finding["message"] as! String).contains(((finding["paths"] as! [String])[0])),
+                    "the message repeats the path")
             }
         }
     }
@@ -66,9 +75,12 @@ import Testing
         try tree.apply(patch: cli.read("out/repair.patch.json"))
         try cli.write(tree.text, to: "repaired.json")
         let after = try check(cli, "repaired.json", schema)
-        let mechanical = Set(((after.report["summary"] as! [String: Any])["declared_rules"] as! [[String: Any]])
-            .filter { $0["mechanical"] as! Bool }.map { $0["id"] as! String })
-        let left = after.findings.filter { mechanical.contains($0["rule"] as! String) || ($0["rule"] as! String).hasPrefix("comment-") }
+        let mechanical = Set(
+            ((after.report["summary"] as! [String: Any])["declared_rules"] as! [[String: Any]])
+                .filter { $0["mechanical"] as! Bool }.map { $0["id"] as! String })
+        let left = after.findings.filter {
+            mechanical.contains($0["rule"] as! String) || ($0["rule"] as! String).hasPrefix("comment-")
+        }
         #expect(left.isEmpty, "\(name): \(left)")
         // Fanout's own repaired export is the same data.
         #expect(try check(cli, "out/repaired.json", schema).findings.count == after.findings.count)
@@ -87,7 +99,9 @@ import Testing
         try cli.write(tree.text, to: "insta.json")
         let result = try check(cli, "insta.json", "instaclone")
         let mirror = result.findings.filter { $0["rule"] as? String == "post-mirror-missing" }
-        #expect(mirror.map { ($0["paths"] as! [String])[0] }.sorted() == ["user-posts/\(other)/\(post.key)", "user-posts/\(post.owner)/\(post.key)"].sorted())
+        #expect(
+            mirror.map { ($0["paths"] as! [String])[0] }.sorted()
+                == ["user-posts/\(other)/\(post.key)", "user-posts/\(post.owner)/\(post.key)"].sorted())
         #expect(mirror.contains { ($0["fix"] as! [String: Any])["user-posts/\(post.owner)/\(post.key)"] as? Int == 1 })
     }
 
@@ -103,13 +117,19 @@ import Testing
         let skipped = (result.report["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
         #expect(skipped.contains(["rule": "timeline-text", "reason": "switched off by configuration"]))
 
-        try cli.write("export = \"chirp.json\"\nschema = \"\(schema)\"\n\n[rules]\nfollower-count = \"warning\"\n", to: "fanout.toml")
+        try cli.write(
+            "export = \"chirp.json\"\nschema = \"\(schema)\"\n\n[rules]\nfollower-count = \"warning\"\n",
+            to: "fanout.toml")
         result = try check(cli, "chirp.json", schema)
-        #expect(result.findings.first { $0["rule"] as? String == "follower-count" }?["severity"] as? String == "warning")
+        #expect(
+            result.findings.first { $0["rule"] as? String == "follower-count" }?["severity"] as? String == "warning")
         try cli.write("schema = \"\(schema)\"\n[rules]\nfollower-cuont = \"off\"\n", to: "fanout.toml")
         var bad = try cli.run("check", "chirp.json")
         #expect(bad.code == 2)
-        #expect(bad.stderr.contains("fanout.toml:3: [rules] follower-cuont: unknown rule \"follower-cuont\" (did you mean \"follower-count\"?)"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "fanout.toml:3: [rules] follower-cuont: unknown rule \"follower-cuont\" (did you mean \"follower-count\"?)"
+            ), "\(bad.stderr)")
         try FileManager.default.removeItem(at: cli.url("fanout.toml"))
 
         bad = try cli.run("check", "chirp.json", "--schema", schema, "--rule", "tweet-cont=off")
@@ -118,7 +138,10 @@ import Testing
 
         let explained = try cli.run("check", "--explain", "tweet-count", "--schema", schema)
         #expect(explained.code == 0, "\(explained.stderr)")
-        #expect(explained.stdout.hasPrefix("tweet-count (default severity: error)\n\n`users/{poster}/tweetCount` equals the number of posts of each poster."), "\(explained.stdout)")
+        #expect(
+            explained.stdout.hasPrefix(
+                "tweet-count (default severity: error)\n\n`users/{poster}/tweetCount` equals the number of posts of each poster."
+            ), "\(explained.stdout)")
         #expect(explained.stdout.contains("Fix: mechanical"))
 
         #expect(try cli.run("check", "chirp.json", "--schema", schema, "--write-baseline", "known.json").code == 0)
@@ -132,45 +155,72 @@ import Testing
         let cli = try CLI()
         let schema = try DeclaredFixtures.schema(DeclaredFixtures.chirp, in: cli)
         try cli.write(try DeclaredFixtures.drifted(DeclaredFixtures.chirp), to: "chirp.json")
-        #expect(try cli.run("check", "chirp.json", "--schema", schema, "--format", "json", "--output", "report.json").code == 1)
+        #expect(
+            try cli.run("check", "chirp.json", "--schema", schema, "--format", "json", "--output", "report.json").code
+                == 1)
         for format in ["text", "markdown", "html", "junit", "sarif", "github"] {
-            let checked = try cli.run("check", "chirp.json", "--schema", schema, "--format", format, "--output", "check.\(format)")
-            let rendered = try cli.run("report", "report.json", "--export", "chirp.json", "--format", format, "--output", "report.\(format)")
+            let checked = try cli.run(
+                "check", "chirp.json", "--schema", schema, "--format", format, "--output", "check.\(format)")
+            let rendered = try cli.run(
+                "report", "report.json", "--export", "chirp.json", "--format", format, "--output", "report.\(format)")
             #expect(checked.code == 1 && rendered.code == 1, "\(format): \(rendered.stderr)")
             #expect(try cli.read("report.\(format)") == cli.read("check.\(format)"), "\(format) differs")
         }
         let sarif = try json(cli.read("check.sarif"))
-        let rules = (((sarif["runs"] as! [[String: Any]])[0]["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
+        let rules =
+            (((sarif["runs"] as! [[String: Any]])[0]["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"]
+            as! [[String: Any]]
         let tweetCount = try #require(rules.first { $0["id"] as? String == "tweet-count" })
-        #expect((tweetCount["shortDescription"] as! [String: Any])["text"] as? String == "`users/{poster}/tweetCount` equals the number of posts of each poster.")
+        #expect(
+            (tweetCount["shortDescription"] as! [String: Any])["text"] as? String
+                == "`users/{poster}/tweetCount` equals the number of posts of each poster.")
         #expect(try cli.read("check.junit").contains("tweet-count"))
         #expect(try cli.read("check.html").contains("timeline-author-email"))
     }
 
     /// Mistakes in declarations: exit 2, one message naming the file, the line and the key, with the choices.
     @Test(arguments: [
-        ("[[counters]]\nname = \"c\"\nat = \"users/{poster}/n\"\ncounts = \"tweets\"\nper = \"poster\"\n",
-         "line 12: counters[1].counts: \"tweets\" is not a relation; counts takes users, posts, likes, follows, comments, timeline, flags"),
-        ("[[counters]]\nname = \"c\"\nat = \"users/{user}/n\"\ncounts = \"posts\"\nper = \"poster\"\n",
-         "line 11: counters[1].at: \"users/{user}/n\" does not capture {poster}, the poster whose posts it counts (per = \"poster\")"),
-        ("[[counters]]\nname = \"c\"\nat = \"users/{user}/n\"\ncounts = \"follows\"\nper = \"follower\"\n",
-         "line 13: counters[1].per: \"follower\" is not an end of follows; per takes user, target"),
-        ("[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.captoin\"\nvia = \"post\"\n",
-         "line 12: copies[1].of: posts have no field \"captoin\" (did you mean \"caption\"?)"),
-        ("[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.caption\"\nvia = \"{post}\"\n",
-         "line 13: copies[1].via: \"{post}\" names nothing: \"feed/{user}/{id}\" captures {user}, {id}"),
-        ("[[references]]\nname = \"like-count-mismatch\"\nat = \"pins/{id}/board\"\nto = \"users\"\n",
-         "line 10: references[1].name: \"like-count-mismatch\" is the id of a built-in rule"),
-        ("[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"l/{user}/{post}\"\n[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"k/{user}/{post}\"\n",
-         "line 14: mirrors[2].name: \"m\" is already the name of mirrors[1]"),
-        ("[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"l/{user}\"\n",
-         "line 12: mirrors[1].at: \"l/{user}\" does not capture {post}; capture it, or read it from a field of the row (post = \"…\")"),
-        ("[[references]]\nname = \"r\"\nat = \"pins/{id}\"\nto = \"boards/{board}\"\n",
-         "line 11: references[1].at: \"pins/{id}\" names no board"),
+        (
+            "[[counters]]\nname = \"c\"\nat = \"users/{poster}/n\"\ncounts = \"tweets\"\nper = \"poster\"\n",
+            "line 12: counters[1].counts: \"tweets\" is not a relation; counts takes users, posts, likes, follows, comments, timeline, flags"
+        ),
+        (
+            "[[counters]]\nname = \"c\"\nat = \"users/{user}/n\"\ncounts = \"posts\"\nper = \"poster\"\n",
+            "line 11: counters[1].at: \"users/{user}/n\" does not capture {poster}, the poster whose posts it counts (per = \"poster\")"
+        ),
+        (
+            "[[counters]]\nname = \"c\"\nat = \"users/{user}/n\"\ncounts = \"follows\"\nper = \"follower\"\n",
+            "line 13: counters[1].per: \"follower\" is not an end of follows; per takes user, target"
+        ),
+        (
+            "[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.captoin\"\nvia = \"post\"\n",
+            "line 12: copies[1].of: posts have no field \"captoin\" (did you mean \"caption\"?)"
+        ),
+        (
+            "[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.caption\"\nvia = \"{post}\"\n",
+            "line 13: copies[1].via: \"{post}\" names nothing: \"feed/{user}/{id}\" captures {user}, {id}"
+        ),
+        (
+            "[[references]]\nname = \"like-count-mismatch\"\nat = \"pins/{id}/board\"\nto = \"users\"\n",
+            "line 10: references[1].name: \"like-count-mismatch\" is the id of a built-in rule"
+        ),
+        (
+            "[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"l/{user}/{post}\"\n[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"k/{user}/{post}\"\n",
+            "line 14: mirrors[2].name: \"m\" is already the name of mirrors[1]"
+        ),
+        (
+            "[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"l/{user}\"\n",
+            "line 12: mirrors[1].at: \"l/{user}\" does not capture {post}; capture it, or read it from a field of the row (post = \"…\")"
+        ),
+        (
+            "[[references]]\nname = \"r\"\nat = \"pins/{id}\"\nto = \"boards/{board}\"\n",
+            "line 11: references[1].at: \"pins/{id}\" names no board"
+        ),
     ])
     func badDeclarationsExitTwoNamingFileLineAndKey(_ declaration: String, _ message: String) throws {
         let cli = try CLI()
-        let base = "[users]\npath = \"users/{user}\"\n\n[posts]\npath = \"posts/{post}\"\nposter = \"by\"\ncaption = \"text\"\n\n"
+        let base =
+            "[users]\npath = \"users/{user}\"\n\n[posts]\npath = \"posts/{post}\"\nposter = \"by\"\ncaption = \"text\"\n\n"
         try cli.write(base + declaration, to: "app.toml")
         try cli.write("{\"users\": {\"u1\": {}}, \"posts\": {}}", to: "e.json")
         let result = try cli.run("check", "e.json", "--schema", "app.toml", "--format", "json", "--output", "out.json")
@@ -198,7 +248,9 @@ import Testing
         }
         let cli = try CLI()
         let worked = try #require(blocks.last { $0.language == "toml" })
-        #expect(worked.body == (try DeclaredFixtures.fixture("chirp.toml")), "the manual's worked schema is not Tests/Fixtures/declared/chirp.toml")
+        #expect(
+            worked.body == (try DeclaredFixtures.fixture("chirp.toml")),
+            "the manual's worked schema is not Tests/Fixtures/declared/chirp.toml")
         try cli.write(try DeclaredFixtures.drifted(DeclaredFixtures.chirp), to: "chirp.json")
         try cli.write(worked.body, to: "chirp.toml")
         let printed = try cli.run("check", "chirp.json", "--schema", "chirp.toml").stdout
@@ -207,7 +259,8 @@ import Testing
             #expect(printed.contains(": " + line.trimmingCharacters(in: .whitespaces)), "check does not print \(line)")
         }
         // Each kind's example, added to a layout with the relations it names, is a schema file fanout reads.
-        let base = "[users]\npath = \"users/{user}\"\nname = \"name\"\n[posts]\npath = \"posts/{post}\"\nposter = \"by\"\n[comments]\npath = \"comments/{post}/{id}\"\nuser = \"by\"\n"
+        let base =
+            "[users]\npath = \"users/{user}\"\nname = \"name\"\n[posts]\npath = \"posts/{post}\"\nposter = \"by\"\n[comments]\npath = \"comments/{post}/{id}\"\nuser = \"by\"\n"
         for example in blocks.dropLast(2) where example.language == "toml" {
             try cli.write(base + example.body, to: "example.toml")
             let result = try cli.run("sql", "--schema", "example.toml")
@@ -219,8 +272,11 @@ import Testing
     /// A declaration whose pattern matches nothing is a warning naming it, as relations are.
     @Test func aDeclarationThatMatchesNothingIsAWarning() throws {
         let cli = try CLI()
-        try cli.write(try DeclaredFixtures.fixture("agora.toml") + "\n[[counters]]\nname = \"x\"\nat = \"stat/postsCount\"\ncounts = \"posts\"\n", to: "a.toml")
-        let result = try cli.run("check", DeclaredFixtures.folder.appendingPathComponent("agora.json").path, "--schema", "a.toml")
+        try cli.write(
+            try DeclaredFixtures.fixture("agora.toml")
+                + "\n[[counters]]\nname = \"x\"\nat = \"stat/postsCount\"\ncounts = \"posts\"\n", to: "a.toml")
+        let result = try cli.run(
+            "check", DeclaredFixtures.folder.appendingPathComponent("agora.json").path, "--schema", "a.toml")
         #expect(result.code == 0)
         #expect(result.stderr.contains("warning: "), "\(result.stderr)")
         #expect(result.stderr.contains("[[counters]] x at \"stat/postsCount\" matched nothing"), "\(result.stderr)")

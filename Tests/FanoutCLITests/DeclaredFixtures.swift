@@ -28,85 +28,136 @@ enum DeclaredFixtures {
 
     /// Chirp (Twitter-like): counters on users and in a followers object, follow rows keyed by push IDs, timeline
     /// rows keyed by push IDs that copy the tweet and its author.
-    static let chirp = Layout(name: "chirp", export: { try fixture("chirp.json") }, schema: "chirp.toml", drifts: [
-        Drift(name: "a stale tweet counter", edit: { $0["users/uAda/tweetCount"] = 5 },
-              findings: [["tweet-count", "users/uAda/tweetCount"]]),
-        Drift(name: "a stale follower counter", edit: { $0["followers/uBob/count"] = 1 },
-              findings: [["follower-count", "followers/uBob/count"]]),
-        Drift(name: "a timeline row's stale text", edit: { tree in
-            let row = tree.keys("timeline/uDee")[0]
-            tree["timeline/uDee/\(row)/text"] = "an old draft"
-        }, findings: [["timeline-text", "timeline/uDee/-Nr0024bbbbbbbbbbbbb/text"]]),
-        Drift(name: "a timeline row without its time", edit: { tree in
-            tree["timeline/uBob/-Nr0017bbbbbbbbbbbbb/created"] = nil
-        }, findings: [["timeline-created", "timeline/uBob/-Nr0017bbbbbbbbbbbbb/created"]]),
-        Drift(name: "a stale copy of an author's email", edit: { $0["timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"] = "old@example.com" },
-              findings: [["timeline-author-email", "timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"]]),
-        Drift(name: "a user without the field rows copy", edit: { $0["users/uCyd/email"] = nil },
-              findings: [["timeline-author-email", "timeline/uCyd/-Nr0021bbbbbbbbbbbbb/user/email"],
-                         ["timeline-author-email", "timeline/uDee/-Nr0024bbbbbbbbbbbbb/user/email"]]),
-        Drift(name: "a renamed user whose follower row keeps the old name", edit: { $0["followers/uBob/list/-Nr0002bbbbbbbbbbbbb/name"] = "Ada L." },
-              findings: [["follower-name", "followers/uBob/list/-Nr0002bbbbbbbbbbbbb/name"]]),
-        Drift(name: "a following row's stale username", edit: { $0["following/uDee/-Nr0009bbbbbbbbbbbbb/username"] = "cyd_old" },
-              findings: [["following-username", "following/uDee/-Nr0009bbbbbbbbbbbbb/username"]]),
-        Drift(name: "a fan-out that never wrote a row", edit: { $0["timeline/uCyd/-Nr0019bbbbbbbbbbbbb"] = nil },
-              findings: [["timeline-missing", "timeline/uCyd/-NjEtLV-t0001aaaaaaa"]]),
-        Drift(name: "a row of someone the reader does not follow", edit: { tree in
-            var row = tree["timeline/uBob/-Nr0016bbbbbbbbbbbbb"] as! [String: Any]
-            row["tweetKey"] = "-NjEu6K-t0003aaaaaaa"
-            row["userKey"] = "uCyd"
-            row["text"] = "Cyd's first"
-            row["created"] = 1_700_000_200_000
-            row["user"] = ["key": "uCyd", "name": "Cyd Park", "username": "cyd", "email": "cyd@example.com"]
-            tree["timeline/uBob/-Nr0099bbbbbbbbbbbbb"] = row
-        }, findings: [["timeline-stale", "timeline/uBob/-Nr0099bbbbbbbbbbbbb"]]),
-        Drift(name: "a follow without its follower row", edit: { $0["followers/uCyd/list/-Nr0010bbbbbbbbbbbbb"] = nil },
-              findings: [["follow-mirror-missing", "followers/uCyd/list/uDee"]]),
-    ])
+    static let chirp = Layout(
+        name: "chirp", export: { try fixture("chirp.json") }, schema: "chirp.toml",
+        drifts: [
+            Drift(
+                name: "a stale tweet counter", edit: { $0["users/uAda/tweetCount"] = 5 },
+                findings: [["tweet-count", "users/uAda/tweetCount"]]),
+            Drift(
+                name: "a stale follower counter", edit: { $0["followers/uBob/count"] = 1 },
+                findings: [["follower-count", "followers/uBob/count"]]),
+            Drift(
+                name: "a timeline row's stale text",
+                edit: { tree in
+                    let row = tree.keys("timeline/uDee")[0]
+                    tree["timeline/uDee/\(row)/text"] = "an old draft"
+                }, findings: [["timeline-text", "timeline/uDee/-Nr0024bbbbbbbbbbbbb/text"]]),
+            Drift(
+                name: "a timeline row without its time",
+                edit: { tree in
+                    tree["timeline/uBob/-Nr0017bbbbbbbbbbbbb/created"] = nil
+                }, findings: [["timeline-created", "timeline/uBob/-Nr0017bbbbbbbbbbbbb/created"]]),
+            Drift(
+                name: "a stale copy of an author's email",
+                edit: { $0["timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"] = "old@example.com" },
+                findings: [["timeline-author-email", "timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"]]),
+            Drift(
+                name: "a user without the field rows copy", edit: { $0["users/uCyd/email"] = nil },
+                findings: [
+                    ["timeline-author-email", "timeline/uCyd/-Nr0021bbbbbbbbbbbbb/user/email"],
+                    ["timeline-author-email", "timeline/uDee/-Nr0024bbbbbbbbbbbbb/user/email"],
+                ]),
+            Drift(
+                name: "a renamed user whose follower row keeps the old name",
+                edit: { $0["followers/uBob/list/-Nr0002bbbbbbbbbbbbb/name"] = "Ada L." },
+                findings: [["follower-name", "followers/uBob/list/-Nr0002bbbbbbbbbbbbb/name"]]),
+            Drift(
+                name: "a following row's stale username",
+                edit: { $0["following/uDee/-Nr0009bbbbbbbbbbbbb/username"] = "cyd_old" },
+                findings: [["following-username", "following/uDee/-Nr0009bbbbbbbbbbbbb/username"]]),
+            Drift(
+                name: "a fan-out that never wrote a row", edit: { $0["timeline/uCyd/-Nr0019bbbbbbbbbbbbb"] = nil },
+                findings: [["timeline-missing", "timeline/uCyd/-NjEtLV-t0001aaaaaaa"]]),
+            Drift(
+                name: "a row of someone the reader does not follow",
+                edit: { tree in
+                    var row = tree["timeline/uBob/-Nr0016bbbbbbbbbbbbb"] as! [String: Any]
+                    row["tweetKey"] = "-NjEu6K-t0003aaaaaaa"
+                    row["userKey"] = "uCyd"
+                    row["text"] = "Cyd's first"
+                    row["created"] = 1_700_000_200_000
+                    row["user"] = ["key": "uCyd", "name": "Cyd Park", "username": "cyd", "email": "cyd@example.com"]
+                    tree["timeline/uBob/-Nr0099bbbbbbbbbbbbb"] = row
+                }, findings: [["timeline-stale", "timeline/uBob/-Nr0099bbbbbbbbbbbbb"]]),
+            Drift(
+                name: "a follow without its follower row",
+                edit: { $0["followers/uCyd/list/-Nr0010bbbbbbbbbbbbb"] = nil },
+                findings: [["follow-mirror-missing", "followers/uCyd/list/uDee"]]),
+        ])
 
     /// Agora (a forum): counters of the whole forum, each user's set of post ids (values are the ids), reactions.
-    static let agora = Layout(name: "agora", export: { try fixture("agora.json") }, schema: "agora.toml", drifts: [
-        Drift(name: "a stale post counter", edit: { $0["stats/postsCount"] = 5 }, findings: [["posts-count", "stats/postsCount"]]),
-        Drift(name: "a stale user counter", edit: { $0["stats/usersCount"] = 2 }, findings: [["users-count", "stats/usersCount"]]),
-        Drift(name: "a reaction counted twice", edit: { $0["stats/reactionsCount"] = 4 },
-              findings: [["reactions-count", "stats/reactionsCount"]]),
-        Drift(name: "a post missing from its author's set", edit: { $0["users/ben/posts/-N_vsHJVf02aaaaaaaaa"] = nil },
-              findings: [["user-post-ids", "users/ben/posts/-N_vsHJVf02aaaaaaaaa"]]),
-        Drift(name: "a post in someone else's set", edit: { $0["users/cat/posts/-N_vqNF-f01aaaaaaaaa"] = "-N_vqNF-f01aaaaaaaaa" },
-              findings: [["user-post-ids", "users/cat/posts/-N_vqNF-f01aaaaaaaaa"]]),
-    ])
+    static let agora = Layout(
+        name: "agora", export: { try fixture("agora.json") }, schema: "agora.toml",
+        drifts: [
+            Drift(
+                name: "a stale post counter", edit: { $0["stats/postsCount"] = 5 },
+                findings: [["posts-count", "stats/postsCount"]]),
+            Drift(
+                name: "a stale user counter", edit: { $0["stats/usersCount"] = 2 },
+                findings: [["users-count", "stats/usersCount"]]),
+            Drift(
+                name: "a reaction counted twice", edit: { $0["stats/reactionsCount"] = 4 },
+                findings: [["reactions-count", "stats/reactionsCount"]]),
+            Drift(
+                name: "a post missing from its author's set",
+                edit: { $0["users/ben/posts/-N_vsHJVf02aaaaaaaaa"] = nil },
+                findings: [["user-post-ids", "users/ben/posts/-N_vsHJVf02aaaaaaaaa"]]),
+            Drift(
+                name: "a post in someone else's set",
+                edit: { $0["users/cat/posts/-N_vqNF-f01aaaaaaaaa"] = "-N_vqNF-f01aaaaaaaaa" },
+                findings: [["user-post-ids", "users/cat/posts/-N_vqNF-f01aaaaaaaaa"]]),
+        ])
 
     /// Pinwall (boards of pins): references by a field, to records of a pattern and to users.
-    static let pinwall = Layout(name: "pinwall", export: { try fixture("pinwall.json") }, schema: "pinwall.toml", drifts: [
-        Drift(name: "a pin on a deleted board", edit: { $0["pins/-NRbnmPVp02aaaaaaaaa/boardid"] = "b-gone" },
-              findings: [["pin-board", "pins/-NRbnmPVp02aaaaaaaaa/boardid"]]),
-        Drift(name: "a board of a deleted user", edit: { $0["boards/b-garden/owner"] = "zed" },
-              findings: [["board-owner", "boards/b-garden/owner"]]),
-    ])
+    static let pinwall = Layout(
+        name: "pinwall", export: { try fixture("pinwall.json") }, schema: "pinwall.toml",
+        drifts: [
+            Drift(
+                name: "a pin on a deleted board", edit: { $0["pins/-NRbnmPVp02aaaaaaaaa/boardid"] = "b-gone" },
+                findings: [["pin-board", "pins/-NRbnmPVp02aaaaaaaaa/boardid"]]),
+            Drift(
+                name: "a board of a deleted user", edit: { $0["boards/b-garden/owner"] = "zed" },
+                findings: [["board-owner", "boards/b-garden/owner"]]),
+        ])
 
     /// FriendlyPix's real export with comment counters and a comment mirror written into it: the comments relation
     /// of the `friendlypix` preset, counted and mirrored by declarations.
-    static let friendlyPixComments = Layout(name: "friendlypix-comments", export: {
-        var tree = try JSONTree(contentsOf: LayoutTests.friendlyPix)
-        for post in tree.keys("comments") {
-            let comments = tree.keys("comments/\(post)")
-            tree["posts/\(post)/commentCount"] = comments.count
-            for id in comments { tree["post-comments/\(post)/\(id)"] = true }
-        }
-        return tree.text
-    }, schema: "friendlypix-comments.toml", drifts: [
-        Drift(name: "a stale comment counter", edit: { $0["posts/-K9euzjFOpEFYT5lUZrh/commentCount"] = 9 },
-              findings: [["comment-count", "posts/-K9euzjFOpEFYT5lUZrh/commentCount"]]),
-        Drift(name: "a comment by a deleted user", edit: { $0["comments/-K9euzjFOpEFYT5lUZrh/-K9hcqlMcxoK2e2MDk94/author"] = "ghost" },
-              // The comment is not counted any more; its mirror entry is still the comment's (the repair deletes both).
-              findings: [["comment-unknown-user", "comments/-K9euzjFOpEFYT5lUZrh/-K9hcqlMcxoK2e2MDk94"],
-                         ["comment-count", "posts/-K9euzjFOpEFYT5lUZrh/commentCount"]]),
-        Drift(name: "a comment mirrored nowhere", edit: { $0["post-comments/-K9euzjFOpEFYT5lUZrh/-KBJl3rtb2bEQ_7uBju4"] = nil },
-              findings: [["comment-mirror", "post-comments/-K9euzjFOpEFYT5lUZrh/-KBJl3rtb2bEQ_7uBju4"]]),
-        Drift(name: "a comment on a deleted post", edit: { tree in
-            tree["comments/-KnoSuchPost0000000/-Kc1"] = ["author": "05781774870892877580", "text": "hi", "timestamp": 1_454_612_114_624]
-        }, findings: [["comment-unknown-post", "comments/-KnoSuchPost0000000/-Kc1"]]),
-    ])
+    static let friendlyPixComments = Layout(
+        name: "friendlypix-comments",
+        export: {
+            var tree = try JSONTree(contentsOf: LayoutTests.friendlyPix)
+            for post in tree.keys("comments") {
+                let comments = tree.keys("comments/\(post)")
+                tree["posts/\(post)/commentCount"] = comments.count
+                for id in comments { tree["post-comments/\(post)/\(id)"] = true }
+            }
+            return tree.text
+        }, schema: "friendlypix-comments.toml",
+        drifts: [
+            Drift(
+                name: "a stale comment counter", edit: { $0["posts/-K9euzjFOpEFYT5lUZrh/commentCount"] = 9 },
+                findings: [["comment-count", "posts/-K9euzjFOpEFYT5lUZrh/commentCount"]]),
+            Drift(
+                name: "a comment by a deleted user",
+                edit: { $0["comments/-K9euzjFOpEFYT5lUZrh/-K9hcqlMcxoK2e2MDk94/author"] = "ghost" },
+                // The comment is not counted any more; its mirror entry is still the comment's (the repair deletes both).
+                findings: [
+                    ["comment-unknown-user", "comments/-K9euzjFOpEFYT5lUZrh/-K9hcqlMcxoK2e2MDk94"],
+                    ["comment-count", "posts/-K9euzjFOpEFYT5lUZrh/commentCount"],
+                ]),
+            Drift(
+                name: "a comment mirrored nowhere",
+                edit: { $0["post-comments/-K9euzjFOpEFYT5lUZrh/-KBJl3rtb2bEQ_7uBju4"] = nil },
+                findings: [["comment-mirror", "post-comments/-K9euzjFOpEFYT5lUZrh/-KBJl3rtb2bEQ_7uBju4"]]),
+            Drift(
+                name: "a comment on a deleted post",
+                edit: { tree in
+                    tree["comments/-KnoSuchPost0000000/-Kc1"] = [
+                        "author": "05781774870892877580", "text": "hi", "timestamp": 1_454_612_114_624,
+                    ]
+                }, findings: [["comment-unknown-post", "comments/-KnoSuchPost0000000/-Kc1"]]),
+        ])
 
     static let all = [chirp, agora, pinwall, friendlyPixComments]
 
@@ -114,20 +165,21 @@ enum DeclaredFixtures {
     static func schema(_ layout: Layout, in cli: CLI) throws -> String {
         guard layout.name == "friendlypix-comments" else { return folder.appendingPathComponent(layout.schema).path }
         let preset = try cli.run("schemas", "show", "friendlypix").stdout
-        try cli.write(preset + """
+        try cli.write(
+            preset + """
 
-            [[counters]]
-            name = "comment-count"
-            at = "posts/{post}/commentCount"
-            counts = "comments"
-            per = "post"
+                [[counters]]
+                name = "comment-count"
+                at = "posts/{post}/commentCount"
+                counts = "comments"
+                per = "post"
 
-            [[mirrors]]
-            name = "comment-mirror"
-            of = "comments"
-            at = "post-comments/{post}/{id}"
+                [[mirrors]]
+                name = "comment-mirror"
+                of = "comments"
+                at = "post-comments/{post}/{id}"
 
-            """, to: layout.schema)
+                """, to: layout.schema)
         return cli.url(layout.schema).path
     }
 

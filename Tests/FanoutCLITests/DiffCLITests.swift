@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -14,9 +15,10 @@ import Testing
     static func changes(_ report: [String: Any]) -> [String: [String: Set<String>]] {
         var out: [String: [String: Set<String>]] = [:]
         for relation in report["data"] as! [[String: Any]] {
-            out[relation["relation"] as! String] = Dictionary(uniqueKeysWithValues: ["added", "removed", "changed"].map { kind in
-                (kind, Set((relation[kind] as! [[String: Any]]).map { $0["path"] as! String }))
-            })
+            out[relation["relation"] as! String] = Dictionary(
+                uniqueKeysWithValues: ["added", "removed", "changed"].map { kind in
+                    (kind, Set((relation[kind] as! [[String: Any]]).map { $0["path"] as! String }))
+                })
         }
         return out
     }
@@ -36,7 +38,8 @@ import Testing
         let (leaving, newcomer, friend, newPost) = (pair.leaving, pair.newcomer, pair.friend, pair.newPost)
         let (likedPost, unliker, otherPost, liker) = (pair.likedPost, pair.unliker, pair.otherPost, pair.liker)
         let (follower, followed) = (pair.follower, pair.followed)
-        let result = try cli.run("diff", "old.json", "new.json", "--format", "json", "--output", "diff.json", "--format", "text")
+        let result = try cli.run(
+            "diff", "old.json", "new.json", "--format", "json", "--output", "diff.json", "--format", "text")
         #expect(result.code == 1, "a new error fails the diff: \(result.stderr)")
         let report = try Self.report(cli, "diff.json")
 
@@ -55,17 +58,24 @@ import Testing
             #expect(counts["before"] as? Int == old.count && counts["after"] as? Int == new.count, "\(relation)")
         }
         // The edits are among them, by construction: the newcomer, the leaver, the likes, the unfollow.
-        #expect(reported["users"]!["added"] == ["users/\(newcomer)"] && reported["users"]!["removed"] == ["users/\(leaving)"])
+        #expect(
+            reported["users"]!["added"] == ["users/\(newcomer)"]
+                && reported["users"]!["removed"] == ["users/\(leaving)"])
         #expect(reported["likes"]!["removed"]!.contains("postLikes/\(likedPost)/\(unliker)"))
-        #expect(reported["likes"]!["added"]!.isSuperset(of: ["postLikes/\(otherPost)/\(liker)", "postLikes/\(newPost)/\(friend)"]))
+        #expect(
+            reported["likes"]!["added"]!.isSuperset(of: [
+                "postLikes/\(otherPost)/\(liker)", "postLikes/\(newPost)/\(friend)",
+            ]))
         #expect(reported["following"]!["removed"]!.contains("following/\(follower)/\(followed)"))
         #expect(reported["posts"]!["changed"]!.isSuperset(of: [pair.drifted, pair.stale]))
 
         // The audit: the injected drift is new, everything the repair fixed is fixed.
         let audit = report["audit"] as! [String: Any]
-        #expect(Self.entries(audit["new"]) == [
-            ["like-count-mismatch", "\(pair.drifted)/like_count"], ["poster-copy-stale", "\(pair.stale)/poster/username"],
-        ])
+        #expect(
+            Self.entries(audit["new"]) == [
+                ["like-count-mismatch", "\(pair.drifted)/like_count"],
+                ["poster-copy-stale", "\(pair.stale)/poster/username"],
+            ])
         let oldCheck = try cli.run("check", "old.json", "--format", "json")
         let oldFindings = try JSONSerialization.jsonObject(with: Data(oldCheck.stdout.utf8)) as! [String: Any]
         #expect(Self.entries(audit["fixed"]) == Self.entries(oldFindings["findings"]))
@@ -78,12 +88,15 @@ import Testing
             #expect(fixed, "the generator's \(kind) at \(paths) is fixed")
         }
         let summary = audit["summary"] as! [String: Int]
-        #expect(summary["new_errors"] == 1 && summary["new_warnings"] == 1 && summary["fixed"] == (oldFindings["findings"] as! [Any]).count)
+        #expect(
+            summary["new_errors"] == 1 && summary["new_warnings"] == 1
+                && summary["fixed"] == (oldFindings["findings"] as! [Any]).count)
 
         // The text report starts and ends with the summary line.
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let fixed = summary["fixed"]!
-        #expect(lines.first?.hasPrefix("+1 new error, +1 new warning, \(fixed) fixed; ") == true, "\(lines.first ?? "")")
+        #expect(
+            lines.first?.hasPrefix("+1 new error, +1 new warning, \(fixed) fixed; ") == true, "\(lines.first ?? "")")
         #expect(lines.first.map(String.init) == lines.dropLast().last.map(String.init))
         #expect(lines.first?.contains("\u{2212}1 user") == false, "a user left and one came: the count did not move")
         #expect(lines.first?.contains("1 user added and 1 removed") == true, "\(lines.first ?? "")")
@@ -92,7 +105,9 @@ import Testing
         let back = try cli.run("diff", "new.json", "old.json", "--format", "json", "--output", "back.json")
         #expect(back.code == 1)
         let backAudit = try Self.report(cli, "back.json")["audit"] as! [String: Any]
-        #expect(Self.entries(backAudit["new"]) == Self.entries(audit["fixed"]) && Self.entries(backAudit["fixed"]) == Self.entries(audit["new"]))
+        #expect(
+            Self.entries(backAudit["new"]) == Self.entries(audit["fixed"])
+                && Self.entries(backAudit["fixed"]) == Self.entries(audit["new"]))
         #expect(try cli.run("diff", "new.json", "old.json", "--fail-on", "never", "--format", "json").code == 0)
     }
 
@@ -107,11 +122,16 @@ import Testing
             try cli.write(try DeclaredFixtures.drifted(layout), to: "\(layout.name)-drifted.json")
             var checked: [Set<[String]>] = []
             for name in [layout.name, "\(layout.name)-drifted"] {
-                let result = try cli.run("check", "\(name).json", "--schema", schema, "--format", "json", "--fail-on", "never")
-                checked.append(Self.entries((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any])["findings"]))
+                let result = try cli.run(
+                    "check", "\(name).json", "--schema", schema, "--format", "json", "--fail-on", "never")
+                checked.append(
+                    Self.entries(
+                        (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any])["findings"]
+                    ))
             }
-            let result = try cli.run("diff", "\(layout.name).json", "\(layout.name)-drifted.json", "--schema", schema,
-                                     "--format", "json", "--output", "\(layout.name).diff.json", "--fail-on", "never")
+            let result = try cli.run(
+                "diff", "\(layout.name).json", "\(layout.name)-drifted.json", "--schema", schema,
+                "--format", "json", "--output", "\(layout.name).diff.json", "--fail-on", "never")
             #expect(result.code == 0, "\(layout.name): \(result.stderr)")
             let report = try Self.report(cli, "\(layout.name).diff.json")
             let audit = report["audit"] as! [String: Any]
@@ -120,11 +140,14 @@ import Testing
             for drift in layout.drifts {
                 #expect(Set(drift.findings).isSubset(of: Self.entries(audit["new"])), "\(layout.name): \(drift.name)")
             }
-            let back = try cli.run("diff", "\(layout.name)-drifted.json", "\(layout.name).json", "--schema", schema,
-                                   "--format", "json", "--output", "\(layout.name).back.json")
+            let back = try cli.run(
+                "diff", "\(layout.name)-drifted.json", "\(layout.name).json", "--schema", schema,
+                "--format", "json", "--output", "\(layout.name).back.json")
             #expect(back.code == 0, "repairing finds nothing new: \(back.stderr)")
             let backAudit = try Self.report(cli, "\(layout.name).back.json")["audit"] as! [String: Any]
-            #expect(Self.entries(backAudit["fixed"]) == Self.entries(audit["new"]) && Self.entries(backAudit["new"]) == Self.entries(audit["fixed"]))
+            #expect(
+                Self.entries(backAudit["fixed"]) == Self.entries(audit["new"])
+                    && Self.entries(backAudit["new"]) == Self.entries(audit["fixed"]))
         }
         // The declarations' rows: Chirp's stale counter and follower name are changed rows, the row that was never
         // written is a removed timeline entry with its copies.
@@ -135,9 +158,14 @@ import Testing
         #expect(chirp["timeline"]?["removed"]?.contains("timeline/uCyd/-Nr0019bbbbbbbbbbbbb") == true)
         #expect(chirp["timeline-text"]?["removed"]?.contains("timeline/uCyd/-Nr0019bbbbbbbbbbbbb/text") == true)
         #expect(chirp["followers"]?["removed"] == ["followers/uCyd/list/-Nr0010bbbbbbbbbbbbb"])
-        let entry = try #require((try Self.report(cli, "chirp.diff.json")["data"] as! [[String: Any]])
-            .first { $0["relation"] as? String == "tweet-count" }.flatMap { ($0["changed"] as! [[String: Any]]).first })
-        #expect((entry["old"] as! [String: Any])["value"] as? Int == 2 && (entry["new"] as! [String: Any])["value"] as? Int == 5)
+        let entry = try #require(
+            (try Self.report(cli, "chirp.diff.json")["data"] as! [[String: Any]])
+                .first { $0["relation"] as? String == "tweet-count" }.flatMap {
+                    ($0["changed"] as! [[String: Any]]).first
+                })
+        #expect(
+            (entry["old"] as! [String: Any])["value"] as? Int == 2
+                && (entry["new"] as! [String: Any])["value"] as? Int == 5)
     }
 
     /// Standard input for one export, gzip for the other, every format at once; bad input is one message, exit 2,
@@ -150,31 +178,27 @@ import Testing
         var tree = try JSONTree(text)
         let user = tree.keys("users")[0]
         tree["users/\(user)/username"] = "renamed"
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gzip.arguments = ["gzip", "-c"]
-        let input = Pipe(), output = Pipe()
-        gzip.standardInput = input
-        gzip.standardOutput = output
-        try gzip.run()
-        input.fileHandleForWriting.write(Data(tree.text.utf8))
-        try input.fileHandleForWriting.close()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        gzip.waitUntilExit()
+        let compressed = try cli.temporary.run("gzip", "-c", input: Data(tree.text.utf8))
         try compressed.write(to: cli.url("new.json.gz"))
 
-        var result = try cli.run(["diff", "-", "new.json.gz", "--format", "markdown", "--output", "diff.md", "--format", "html",
-                                  "--output", "diff.html", "--format", "json", "--output", "diff.json", "--format", "text",
-                                  "--max-per-rule", "1", "--fail-on", "new-warning"], stdin: Data(text.utf8))
+        var result = try cli.run(
+            [
+                "diff", "-", "new.json.gz", "--format", "markdown", "--output", "diff.md", "--format", "html",
+                "--output", "diff.html", "--format", "json", "--output", "diff.json", "--format", "text",
+                "--max-per-rule", "1", "--fail-on", "new-warning",
+            ], stdin: Data(text.utf8))
         // The rename makes poster copies stale: new warnings.
         #expect(result.code == 1, "\(result.stderr)")
         let summary = try #require(result.stdout.split(separator: "\n").first.map(String.init))
         #expect(result.stderr.hasSuffix("wrote diff.md, diff.html, diff.json\n\(summary)\n"), "\(result.stderr)")
-        #expect(summary.hasPrefix("+") && summary.contains("new warning") && summary.hasSuffix("; 1 user changed"), "\(summary)")
+        #expect(
+            summary.hasPrefix("+") && summary.contains("new warning") && summary.hasSuffix("; 1 user changed"),
+            "\(summary)")
         let changed = Self.changes(try Self.report(cli, "diff.json"))["users"]!["changed"]!
         #expect(changed == ["users/\(user)"])
         #expect(try cli.read("diff.md").hasPrefix("# Diff\n\n**"))
-        #expect(try cli.read("diff.html").contains("<h1>Diff</h1>") && cli.read("diff.html").contains("username <code>"))
+        #expect(
+            try cli.read("diff.html").contains("<h1>Diff</h1>") && cli.read("diff.html").contains("username <code>"))
         #expect(result.stdout.contains("more (-v or --max-per-rule all lists them)"), "--max-per-rule 1 caps the lists")
         result = try cli.run(["diff", "-", "new.json.gz", "-v"], stdin: Data(text.utf8))
         #expect(!result.stdout.contains("more (-v"), "-v lists everything")
@@ -183,18 +207,30 @@ import Testing
         // Bad input: one line on stderr, exit 2, no file.
         try cli.write("{\"users\": {", to: "truncated.json")
         let cases: [([String], String)] = [
-            (["diff", "-", "-"], "Error: OLD and NEW are both standard input (-); one of them must be a file or folder"),
-            (["diff", "old.json", "new.json.gz", "--format", "sarif", "--output", "x.sarif"],
-             "Error: --format sarif: a diff is written as text, json, markdown, html"),
+            (
+                ["diff", "-", "-"],
+                "Error: OLD and NEW are both standard input (-); one of them must be a file or folder"
+            ),
+            (
+                ["diff", "old.json", "new.json.gz", "--format", "sarif", "--output", "x.sarif"],
+                "Error: --format sarif: a diff is written as text, json, markdown, html"
+            ),
             (["diff", "old.json", "missing.json", "--format", "json", "--output", "x.json"], "missing.json"),
-            (["diff", "truncated.json", "old.json", "--format", "json", "--output", "x.json"], "Error: truncated.json: invalid JSON at line 1"),
-            (["diff", "old.json", Self.parseFolder(cli), "--format", "json", "--output", "x.json"],
-             "Error: old.json reads as the makestagram layout and parse as the parse layout; a diff compares two exports of one layout: give --schema NAME|FILE"),
+            (
+                ["diff", "truncated.json", "old.json", "--format", "json", "--output", "x.json"],
+                "Error: truncated.json: invalid JSON at line 1"
+            ),
+            (
+                ["diff", "old.json", Self.parseFolder(cli), "--format", "json", "--output", "x.json"],
+                "Error: old.json reads as the makestagram layout and parse as the parse layout; a diff compares two exports of one layout: give --schema NAME|FILE"
+            ),
         ]
         for (arguments, message) in cases {
             let bad = try cli.run(arguments)
             #expect(bad.code == 2, "\(arguments): \(bad.stderr)")
-            #expect(bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains(message), "\(arguments): \(bad.stderr)")
+            #expect(
+                bad.stderr.split(separator: "\n").count == 1 && bad.stderr.contains(message),
+                "\(arguments): \(bad.stderr)")
             #expect(bad.stdout.isEmpty && !cli.exists("x.json") && !cli.exists("x.sarif"), "\(arguments)")
         }
     }

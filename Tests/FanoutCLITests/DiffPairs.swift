@@ -18,9 +18,13 @@ enum DiffPairs {
     static func facts(_ tree: JSONTree) -> [String: [String: String]] {
         func text(_ value: Any?) -> String {
             guard let value else { return "null" }
-            return String(decoding: try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
+            return String(
+                decoding: try! JSONSerialization.data(
+                    withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
         }
-        var facts: [String: [String: String]] = ["users": [:], "posts": [:], "likes": [:], "following": [:], "followers": [:], "timeline": [:]]
+        var facts: [String: [String: String]] = [
+            "users": [:], "posts": [:], "likes": [:], "following": [:], "followers": [:], "timeline": [:],
+        ]
         for user in tree.keys("users") { facts["users"]!["users/\(user)"] = text(tree["users/\(user)/username"]) }
         for owner in tree.keys("posts") {
             for post in tree.keys("posts/\(owner)") {
@@ -31,7 +35,9 @@ enum DiffPairs {
             }
         }
         for (relation, root) in [("likes", "postLikes"), ("following", "following"), ("followers", "followers")] {
-            for a in tree.keys(root) { for b in tree.keys("\(root)/\(a)") { facts[relation]!["\(root)/\(a)/\(b)"] = "" } }
+            for a in tree.keys(root) {
+                for b in tree.keys("\(root)/\(a)") { facts[relation]!["\(root)/\(a)/\(b)"] = "" }
+            }
         }
         for user in tree.keys("timeline") {
             for post in tree.keys("timeline/\(user)") {
@@ -56,7 +62,9 @@ enum DiffPairs {
         tree["posts/\(uid)"] = nil
         for post in tree.keys("postLikes") where tree["postLikes/\(post)/\(uid)"] != nil {
             tree["postLikes/\(post)/\(uid)"] = nil
-            if let owner = Self.owner(ofPost: post, in: tree) { tree["posts/\(owner)/\(post)/like_count"] = (tree["posts/\(owner)/\(post)/like_count"] as! Int) - 1 }
+            if let owner = Self.owner(ofPost: post, in: tree) {
+                tree["posts/\(owner)/\(post)/like_count"] = (tree["posts/\(owner)/\(post)/like_count"] as! Int) - 1
+            }
         }
         for target in tree.keys("following/\(uid)") { tree["followers/\(target)/\(uid)"] = nil }
         for follower in tree.keys("followers/\(uid)") { tree["following/\(follower)/\(uid)"] = nil }
@@ -74,8 +82,11 @@ enum DiffPairs {
     /// two too high and a stale poster name. `defects.jsonl` lists the generator's defects in the first.
     static func generated(_ cli: CLI, folder: String? = nil) throws -> Generated {
         let at = { (name: String) in folder.map { "\($0)/\(name)" } ?? name }
-        #expect(try cli.run("generate", "--users", "60", "--seed", "11", "--defects", "20", "--out", at("base.json"),
-                            "--manifest", at("defects.jsonl")).code == 0)
+        #expect(
+            try cli.run(
+                "generate", "--users", "60", "--seed", "11", "--defects", "20", "--out", at("base.json"),
+                "--manifest", at("defects.jsonl")
+            ).code == 0)
         // Both backups written by Foundation, so that their numbers read back the same.
         var tree = try JSONTree(cli.read(at("base.json")))
         try cli.write(tree.text, to: at("old.json"))
@@ -84,7 +95,8 @@ enum DiffPairs {
 
         let users = tree.keys("users")
         // A user who posted leaves, with all they wrote and all that named them.
-        let leaving = try #require(users.first { tree.keys("posts/\($0)").count >= 2 && !tree.keys("following/\($0)").isEmpty })
+        let leaving = try #require(
+            users.first { tree.keys("posts/\($0)").count >= 2 && !tree.keys("following/\($0)").isEmpty })
         removeUser(leaving, from: &tree)
         let stay = tree.keys("users")
         // A newcomer posts once, follows someone and is liked by them.
@@ -92,46 +104,62 @@ enum DiffPairs {
         // 21 characters: no push ID, whose time would have to agree with created_at (push-id-time).
         let newPost = "-KzzNewcomerPost00001"
         tree["users/\(newcomer)"] = ["username": "newcomer"]
-        tree["posts/\(newcomer)/\(newPost)"] = [
-            "caption": "hello", "created_at": 1_700_000_000, "image_height": 300, "image_url": "https://example.com/new.jpg",
-            "like_count": 1, "poster": ["uid": newcomer, "username": "newcomer"],
-        ] as [String: Any]
+        tree["posts/\(newcomer)/\(newPost)"] =
+            [
+                "caption": "hello", "created_at": 1_700_000_000, "image_height": 300,
+                "image_url": "https://example.com/new.jpg",
+                "like_count": 1, "poster": ["uid": newcomer, "username": "newcomer"],
+            ] as [String: Any]
         tree["postLikes/\(newPost)/\(friend)"] = true
         tree["following/\(newcomer)/\(friend)"] = true
         tree["followers/\(friend)/\(newcomer)"] = true
         tree["timeline/\(newcomer)/\(newPost)"] = ["poster_uid": newcomer]
         for post in tree.keys("posts/\(friend)") { tree["timeline/\(newcomer)/\(post)"] = ["poster_uid": friend] }
         // One unlike and one new like, each with its counter.
-        let likedPost = try #require(tree.keys("postLikes").first { $0 != newPost && !tree.keys("postLikes/\($0)").isEmpty })
+        let likedPost = try #require(
+            tree.keys("postLikes").first { $0 != newPost && !tree.keys("postLikes/\($0)").isEmpty })
         let unliker = tree.keys("postLikes/\(likedPost)")[0]
         let likedOwner = try #require(Self.owner(ofPost: likedPost, in: tree))
         tree["postLikes/\(likedPost)/\(unliker)"] = nil
-        tree["posts/\(likedOwner)/\(likedPost)/like_count"] = (tree["posts/\(likedOwner)/\(likedPost)/like_count"] as! Int) - 1
-        let (otherOwner, otherPost) = try #require(stay.lazy.compactMap { owner in
-            tree.keys("posts/\(owner)").first { $0 != likedPost && tree["postLikes/\($0)/\(stay[1])"] == nil }.map { (owner, $0) }
-        }.first)
+        tree["posts/\(likedOwner)/\(likedPost)/like_count"] =
+            (tree["posts/\(likedOwner)/\(likedPost)/like_count"] as! Int) - 1
+        let (otherOwner, otherPost) = try #require(
+            stay.lazy.compactMap { owner in
+                tree.keys("posts/\(owner)").first { $0 != likedPost && tree["postLikes/\($0)/\(stay[1])"] == nil }.map {
+                    (owner, $0)
+                }
+            }.first)
         tree["postLikes/\(otherPost)/\(stay[1])"] = true
-        tree["posts/\(otherOwner)/\(otherPost)/like_count"] = (tree["posts/\(otherOwner)/\(otherPost)/like_count"] as? Int ?? 0) + 1
+        tree["posts/\(otherOwner)/\(otherPost)/like_count"] =
+            (tree["posts/\(otherOwner)/\(otherPost)/like_count"] as? Int ?? 0) + 1
         // An unfollow: the follower's timeline loses the followed user's posts.
-        let (follower, followed) = try #require(stay.lazy.compactMap { a in
-            tree.keys("following/\(a)").first { $0 != a && $0 != newcomer && !tree.keys("posts/\($0)").isEmpty }.map { (a, $0) }
-        }.first)
+        let (follower, followed) = try #require(
+            stay.lazy.compactMap { a in
+                tree.keys("following/\(a)").first { $0 != a && $0 != newcomer && !tree.keys("posts/\($0)").isEmpty }.map
+                { (a, $0) }
+            }.first)
         tree["following/\(follower)/\(followed)"] = nil
         tree["followers/\(followed)/\(follower)"] = nil
-        for post in tree.keys("posts/\(followed)") where follower != followed { tree["timeline/\(follower)/\(post)"] = nil }
+        for post in tree.keys("posts/\(followed)") where follower != followed {
+            tree["timeline/\(follower)/\(post)"] = nil
+        }
         // New drift: a counter two too high and a stale poster name.
-        let (driftOwner, driftPost) = try #require(stay.lazy.compactMap { owner in
-            tree.keys("posts/\(owner)").first { ![likedPost, otherPost].contains($0) }.map { (owner, $0) }
-        }.first)
-        tree["posts/\(driftOwner)/\(driftPost)/like_count"] = (tree["posts/\(driftOwner)/\(driftPost)/like_count"] as! Int) + 2
-        let (staleOwner, stalePost) = try #require(stay.lazy.filter { $0 != driftOwner }.compactMap { owner in
-            tree.keys("posts/\(owner)").first.map { (owner, $0) }
-        }.first)
+        let (driftOwner, driftPost) = try #require(
+            stay.lazy.compactMap { owner in
+                tree.keys("posts/\(owner)").first { ![likedPost, otherPost].contains($0) }.map { (owner, $0) }
+            }.first)
+        tree["posts/\(driftOwner)/\(driftPost)/like_count"] =
+            (tree["posts/\(driftOwner)/\(driftPost)/like_count"] as! Int) + 2
+        let (staleOwner, stalePost) = try #require(
+            stay.lazy.filter { $0 != driftOwner }.compactMap { owner in
+                tree.keys("posts/\(owner)").first.map { (owner, $0) }
+            }.first)
         tree["posts/\(staleOwner)/\(stalePost)/poster/username"] = "renamed_since"
         try cli.write(tree.text, to: at("new.json"))
 
         return Generated(
-            leaving: leaving, newcomer: newcomer, friend: friend, newPost: newPost, likedPost: likedPost, unliker: unliker,
+            leaving: leaving, newcomer: newcomer, friend: friend, newPost: newPost, likedPost: likedPost,
+            unliker: unliker,
             otherPost: otherPost, liker: stay[1], follower: follower, followed: followed,
             drifted: "posts/\(driftOwner)/\(driftPost)", stale: "posts/\(staleOwner)/\(stalePost)")
     }

@@ -46,27 +46,34 @@ import Testing
                 let html = try cli.read("site/\(file)")
                 #expect(Self.dataPosts(html).count <= perPage, "\(file) holds at most a page")
                 // Previous/next links chain the pages together.
-                #expect(html.contains("rel=\"prev\"") == (n > 0) && html.contains("rel=\"next\"") == (n < files.count - 1),
-                        "\(file) links its neighbours")
+                #expect(
+                    html.contains("rel=\"prev\"") == (n > 0) && html.contains("rel=\"next\"") == (n < files.count - 1),
+                    "\(file) links its neighbours")
                 let twin = String(file.dropLast("html".count)) + "md"
                 #expect(cli.exists("site/\(twin)"), "Markdown twin of \(file)")
             }
             // The twins escape Markdown punctuation (`\_`); unescaped and read in page order, they name every
             // post in timeline order.
             let markdown = try files.map { file -> String in
-                try cli.read("site/\(file.dropLast("html".count))md").replacing(/\\([!-\/:-@\[-`{-~])/) { String($0.output.1) }
+                try cli.read("site/\(file.dropLast("html".count))md").replacing(/\\([!-\/:-@\[-`{-~])/) {
+                    String($0.output.1)
+                }
             }.joined(separator: "\n")
             let positions = timeline.map { markdown.range(of: "post \($0)")?.lowerBound }
             #expect(positions.allSatisfy { $0 != nil }, "twins of \(uid) list every post")
-            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "twins of \(uid) keep the order")
+            #expect(
+                positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "twins of \(uid) keep the order")
         }
         #expect(Set(pages.posts.keys) == Set(oracle.timelines.keys), "every user has a timeline")
     }
 
     @Test func injectedDriftIsFoundAndFailsTheRun() throws {
         let cli = try CLI()
-        #expect(try cli.run("generate", "--users", "400", "--seed", "3", "--defects", "20", "--out", "drift.json",
-                            "--manifest", "defects.jsonl").code == 0)
+        #expect(
+            try cli.run(
+                "generate", "--users", "400", "--seed", "3", "--defects", "20", "--out", "drift.json",
+                "--manifest", "defects.jsonl"
+            ).code == 0)
         let result = try cli.run("check", "drift.json", "--format", "json")
         #expect(result.code == 1)
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
@@ -79,9 +86,10 @@ import Testing
         for defect in manifest {
             let kind = defect["kind"] as! String, paths = defect["paths"] as! [String]
             let found = findings.contains { finding in
-                finding["rule"] as? String == kind && (finding["paths"] as! [String]).contains { path in
-                    paths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
-                }
+                finding["rule"] as? String == kind
+                    && (finding["paths"] as! [String]).contains { path in
+                        paths.contains { path.hasPrefix($0) || $0.hasPrefix(path) }
+                    }
             }
             #expect(found, "defect \(kind) at \(paths) is reported")
         }
@@ -90,15 +98,18 @@ import Testing
     @Test func demoSiteBuildsWithReportAndPages() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content")
-        let build = try cli.run("build", demo.appendingPathComponent("demo-export.json").path, "--out", "site",
-                                "--content", demo.path)
+        let build = try cli.run(
+            "build", demo.appendingPathComponent("demo-export.json").path, "--out", "site",
+            "--content", demo.path)
         #expect(build.code == 0, "\(build.stderr)")
         for page in ["index.html", "report.html", "report.md", "report.json", "about.html", "style.css"] {
             #expect(cli.exists("site/\(page)"), "\(page)")
         }
         let report = try cli.read("site/report.html")
-        for rule in ["like-count-mismatch", "like-unknown-user", "poster-copy-stale", "follow-mirror-missing",
-                     "timeline-missing", "timeline-stale", "timeline-poster"] {
+        for rule in [
+            "like-count-mismatch", "like-unknown-user", "poster-copy-stale", "follow-mirror-missing",
+            "timeline-missing", "timeline-stale", "timeline-poster",
+        ] {
             #expect(report.contains("id=\"rule-\(rule)\""), "\(rule)")
         }
         #expect(report.contains("posts/uidCarol0000000000000000000/-Kfn5tULx2kQ9zPq2Lm7/like_count"))
@@ -126,13 +137,19 @@ import Testing
         #expect(plain.code == 1)
         #expect(plain.stdout.contains("5 errors, 2 warnings, 0 info"))
         #expect(try cli.run("check", demo, "--fail-on", "never").code == 0)
-        let errorsOff = ["like-count-mismatch", "like-unknown-user", "follow-mirror-missing", "timeline-missing",
-                         "timeline-poster"].flatMap { ["--rule", "\($0)=off"] }
+        let errorsOff = [
+            "like-count-mismatch", "like-unknown-user", "follow-mirror-missing", "timeline-missing",
+            "timeline-poster",
+        ].flatMap { ["--rule", "\($0)=off"] }
         let args = ["check", demo] + errorsOff
         #expect(try run(cli, args).code == 0)
         #expect(try run(cli, args + ["--fail-on", "warning"]).code == 1)
-        #expect(try run(cli, ["check", demo, "--rule", "timeline-stale=error", "--rule", "poster-copy-stale=error"]
-            + errorsOff).code == 1)
+        #expect(
+            try run(
+                cli,
+                ["check", demo, "--rule", "timeline-stale=error", "--rule", "poster-copy-stale=error"]
+                    + errorsOff
+            ).code == 1)
     }
 
     func run(_ cli: CLI, _ args: [String]) throws -> CLI.Result { try cli.run(args) }
@@ -145,7 +162,8 @@ import Testing
         #expect(fromStdin.code == 1)
         // The same findings at the same lines; standard input's locations name it `stdin`.
         #expect(fromStdin.stdout.contains("\"file\": \"stdin\""))
-        #expect(fromStdin.stdout.replacingOccurrences(of: "\"stdin\"", with: "\"-\"")
-            == fromFile.stdout.replacingOccurrences(of: "\"\(demo.path)\"", with: "\"-\""))
+        #expect(
+            fromStdin.stdout.replacingOccurrences(of: "\"stdin\"", with: "\"-\"")
+                == fromFile.stdout.replacingOccurrences(of: "\"\(demo.path)\"", with: "\"-\""))
     }
 }

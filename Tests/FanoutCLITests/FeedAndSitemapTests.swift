@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Atom feeds per timeline and the sitemap, read back as XML the way a feed reader or crawler would.
 @Suite struct FeedAndSitemapTests {
@@ -36,8 +37,10 @@ import Testing
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("export.json"))) as! [String: Any]
         var posts = root["posts"] as! [String: [String: [String: Any]]]
         // The newest post of all, so that it is among the 50 newest of every timeline holding it.
-        let (owner, key) = posts.flatMap { owner, list in list.map { (owner, $0.key, ($0.value["created_at"] as? Double) ?? 0) } }
-            .max { ($0.2, $0.1) < ($1.2, $1.1) }.map { ($0.0, $0.1) }!
+        let (owner, key) = posts.flatMap { owner, list in
+            list.map { (owner, $0.key, ($0.value["created_at"] as? Double) ?? 0) }
+        }
+        .max { ($0.2, $0.1) < ($1.2, $1.1) }.map { ($0.0, $0.1) }!
         posts[owner]![key]!["caption"] = "Fish & <b>chips</b> \u{1}"
         root["posts"] = posts
         try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
@@ -78,8 +81,10 @@ import Testing
 
         // Without a base URL there is no sitemap, whose protocol forbids relative URLs; the build says so once.
         #expect(!cli.exists("site/sitemap.xml"))
-        #expect(build.stderr.split(separator: "\n").count { $0.contains("sitemap") } == 1 && build.stderr.contains("--base-url"),
-                "\(build.stderr)")
+        #expect(
+            build.stderr.split(separator: "\n").count { $0.contains("sitemap") } == 1
+                && build.stderr.contains("--base-url"),
+            "\(build.stderr)")
     }
 
     /// Atom titles and summaries are the caption's text: feed readers show them as written, so Markdown source
@@ -108,7 +113,11 @@ import Testing
         #expect(locations.contains("https://feeds.example.com/demo/index.html"))
         // It lists every HTML page of the site, in byte order.
         let htmlPages = cli.files(under: "site").filter { $0.hasSuffix(".html") }
-        #expect(locations == htmlPages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { "https://feeds.example.com/demo/" + $0 })
+        #expect(
+            locations
+                == htmlPages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map {
+                    "https://feeds.example.com/demo/" + $0
+                })
         #expect(!build.stderr.contains("sitemap"), "nothing to say with a base URL")
         for file in cli.files(under: "site") where file.hasSuffix("feed.xml") {
             let feed = try xml(try cli.read("site/\(file)"), file)
@@ -126,15 +135,19 @@ import Testing
     @Test func badPageSizeOrBaseURLIsAUsageErrorAndWritesNothing() throws {
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
-        for args in [["--per-page", "0"], ["--base-url", "feeds.example.com"], ["--base-url", "javascript:alert(1)"],
-                     ["--base-url", "https://example.org/feeds#frag"], ["--base-url", "https://example.org/?site=1"],
-                     ["--pages", "sitemap,index"]] {
+        for args in [
+            ["--per-page", "0"], ["--base-url", "feeds.example.com"], ["--base-url", "javascript:alert(1)"],
+            ["--base-url", "https://example.org/feeds#frag"], ["--base-url", "https://example.org/?site=1"],
+            ["--pages", "sitemap,index"],
+        ] {
             let result = try cli.run(["build", demo, "--out", "site"] + args)
             #expect(result.code == 2, "\(args): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "one message: \(result.stderr)")
             #expect(!cli.exists("site"), "\(args): nothing written")
         }
         let fragment = try cli.run("build", demo, "--out", "site", "--base-url", "https://example.org/feeds#frag")
-        #expect(fragment.stderr.contains("fragment") && fragment.stderr.contains("use https://example.org/feeds instead"), "\(fragment.stderr)")
+        #expect(
+            fragment.stderr.contains("fragment") && fragment.stderr.contains("use https://example.org/feeds instead"),
+            "\(fragment.stderr)")
     }
 }

@@ -10,12 +10,15 @@ import Testing
 @Suite struct FuzzRegressionTests {
     static let folders = ["fuzz/regressions", "fuzz/seeds"].map { CLI.repository.appendingPathComponent($0) }
 
-    @Test(.timeLimit(.minutes(3)))  // a hang (an unterminated deflate stream in a zip once caused one) fails, not blocks
+    // A hang (an unterminated deflate stream in a zip once caused one) fails, not blocks.
+    @Test(.timeLimit(.minutes(3)))
     func keptInputsHaveADefinedOutcome() throws {
         let cli = try CLI()
         let files = try Self.folders.flatMap { folder in
-            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") && $0 != "README.md" }
-                .sorted().map { folder.appendingPathComponent($0).path }
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                !$0.hasPrefix(".") && $0 != "README.md"
+            }
+            .sorted().map { folder.appendingPathComponent($0).path }
         }
         #expect(files.count >= 100)
         for file in files {
@@ -24,15 +27,19 @@ import Testing
                 let result = try cli.run(["check", file, "--schema", schema, "--format", "json"])
                 #expect([0, 1, 2].contains(result.code), "\(file) as \(schema): exit \(result.code) \(result.stderr)")
                 if result.code == 2 {
-                    #expect(result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1,
-                            "\(file) as \(schema): \(result.stderr)")
+                    #expect(
+                        result.stderr.hasPrefix("Error: ") && result.stderr.split(separator: "\n").count == 1,
+                        "\(file) as \(schema): \(result.stderr)")
                 } else {
-                    #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(file) as \(schema)")
+                    #expect(
+                        (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil,
+                        "\(file) as \(schema)")
                 }
                 // The site too, for the kept inputs (the seeds' pages are covered by the other CLI tests).
                 if file.contains("/regressions/") {
                     let build = try cli.run(["build", file, "--schema", schema, "--out", "site"])
-                    #expect([0, 2].contains(build.code), "build \(file) as \(schema): exit \(build.code) \(build.stderr)")
+                    #expect(
+                        [0, 2].contains(build.code), "build \(file) as \(schema): exit \(build.code) \(build.stderr)")
                 }
             }
         }

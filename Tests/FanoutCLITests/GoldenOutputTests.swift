@@ -25,7 +25,8 @@ import Testing
     /// since the site has hundreds of pages.
     @Test func generatedExportOutputsAreUnchanged() throws {
         let cli = try CLI()
-        let generate = try cli.run("generate", "--users", "25", "--seed", "7", "--defects", "15", "--out", "generated.json")
+        let generate = try cli.run(
+            "generate", "--users", "25", "--seed", "7", "--defects", "15", "--out", "generated.json")
         #expect(generate.code == 0, "\(generate.stderr)")
         let transcript = try Self.runAll(
             cli, export: "generated.json", build: ["--per-page", "4", "--base-url", "https://feeds.example.com/"])
@@ -43,7 +44,9 @@ import Testing
         }
         try record(["build", export, "--out", "out/site"] + build)
         for format in ["text", "json", "markdown", "html", "junit", "sarif", "github"] {
-            try record(["check", export, "--format", format, "--output", "out/reports/report.\(format)", "--fail-on", "never"])
+            try record([
+                "check", export, "--format", format, "--output", "out/reports/report.\(format)", "--fail-on", "never",
+            ])
         }
         try record(["check", export])
         // The JSON report rendered again: the text `check` printed above (ReportCommandTests compares every format).
@@ -59,10 +62,12 @@ import Testing
         // A page's input key hashes the executable's identity too, so that a new Fanout renders every page once
         // (docs/site.md "Rebuilds, progress and timings"): the manifest's content hashes are kept, its keys masked.
         if let manifest = files["site/.fanout-manifest"] {
-            let lines = String(decoding: manifest, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            files["site/.fanout-manifest"] = Data(lines.map { line in
-                line.count > 17 && line.dropFirst(16).first == " " ? "key " + line.dropFirst(17) : line
-            }.joined(separator: "\n").utf8)
+            let lines = String(decoding: manifest, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            files["site/.fanout-manifest"] = Data(
+                lines.map { line in
+                    line.count > 17 && line.dropFirst(16).first == " " ? "key " + line.dropFirst(17) : line
+                }.joined(separator: "\n").utf8)
         }
         let folder = golden.appendingPathComponent(name)
         if digestOnly {
@@ -73,17 +78,20 @@ import Testing
             try? FileManager.default.removeItem(at: folder)
             for (path, data) in files {
                 let url = folder.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: url)
             }
             return
         }
-        let kept = Set(FileManager.default.enumerator(atPath: folder.path)?.compactMap { item -> String? in
-            guard let path = item as? String else { return nil }
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            return isDirectory.boolValue ? nil : path
-        } ?? [])
+        let kept = Set(
+            FileManager.default.enumerator(atPath: folder.path)?.compactMap { item -> String? in
+                guard let path = item as? String else { return nil }
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                return isDirectory.boolValue ? nil : path
+            } ?? [])
         #expect(kept == Set(files.keys), "the same files as Golden/\(name) (FANOUT_UPDATE_GOLDEN=1 rewrites it)")
         for (path, data) in files.sorted(by: { $0.key < $1.key }) where kept.contains(path) {
             let expected = try Data(contentsOf: folder.appendingPathComponent(path))
@@ -104,7 +112,8 @@ import Testing
         let a = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let b = String(decoding: actual, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         for i in 0..<max(a.count, b.count) where i >= a.count || i >= b.count || a[i] != b[i] {
-            return "line \(i + 1)\n- \(i < a.count ? String(a[i].prefix(300)) : "")\n+ \(i < b.count ? String(b[i].prefix(300)) : "")"
+            return
+                "line \(i + 1)\n- \(i < a.count ? String(a[i].prefix(300)) : "")\n+ \(i < b.count ? String(b[i].prefix(300)) : "")"
         }
         return "(same lines)"
     }

@@ -14,10 +14,13 @@ import Testing
         let cli = try CLI()
         let build = try cli.run("build", Self.export, "--out", "site", "--per-page", "2")
         #expect(build.code == 0, "\(build.stderr)")
-        let check = try cli.run("check", Self.export, "--format", "html", "--output", "report.html", "--format", "markdown",
-                                "--fail-on", "never")
+        let check = try cli.run(
+            "check", Self.export, "--format", "html", "--output", "report.html", "--format", "markdown",
+            "--fail-on", "never")
         #expect(check.code == 0, "\(check.stderr)")
-        var outputs: [(name: String, text: String)] = [("check --format markdown", check.stdout), ("report.html", try cli.read("report.html"))]
+        var outputs: [(name: String, text: String)] = [
+            ("check --format markdown", check.stdout), ("report.html", try cli.read("report.html")),
+        ]
         for file in cli.files(under: "site") where file.hasSuffix(".html") || file.hasSuffix(".md") {
             outputs.append((file, try cli.read("site/\(file)")))
         }
@@ -35,11 +38,13 @@ import Testing
     /// links, and close the code fence it left open, so the rest of the page is not swallowed by it.
     @Test func markdownTwinsKeepCaptionsSafely() throws {
         let cli = try CLI()
-        #expect(try cli.run("build", Self.export, "--out", "site", "--per-page", "100", "--pages", "markdown").code == 0)
+        #expect(
+            try cli.run("build", Self.export, "--out", "site", "--per-page", "100", "--pages", "markdown").code == 0)
         let twin = try #require(cli.files(under: "site").first { $0.contains("uidansi") && $0.hasSuffix("index.md") })
         let text = try cli.read("site/\(twin)")
         #expect(text.contains("*mood* **strong** `code`  \nsecond line  \nthird line\n"), "\(text)")
-        #expect(text.contains("after inline bad [ok](https://example.com) img\n"), "HTML and dangerous links gone: \(text)")
+        #expect(
+            text.contains("after inline bad [ok](https://example.com) img\n"), "HTML and dangerous links gone: \(text)")
         #expect(text.contains("\nunclosed fence\n<b>still code</b>\n```\n\nno likes"), "the fence is closed: \(text)")
         #expect(!text.contains("<div>") && !text.contains("onclick"))
     }
@@ -52,11 +57,15 @@ import Testing
         #expect(forbidden.isEmpty, "\(name) holds U+\(forbidden.prefix(5))", sourceLocation: sourceLocation)
         if name.hasSuffix(".html") {
             let text = SearchScriptTag.removed(from: text)
-            #expect(!text.contains("<script") && !text.contains("=\"javascript:"), "\(name): markup", sourceLocation: sourceLocation)
+            #expect(
+                !text.contains("<script") && !text.contains("=\"javascript:"), "\(name): markup",
+                sourceLocation: sourceLocation)
         } else {
             let outsideCode = text.replacing(/(`+)[^`].*?\1/, with: "")
-            #expect(!outsideCode.contains(/[^\\]<script/) && !outsideCode.contains(/[^\\]\]\(javascript:/), "\(name): markup",
-                    sourceLocation: sourceLocation)
+            #expect(
+                !outsideCode.contains(/[^\\]<script/) && !outsideCode.contains(/[^\\]\]\(javascript:/),
+                "\(name): markup",
+                sourceLocation: sourceLocation)
         }
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutCLI
@@ -10,10 +10,11 @@ import Testing
 @Suite struct InProcessCLITests {
     @Test func formatsPairWithOutputsInOrderAndOneReportMayGoToStandardOutput() throws {
         let requests = try ReportRequest.pair(formats: [.json, .sarif, .text], outputs: ["a.json", "b.sarif"])
-        #expect(requests == [
-            ReportRequest(format: .json, output: "a.json"), ReportRequest(format: .sarif, output: "b.sarif"),
-            ReportRequest(format: .text, output: nil),
-        ])
+        #expect(
+            requests == [
+                ReportRequest(format: .json, output: "a.json"), ReportRequest(format: .sarif, output: "b.sarif"),
+                ReportRequest(format: .text, output: nil),
+            ])
         #expect(try ReportRequest.pair(formats: [], outputs: []) == [ReportRequest(format: .text, output: nil)])
         #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json, .text], outputs: []) }
         #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json], outputs: ["a", "b"]) }
@@ -24,7 +25,8 @@ import Testing
         let temporary = try TemporaryFolder("inprocess")
         defer { withExtendedLifetime(temporary) {} }
         let folder = temporary.url
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("project"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("project"), withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("project/site.toml").path
         try Data("export = \"data/export.json\"\nschema = \"instaclone\"\nfail_on = \"warning\"\n".utf8)
             .write(to: URL(fileURLWithPath: file))
@@ -49,7 +51,8 @@ import Testing
     @Test func exitCodesAreTwoForUsageAndInputErrorsAndOneForFindings() throws {
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         #expect(FanoutCommand.run(["check", demo, "--format", "json", "--output", "/dev/null"]) == 1)
-        #expect(FanoutCommand.run(["check", demo, "--fail-on", "never", "--format", "json", "--output", "/dev/null"]) == 0)
+        #expect(
+            FanoutCommand.run(["check", demo, "--fail-on", "never", "--format", "json", "--output", "/dev/null"]) == 0)
         #expect(FanoutCommand.run(["check", demo, "--rule", "no-such-rule=off"]) == 2)
         #expect(FanoutCommand.run(["check", "/nonexistent/export.json"]) == 2)
         #expect(FanoutCommand.run(["buidl"]) == 2)

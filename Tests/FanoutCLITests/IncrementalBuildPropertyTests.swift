@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// An incremental build, which renders only the pages whose input changed and carries the others over
@@ -17,7 +17,8 @@ import Testing
         let cli = try CLI()
         #expect(try cli.run("init", "project").code == 0)
         try FileManager.default.removeItem(at: cli.url("project/export.json"))
-        let generated = try cli.run(["generate", "--users", "24", "--seed", "\(seed)", "--defects", "3", "--out", "export.json"], in: "project")
+        let generated = try cli.run(
+            ["generate", "--users", "24", "--seed", "\(seed)", "--defects", "3", "--out", "export.json"], in: "project")
         try #require(generated.code == 0, "\(generated.stderr)")
         var random = SeededGenerator(seed: seed)
         var edits: [String] = []
@@ -27,7 +28,10 @@ import Testing
             // One to three edits between builds, as between two nightly backups: a like moved from one user to
             // another keeps the post's count, and only the two users' hearts change.
             var project = try Project(cli: cli)
-            edits.append((1...1 + random.next(3)).map { _ in (try? project.applyRandomEdit(step: step, random: &random)) ?? "failed edit" }
+            edits.append(
+                (1...1 + random.next(3)).map { _ in
+                    (try? project.applyRandomEdit(step: step, random: &random)) ?? "failed edit"
+                }
                 .joined(separator: " + "))
             let incremental = try cli.run(["build", "-v"] + Self.siteArguments, in: "project")
             try #require(incremental.code == 0, "seed \(seed), edits \(edits): \(incremental.stderr)")
@@ -63,7 +67,8 @@ private struct Project {
 
     init(cli: CLI) throws {
         self.cli = cli
-        root = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("project/export.json"))) as! [String: Any]
+        root =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("project/export.json"))) as! [String: Any]
     }
 
     /// Applies one edit chosen by `random`, saves it, and says what it was.
@@ -111,7 +116,8 @@ private struct Project {
     /// Sets (or with nil deletes) the value at `path`, creating objects on the way and removing emptied ones.
     private mutating func set(_ path: [String], _ value: Any?) throws {
         root = FirebasePatch.apply([path.joined(separator: "/"): value ?? NSNull()], to: root)
-        try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("project/export.json"))
+        try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(
+            to: cli.url("project/export.json"))
     }
 
     mutating func addLike(_ random: inout SeededGenerator) throws -> String? {
@@ -122,8 +128,10 @@ private struct Project {
     }
 
     mutating func removeLike(_ random: inout SeededGenerator) throws -> String? {
-        let likes = (root["postLikes"] as? [String: [String: Any]] ?? [:]).flatMap { post, users in users.keys.map { (post, $0) } }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let likes = (root["postLikes"] as? [String: [String: Any]] ?? [:]).flatMap { post, users in
+            users.keys.map { (post, $0) }
+        }
+        .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !likes.isEmpty else { return nil }
         let (post, user) = likes[random.next(likes.count)]
         try set(["postLikes", post, user], nil)
@@ -154,11 +162,13 @@ private struct Project {
     mutating func addPost(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let poster = users[random.next(users.count)]
         let key = "-Kedit\(step)x\(random.next(100_000))"
-        try set(["posts", poster, key], [
-            "created_at": 1_500_000_000 + Double(random.next(50_000_000)), "caption": "New post \(step)",
-            "image_url": "https://example.com/\(key).jpg", "image_height": 300, "like_count": 0,
-            "poster": ["uid": poster, "username": children("users", poster)["username"] ?? poster],
-        ] as [String: Any])
+        try set(
+            ["posts", poster, key],
+            [
+                "created_at": 1_500_000_000 + Double(random.next(50_000_000)), "caption": "New post \(step)",
+                "image_url": "https://example.com/\(key).jpg", "image_height": 300, "like_count": 0,
+                "poster": ["uid": poster, "username": children("users", poster)["username"] ?? poster],
+            ] as [String: Any])
         return "add post \(key) by \(poster)"
     }
 
@@ -185,8 +195,10 @@ private struct Project {
     }
 
     mutating func unfollow(_ random: inout SeededGenerator) throws -> String? {
-        let follows = (root["following"] as? [String: [String: Any]] ?? [:]).flatMap { user, targets in targets.keys.map { (user, $0) } }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let follows = (root["following"] as? [String: [String: Any]] ?? [:]).flatMap { user, targets in
+            targets.keys.map { (user, $0) }
+        }
+        .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !follows.isEmpty else { return nil }
         let (user, target) = follows[random.next(follows.count)]
         try set(["following", user, target], nil)
@@ -195,8 +207,10 @@ private struct Project {
     }
 
     mutating func dropTimelineEntry(_ random: inout SeededGenerator) throws -> String? {
-        let entries = (root["timeline"] as? [String: [String: Any]] ?? [:]).flatMap { user, posts in posts.keys.map { (user, $0) } }
-            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        let entries = (root["timeline"] as? [String: [String: Any]] ?? [:]).flatMap { user, posts in
+            posts.keys.map { (user, $0) }
+        }
+        .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         guard !entries.isEmpty else { return nil }
         let (user, post) = entries[random.next(entries.count)]
         try set(["timeline", user, post], nil)
@@ -209,15 +223,19 @@ private struct Project {
 
     /// Appends a line to a template that pages are rendered with directly.
     func editTemplate(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
-        let names = ["index.mustache", "timeline.mustache", "timeline.md.mustache", "profile.mustache", "post.mustache",
-                     "page.mustache", "report.mustache", "style.css"]
+        let names = [
+            "index.mustache", "timeline.mustache", "timeline.md.mustache", "profile.mustache", "post.mustache",
+            "page.mustache", "report.mustache", "style.css",
+        ]
         return try append(names[random.next(names.count)], "\n<!-- edit \(step) -->\n")
     }
 
     /// Changes a template that others include, or that renders cards and hearts.
     func editPartial(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
-        let names = ["layout.mustache", "post-card.mustache", "post-card.md.mustache", "heart.mustache",
-                     "pagination.mustache", "post-list.mustache"]
+        let names = [
+            "layout.mustache", "post-card.mustache", "post-card.md.mustache", "heart.mustache",
+            "pagination.mustache", "post-list.mustache",
+        ]
         let name = names[random.next(names.count)]
         let url = templateFolder.appendingPathComponent(name)
         guard var text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
@@ -243,7 +261,8 @@ private struct Project {
 
     func addOrRemoveContent(_ random: inout SeededGenerator, _ step: Int) throws -> String? {
         let folder = cli.url("project/Content")
-        let added = (try FileManager.default.contentsOfDirectory(atPath: folder.path)).filter { $0.hasPrefix("extra-") }.sorted()
+        let added = (try FileManager.default.contentsOfDirectory(atPath: folder.path)).filter { $0.hasPrefix("extra-") }
+            .sorted()
         if !added.isEmpty, random.next(2) == 0 {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(added[0]))
             return "remove page \(added[0])"

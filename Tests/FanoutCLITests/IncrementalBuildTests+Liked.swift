@@ -19,7 +19,9 @@ extension IncrementalBuildTests {
             try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("export.json"))
             return written(try rebuildAndCompare(cli, after: edit, arguments))
         }
-        func isLiked(_ file: String) -> Bool { (file as NSString).lastPathComponent.wholeMatch(of: /liked(-[0-9]+)?\.(html|md)/) != nil }
+        func isLiked(_ file: String) -> Bool {
+            (file as NSString).lastPathComponent.wholeMatch(of: /liked(-[0-9]+)?\.(html|md)/) != nil
+        }
         /// The liked pages showing `post`, and their Markdown twins.
         func likedPages(showing post: String) throws -> Set<String> {
             var pages = Set<String>()
@@ -40,22 +42,26 @@ extension IncrementalBuildTests {
         let poster = try #require(posts.first { $0.value[post] != nil }?.key)
         let showing = try likedPages(showing: post)
         #expect(showing.count >= 4, "the premise: two likers' pages and their twins show it")
-        let recaptioned = try rebuild("a liked post recaptioned", ["posts/\(poster)/\(post)/caption": "recaptioned *now*"])
+        let recaptioned = try rebuild(
+            "a liked post recaptioned", ["posts/\(poster)/\(post)/caption": "recaptioned *now*"])
         #expect(recaptioned.filter(isLiked) == showing, "\(recaptioned.filter(isLiked).symmetricDifference(showing))")
 
         // A like added: every liked page of the liker, and the others showing the post, whose card counts it.
         let liker = try #require(users.first { likes[post]?[$0] == nil })
-        let folder = try #require(TimelinePages(cli, site: "site").files[liker]?.first.map { ($0 as NSString).deletingLastPathComponent })
+        let folder = try #require(
+            TimelinePages(cli, site: "site").files[liker]?.first.map { ($0 as NSString).deletingLastPathComponent })
         let liked = try rebuild("a like added", ["postLikes/\(post)/\(liker)": true])
         let likersPages = Set(cli.files(under: "site").filter { $0.hasPrefix(folder + "/") && isLiked($0) })
         #expect(!likersPages.isDisjoint(with: try likedPages(showing: post)), "the liker's pages show the post")
         #expect(liked.filter(isLiked) == likersPages.union(try likedPages(showing: post)), "\(liked.filter(isLiked))")
 
         // A follow added: timelines change, no liked page does.
-        let (user, target) = try #require(users.lazy.flatMap { u in users.lazy.map { (u, $0) } }.first { u, t in
-            u != t && ((root["following"] as? [String: [String: Any]])?[u]?[t] == nil)
-        })
-        let followed = try rebuild("a follow added", ["following/\(user)/\(target)": true, "followers/\(target)/\(user)": true])
+        let (user, target) = try #require(
+            users.lazy.flatMap { u in users.lazy.map { (u, $0) } }.first { u, t in
+                u != t && ((root["following"] as? [String: [String: Any]])?[u]?[t] == nil)
+            })
+        let followed = try rebuild(
+            "a follow added", ["following/\(user)/\(target)": true, "followers/\(target)/\(user)": true])
         #expect(!followed.isEmpty && followed.filter(isLiked).isEmpty, "\(followed.filter(isLiked))")
     }
 }

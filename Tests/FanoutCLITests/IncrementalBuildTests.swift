@@ -7,9 +7,10 @@ import Testing
     func written(_ result: CLI.Result) -> Set<String> { listed("wrote", result) }
 
     func listed(_ verb: String, _ result: CLI.Result) -> Set<String> {
-        Set(result.stderr.split(separator: "\n").compactMap { line in
-            line.hasPrefix("  \(verb) ") ? String(line.dropFirst(verb.count + 3)) : nil
-        })
+        Set(
+            result.stderr.split(separator: "\n").compactMap { line in
+                line.hasPrefix("  \(verb) ") ? String(line.dropFirst(verb.count + 3)) : nil
+            })
     }
 
     /// The summary's counts agree in number: "1 page rendered", not "1 pages".
@@ -19,7 +20,8 @@ import Testing
         #expect(try cli.run("build", demo, "--out", "site", "--pages", "index").code == 0)
         let retitled = try cli.run("build", demo, "--out", "site", "--pages", "index", "--title", "Another title")
         // index.html is rendered again; the assets, style.css and search.js, are carried over.
-        #expect(retitled.stderr.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), 2 carried over, 0 deleted — "),
+        #expect(
+            retitled.stderr.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), 2 carried over, 0 deleted — "),
             "\(retitled.stderr)")
     }
 
@@ -38,8 +40,11 @@ import Testing
         }
 
         let forced = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "--force")
-        #expect(forced.stderr.hasPrefix("site/: \(CountTextForTests.grouped(files.count)) pages rendered "
-            + "(\(CountTextForTests.grouped(files.count)) written, 0 unchanged), 0 carried over, 0 deleted"), "\(forced.stderr)")
+        #expect(
+            forced.stderr.hasPrefix(
+                "site/: \(CountTextForTests.grouped(files.count)) pages rendered "
+                    + "(\(CountTextForTests.grouped(files.count)) written, 0 unchanged), 0 carried over, 0 deleted"),
+            "\(forced.stderr)")
 
         // A page deleted by hand comes back; nothing else is rendered.
         let victim = try #require(files.first { $0.hasPrefix("posts/") })
@@ -51,9 +56,11 @@ import Testing
         // Fewer pages: the ones gone are deleted, with the folders they leave empty.
         let fewer = try cli.run("build", "export.json", "--out", "site", "--per-page", "1000", "-v")
         let deleted = listed("deleted", fewer)
-        #expect(!deleted.isEmpty && deleted.allSatisfy { file in
-            ["page-", "profile-", "liked-"].contains { file.contains($0) } || file.hasPrefix("page/")
-        })
+        #expect(
+            !deleted.isEmpty
+                && deleted.allSatisfy { file in
+                    ["page-", "profile-", "liked-"].contains { file.contains($0) } || file.hasPrefix("page/")
+                })
         #expect(deleted.allSatisfy { !cli.exists("site/\($0)") })
         #expect(!cli.exists("site/page"), "the index's page folders are gone with their pages")
         try? FileManager.default.removeItem(at: cli.url("full"))
@@ -77,14 +84,18 @@ import Testing
         users[renamed]!["username"] = "someone_else"
         root["users"] = users
         try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
-        let killed = try cli.run(["build", "export.json", "--out", "site", "--per-page", "3"], environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
+        let killed = try cli.run(
+            ["build", "export.json", "--out", "site", "--per-page", "3"],
+            environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
         #expect(killed.code == 9, "killed by SIGKILL: \(killed.stderr)")
         if reverted { try original.write(to: cli.url("export.json")) }
         let next = try cli.run("build", "export.json", "--out", "site", "--per-page", "3")
         #expect(next.code == 0, "\(next.stderr)")
         #expect(try cli.run("build", "export.json", "--out", "full", "--per-page", "3").code == 0)
         #expect(try IncrementalBuildPropertyTests.differences(cli, "site", "full").isEmpty)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains("fanout-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter {
+            $0.contains("fanout-")
+        }
         #expect(leftovers.isEmpty, "the killed run's temporary folder is swept: \(leftovers)")
     }
 
@@ -96,7 +107,9 @@ import Testing
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "30", "--seed", "9", "--out", "export.json").code == 0)
         #expect(try cli.run("build", "export.json", "--out", "site", "--per-page", "3").code == 0)
-        let killed = try cli.run(["build", "export.json", "--out", "site", "--per-page", "50"], environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
+        let killed = try cli.run(
+            ["build", "export.json", "--out", "site", "--per-page", "50"],
+            environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(afterSteps)"])
         #expect(killed.code == 9, "killed by SIGKILL: \(killed.stderr)")
         let perPage = reverted ? "3" : "50"
         let next = try cli.run("build", "export.json", "--out", "site", "--per-page", perPage)
@@ -115,13 +128,17 @@ import Testing
 
         let second = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(second.code == 0 && written(second).isEmpty, "\(written(second))")
-        #expect(second.stderr.contains("0 pages rendered (0 written, 0 unchanged), \(CountTextForTests.grouped(all.count)) carried over"))
+        #expect(
+            second.stderr.contains(
+                "0 pages rendered (0 written, 0 unchanged), \(CountTextForTests.grouped(all.count)) carried over"))
 
         // Move one like from A to B on a post P (same count), so only pages showing P can change.
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("export.json"))) as! [String: Any]
         var likes = root["postLikes"] as! [String: [String: Bool]]
         let users = (root["users"] as! [String: Any]).keys.sorted()
-        let (post, likers) = likes.sorted { $0.key < $1.key }.first { $0.value.count >= 2 && $0.value.count < users.count }!
+        let (post, likers) = likes.sorted { $0.key < $1.key }.first {
+            $0.value.count >= 2 && $0.value.count < users.count
+        }!
         let a = likers.keys.sorted()[0]
         let b = users.first { likers[$0] == nil }!
         var moved = likers
@@ -162,14 +179,18 @@ import Testing
         // The pages of the posts a user liked (and their twins): every one of A's and B's, whose likes changed, and
         // the others' that show P.
         let liked = cli.files(under: "site").filter { ($0 as NSString).lastPathComponent.hasPrefix("liked") }
-        let folders = try [a, b].map { try #require(timelines.files[$0]?.first.map { ($0 as NSString).deletingLastPathComponent + "/" }) }
+        let folders = try [a, b].map {
+            try #require(timelines.files[$0]?.first.map { ($0 as NSString).deletingLastPathComponent + "/" })
+        }
         let likersPages = liked.filter { file in folders.contains { file.hasPrefix($0) } }
         showing.formUnion(likersPages)
-        for file in liked where file.hasSuffix(".html") && EndToEndTests.dataPosts((try? cli.read("site/\(file)")) ?? "").contains(post) {
+        for file in liked
+        where file.hasSuffix(".html") && EndToEndTests.dataPosts((try? cli.read("site/\(file)")) ?? "").contains(post) {
             showing.formUnion([file, String(file.dropLast("html".count)) + "md"])
         }
         #expect(changed.contains(postPage), "the post page lists the likers")
-        #expect(changed.isSubset(of: showing), "rewrote pages that do not show the post: \(changed.subtracting(showing))")
+        #expect(
+            changed.isSubset(of: showing), "rewrote pages that do not show the post: \(changed.subtracting(showing))")
         for liker in [a, b] where oracle.timelines[liker]!.contains(post) {
             #expect(changed.contains(pageWithPost[liker]!), "the heart of \(liker) changed")
         }
@@ -199,7 +220,9 @@ extension IncrementalBuildTests {
         let cli = try CLI()
         let fixture = CLI.repository.appendingPathComponent("Tests/Fixtures/friendlypix-initial_db.json")
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as! [String: Any]
-        func save() throws { try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("export.json")) }
+        func save() throws {
+            try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]).write(to: cli.url("export.json"))
+        }
         let arguments = ["--per-page", "5"]
         try save()
         #expect(try cli.run(["build", "export.json", "--out", "site"] + arguments).code == 0)
@@ -231,15 +254,23 @@ extension IncrementalBuildTests {
         #expect(showing.count > 3)
 
         let edited = try rebuild("a comment's text edited", ["comments/\(post)/-K9hcqlMcxoK2e2MDk94/text": "*edited*"])
-        #expect(edited.written == [page] && edited.summary.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), "), "\(edited)")
+        #expect(
+            edited.written == [page] && edited.summary.hasPrefix("site/: 1 page rendered (1 written, 0 unchanged), "),
+            "\(edited)")
         #expect(try cli.read("site/\(page)").contains("<p><em>edited</em></p>"))
 
         let quiet = "-K9gDb_A2fePL-F-mOni"  // no comments yet
         let (quietPage, quietShowing) = try pages(showing: quiet)
-        let added = try rebuild("a comment added", [
-            "comments/\(quiet)/-KzAdded0000000000a": ["author": commenter, "text": "new", "timestamp": 1_460_000_000_000] as [String: Any],
-        ])
-        #expect(added.written.contains(quietPage) && added.written.isSubset(of: quietShowing) && added.written.count > 2, "\(added)")
+        let added = try rebuild(
+            "a comment added",
+            [
+                "comments/\(quiet)/-KzAdded0000000000a": [
+                    "author": commenter, "text": "new", "timestamp": 1_460_000_000_000,
+                ] as [String: Any]
+            ])
+        #expect(
+            added.written.contains(quietPage) && added.written.isSubset(of: quietShowing) && added.written.count > 2,
+            "\(added)")
         #expect(try cli.read("site/\(quietPage)").contains("<p class=\"meta\">1 comment</p>"))
 
         let renamed = try rebuild("a commenter renamed", ["people/\(commenter)/displayName": "Renamed commenter"])
@@ -260,6 +291,7 @@ extension IncrementalBuildTests {
 enum CountTextForTests {
     static func grouped(_ n: Int) -> String {
         let digits = String(n)
-        return digits.enumerated().map { i, digit in (i > 0 && (digits.count - i) % 3 == 0 ? "," : "") + String(digit) }.joined()
+        return digits.enumerated().map { i, digit in (i > 0 && (digits.count - i) % 3 == 0 ? "," : "") + String(digit) }
+            .joined()
     }
 }

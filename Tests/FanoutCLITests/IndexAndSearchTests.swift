@@ -7,8 +7,11 @@ import Testing
 @Suite struct IndexAndSearchTests {
     /// The rows of an index page: (username, uid, timeline link resolved from the site's root).
     func rows(_ html: String, page: String) -> [(name: String, uid: String, href: String)] {
-        html.matches(of: /<tr><th scope="row"><a href="([^"]*)">([^<]*)<\/a>.*?<td class="uid" data-label="UID"><code>([^<]*)<\/code>/)
-            .map { (String($0.output.2), String($0.output.3), resolve(String($0.output.1), from: page)) }
+        html.matches(
+            of:
+                /<tr><th scope="row"><a href="([^"]*)">([^<]*)<\/a>.*?<td class="uid" data-label="UID"><code>([^<]*)<\/code>/
+        )
+        .map { (String($0.output.2), String($0.output.3), resolve(String($0.output.1), from: page)) }
     }
 
     /// `href` on the page at `page` (both relative to the site's root), as a path from the root.
@@ -43,7 +46,9 @@ import Testing
             let nav = try #require(html.firstMatch(of: /<nav class="pagination"[\s\S]*?<\/nav>/)).output
             for link in nav.matches(of: /href="([^"]*)"/) {
                 let target = resolve(String(link.output.1), from: page)
-                #expect(target == "index.html" || target.wholeMatch(of: /page\/[0-9]+\/index\.html/) != nil, "\(page): \(target)")
+                #expect(
+                    target == "index.html" || target.wholeMatch(of: /page\/[0-9]+\/index\.html/) != nil,
+                    "\(page): \(target)")
                 #expect(cli.exists("site/\(target)"), "\(page) links \(target)")
             }
             #expect(nav.contains(#"<span aria-current="page">\#(visited.count)</span>"#))
@@ -54,12 +59,17 @@ import Testing
         #expect(Set(listed.map(\.uid)) == Set(users.keys) && listed.count == users.count, "every user once")
         for row in listed {
             #expect(row.name == users[row.uid]?["username"] as? String ?? row.uid, "\(row.uid)'s name")
-            #expect(try cli.read("site/\(row.href)").contains(#"data-timeline="\#(row.uid)""#), "\(row.href) is \(row.uid)'s timeline")
+            #expect(
+                try cli.read("site/\(row.href)").contains(#"data-timeline="\#(row.uid)""#),
+                "\(row.href) is \(row.uid)'s timeline")
         }
-        #expect(listed.map(\.name) == listed.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "by username")
+        #expect(
+            listed.map(\.name) == listed.map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+            "by username")
 
         // search.json: the same users in the same order, each with the URL of their timeline.
-        let search = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("site/search.json"))) as! [[String: String]]
+        let search =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("site/search.json"))) as! [[String: String]]
         #expect(search.map { $0["uid"]! } == listed.map(\.uid))
         #expect(search.map { $0["username"]! } == listed.map(\.name))
         #expect(search.map { $0["url"]! } == listed.map(\.href))
@@ -79,8 +89,11 @@ import Testing
         #expect(try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "--pages", "index").code == 0)
         let html = try cli.read("site/page/8/index.html")
         let nav = try #require(html.firstMatch(of: /<nav class="pagination"[\s\S]*?<\/nav>/)).output
-        let numbers = nav.matches(of: /<li>(?:<a href="[^"]*">([0-9]+)<\/a>|<span aria-current="page">([0-9]+)<\/span>|<span class="gap">…<\/span>)<\/li>/)
-            .map { $0.output.1.map(String.init) ?? $0.output.2.map(String.init) ?? "…" }
+        let numbers = nav.matches(
+            of:
+                /<li>(?:<a href="[^"]*">([0-9]+)<\/a>|<span aria-current="page">([0-9]+)<\/span>|<span class="gap">…<\/span>)<\/li>/
+        )
+        .map { $0.output.1.map(String.init) ?? $0.output.2.map(String.init) ?? "…" }
         #expect(numbers == ["1", "…", "6", "7", "8", "9", "10", "…", "15"], "\(numbers)")
         #expect(nav.contains(#"<a rel="prev" href="../../page/7/index.html">← Previous</a>"#))
         #expect(nav.contains(#"<a rel="next" href="../../page/9/index.html">Next →</a>"#))
@@ -91,9 +104,12 @@ import Testing
     /// every existing post its database paths name; every link leads to a page of the site.
     @Test func reportFindingsLinkThePagesTheyConcern() throws {
         let cli = try CLI()
-        #expect(try cli.run("generate", "--users", "40", "--seed", "6", "--defects", "40", "--out", "export.json").code == 0)
+        #expect(
+            try cli.run("generate", "--users", "40", "--seed", "6", "--defects", "40", "--out", "export.json").code == 0
+        )
         #expect(try cli.run("build", "export.json", "--out", "site").code == 0)
-        let search = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("site/search.json"))) as! [[String: String]]
+        let search =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("site/search.json"))) as! [[String: String]]
         let timelineOf = Dictionary(uniqueKeysWithValues: search.map { ($0["uid"]!, $0["url"]!) })
         let html = try cli.read("site/report.html")
         let findings = html.matches(of: /<li class="finding [\s\S]*?\n<\/li>/).map { String($0.output) }
@@ -107,14 +123,17 @@ import Testing
         var linkedUsers = 0, linkedPosts = 0
         for finding in findings {
             let paths = finding.matches(of: /<li><code>([^<]*)<\/code><\/li>/).map { String($0.output.1) }
-            let hrefs = Set(finding.matches(of: /<ul class="finding-pages">(.*)<\/ul>/).flatMap {
-                $0.output.1.matches(of: /href="([^"]*)"/).map { String($0.output.1) }
-            })
+            let hrefs = Set(
+                finding.matches(of: /<ul class="finding-pages">(.*)<\/ul>/).flatMap {
+                    $0.output.1.matches(of: /href="([^"]*)"/).map { String($0.output.1) }
+                })
             for href in hrefs { #expect(cli.exists("site/\(href)"), "\(href) exists") }
             var expected = Set<String>()
             for segment in Set(paths.flatMap { $0.split(separator: "/").map(String.init) }) {
                 if let timeline = timelineOf[segment] {
-                    expected.formUnion([timeline, timeline.replacingOccurrences(of: "index.html", with: "profile.html")])
+                    expected.formUnion([
+                        timeline, timeline.replacingOccurrences(of: "index.html", with: "profile.html"),
+                    ])
                     linkedUsers += 1
                 }
                 if let post = postPage[segment] {
@@ -130,6 +149,8 @@ import Testing
         #expect(markdown.contains("\n  - pages: [") && markdown.contains("’s timeline](users/"))
         // The standalone report has no site around it, so no such links.
         let standalone = try cli.run("check", "export.json", "--format", "html", "--fail-on", "never")
-        #expect(standalone.code == 0 && !standalone.stdout.contains("<ul class=\"finding-pages\">") && standalone.stdout.contains("<li class=\"finding"))
+        #expect(
+            standalone.code == 0 && !standalone.stdout.contains("<ul class=\"finding-pages\">")
+                && standalone.stdout.contains("<li class=\"finding"))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Data from an export never becomes markup, script, a workflow command or a terminal control sequence, in any
@@ -45,12 +46,15 @@ import FoundationXML
 
     /// Raw HTML or a `javascript:` link in Markdown text, outside code spans; a backslash-escaped `\<` or `\]`
     /// is literal text in CommonMark, so it does not count.
-    static func expectNoMarkdownMarkup(_ markdown: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectNoMarkdownMarkup(
+        _ markdown: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let prose = try outsideCodeSpans(markdown)
         let markup = try NSRegularExpression(pattern: #"(?<!\\)<(script|svg|iframe|img)|(?<!\\)\]\(javascript:"#)
         let match = markup.firstMatch(in: prose, range: NSRange(prose.startIndex..., in: prose))
-        #expect(match == nil, "\(name): \(match.flatMap { Range($0.range, in: prose) }.map { prose[$0] } ?? "")",
-                sourceLocation: sourceLocation)
+        #expect(
+            match == nil, "\(name): \(match.flatMap { Range($0.range, in: prose) }.map { prose[$0] } ?? "")",
+            sourceLocation: sourceLocation)
     }
 
     static func expectNoMarkup(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -69,7 +73,9 @@ import FoundationXML
 
         let text = try cli.read("report.text")
         #expect(text.contains("like-count-mismatch"), "the vectors are quoted by findings: \(text)")
-        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, "no control characters")
+        #expect(
+            !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, "no control characters"
+        )
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("::") }, "no workflow command at a line start")
 
         for name in ["report.json", "report.sarif"] {
@@ -78,7 +84,8 @@ import FoundationXML
         }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("report.json"))) as? [String: Any]
         let messages = (json?["findings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
-        #expect(messages.contains { $0.contains("<script>alert(1)</script>\n::error::injected") }, "JSON keeps data exact")
+        #expect(
+            messages.contains { $0.contains("<script>alert(1)</script>\n::error::injected") }, "JSON keeps data exact")
 
         let junit = try Data(contentsOf: cli.url("report.junit"))
         #expect(XMLParser(data: junit).parse(), "JUnit is well-formed XML")
@@ -88,15 +95,18 @@ import FoundationXML
         let lines = github.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(!lines.isEmpty && !github.contains("\r"))
         for line in lines {
-            #expect(line.hasPrefix("::error title=") || line.hasPrefix("::warning title=") || line.hasPrefix("::notice title="),
-                    "every line is one of Fanout's commands: \(line)")
+            #expect(
+                line.hasPrefix("::error title=") || line.hasPrefix("::warning title=")
+                    || line.hasPrefix("::notice title="),
+                "every line is one of Fanout's commands: \(line)")
             // The command's properties end at the first `::`; data from the export never contains one unescaped there.
             let properties = line.dropFirst(2).prefix { $0 != ":" }
             #expect(!properties.contains("%0A"), "\(line)")
         }
         #expect(github.contains("%0A::error::injected%250A"), "line breaks and % in data are escaped: \(github)")
-        #expect(!github.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
-                "no control characters reach the log raw")
+        #expect(
+            !github.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F },
+            "no control characters reach the log raw")
         #expect(github.contains(#"\u{1b}]0;pwned\u{7}"#), "they are spelled out: \(github)")
 
         let html = try cli.read("report.html")

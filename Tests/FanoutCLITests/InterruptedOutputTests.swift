@@ -22,7 +22,9 @@ import Testing
 
     /// The temporaries Fanout names `.NAME.fanout-PURPOSE-PID` in the test's folder.
     static func temporaries(_ cli: CLI) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: cli.folder.path)) ?? []).filter { $0.contains(".fanout-") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: cli.folder.path)) ?? []).filter {
+            $0.contains(".fanout-")
+        }.sorted()
     }
 
     /// Starts `fanout build big.json --out site`, waits until it is writing its staging folder, sends `signal`
@@ -41,8 +43,10 @@ import Testing
         while !cli.exists("\(staging)/users") && process.isRunning && Date() < deadline { usleep(20_000) }
         #expect(process.isRunning, "the build ended before it could be stopped")
         process.stop(with: signal, within: 120)
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
-                "ended by the signal, as a shell reports it (128 + \(signal)): \(process.terminationReason) \(process.terminationStatus)")
+        #expect(
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+            "ended by the signal, as a shell reports it (128 + \(signal)): \(process.terminationReason) \(process.terminationStatus)"
+        )
         return process
     }
 
@@ -55,7 +59,8 @@ import Testing
     /// The demo site built first is still in place, whole.
     static func expectPreviousSite(_ cli: CLI, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!demoSite.isEmpty && cli.files(under: "site") == demoSite, sourceLocation: sourceLocation)
-        #expect((try? cli.read("site/index.html"))?.contains("demo-export.json") == true, sourceLocation: sourceLocation)
+        #expect(
+            (try? cli.read("site/index.html"))?.contains("demo-export.json") == true, sourceLocation: sourceLocation)
     }
 
     @Test(.timeLimit(.minutes(10)))
@@ -75,7 +80,9 @@ import Testing
         let first = try Self.stopBuild(cli, with: SIGKILL)
         #expect(Self.temporaries(cli) == [".site.fanout-tmp-\(first.processIdentifier)"], "SIGKILL cannot be handled")
         Self.expectPreviousSite(cli)
-        #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "report.json", "--fail-on", "never").code == 0)
+        #expect(
+            try cli.run("check", Self.demo, "--format", "json", "--output", "report.json", "--fail-on", "never").code
+                == 0)
         #expect(Self.temporaries(cli) == [])
         // … and so does the next build.
         let second = try Self.stopBuild(cli, with: SIGKILL)
@@ -108,13 +115,16 @@ import Testing
         let mounted = "mount --bind -o ro volume volume && "
         let build = try cli.shell(mounted + "exec \"$FANOUT\" build \"$DEMO\" --out volume/site", readOnlyMount: true)
         #expect(build.code == 2, "\(build.stderr)")
-        #expect(build.stderr.contains("volume/site: cannot write in volume: Read-only file system; nothing was written"),
-                "\(build.stderr)")
+        #expect(
+            build.stderr.contains("volume/site: cannot write in volume: Read-only file system; nothing was written"),
+            "\(build.stderr)")
         #expect(!build.stderr.contains("fanout-tmp"), "the message names --out, not the temporary folder")
-        let report = try cli.shell(mounted + "exec \"$FANOUT\" check \"$DEMO\" --format json --output volume/report.json",
-                                   readOnlyMount: true)
-        #expect(report.code == 2 && report.stderr.contains("volume/report.json: cannot write: Read-only file system"),
-                "\(report.stderr)")
+        let report = try cli.shell(
+            mounted + "exec \"$FANOUT\" check \"$DEMO\" --format json --output volume/report.json",
+            readOnlyMount: true)
+        #expect(
+            report.code == 2 && report.stderr.contains("volume/report.json: cannot write: Read-only file system"),
+            "\(report.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.url("volume").path) == [])
     }
 }
@@ -122,8 +132,10 @@ import Testing
 extension CLI {
     /// Whether this machine lets a process mount a folder read-only in a namespace of its own.
     static let canMountReadOnly: Bool = {
-        guard let cli = try? CLI(), (try? FileManager.default.createDirectory(at: cli.url("probe"), withIntermediateDirectories: true)) != nil,
-              let result = try? cli.shell("mount --bind -o ro probe probe && ! touch probe/x 2>/dev/null", readOnlyMount: true)
+        guard let cli = try? CLI(),
+            (try? FileManager.default.createDirectory(at: cli.url("probe"), withIntermediateDirectories: true)) != nil,
+            let result = try? cli.shell(
+                "mount --bind -o ro probe probe && ! touch probe/x 2>/dev/null", readOnlyMount: true)
         else { return false }
         return result.code == 0
     }()
@@ -132,8 +144,12 @@ extension CLI {
     /// `readOnlyMount`, in a private user and mount namespace (`unshare -rm`), so that it may mount.
     func shell(_ script: String, readOnlyMount: Bool = false) throws -> Result {
         try runProcess(
-            URL(fileURLWithPath: readOnlyMount ? "/usr/bin/unshare" : "/bin/sh"), (readOnlyMount ? ["-rm", "sh"] : []) + ["-c", script],
+            URL(fileURLWithPath: readOnlyMount ? "/usr/bin/unshare" : "/bin/sh"),
+            (readOnlyMount ? ["-rm", "sh"] : []) + ["-c", script],
             in: folder,
-            environment: ["FANOUT": Self.binary.path, "DEMO": Self.repository.appendingPathComponent("Content/demo-export.json").path])
+            environment: [
+                "FANOUT": Self.binary.path,
+                "DEMO": Self.repository.appendingPathComponent("Content/demo-export.json").path,
+            ])
     }
 }

@@ -17,7 +17,11 @@ struct JSONTree {
             for key in path.split(separator: "/").map(String.init) { node = (node as? [String: Any])?[key] }
             return node
         }
-        set { root = Self.setting(path.split(separator: "/").map(String.init)[...], to: newValue, in: root) as? [String: Any] ?? [:] }
+        set {
+            root =
+                Self.setting(path.split(separator: "/").map(String.init)[...], to: newValue, in: root) as? [String: Any]
+                ?? [:]
+        }
     }
 
     /// The keys of the object at `path`, sorted.
@@ -31,7 +35,9 @@ struct JSONTree {
 
     /// The tree as JSON text, keys sorted.
     var text: String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: root, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
+        String(
+            decoding: try! JSONSerialization.data(withJSONObject: root, options: [.sortedKeys, .prettyPrinted]),
+            as: UTF8.self)
     }
 
     private static func setting(_ keys: ArraySlice<String>, to value: Any?, in node: Any?) -> Any? {

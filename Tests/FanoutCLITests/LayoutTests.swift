@@ -42,7 +42,8 @@ struct Feed {
         for (n, owner) in owners.enumerated() {
             // Posts 3 and 4 share a second: ties are ordered by key.
             let seconds = base + (n == 4 ? 3 : n) * 3_600
-            feed.posts.append(Post(key: pushID(seconds: seconds, n), owner: owner, seconds: seconds, caption: "post *\(n)*"))
+            feed.posts.append(
+                Post(key: pushID(seconds: seconds, n), owner: owner, seconds: seconds, caption: "post *\(n)*"))
         }
         let p = feed.posts.map(\.key)
         feed.likes = [
@@ -65,7 +66,9 @@ struct Feed {
     /// The distinct existing users who like `post`.
     func likers(_ post: String) -> [String] {
         var seen: [String] = []
-        for like in likes where like.post == post && exists(like.user) && !seen.contains(like.user) { seen.append(like.user) }
+        for like in likes where like.post == post && exists(like.user) && !seen.contains(like.user) {
+            seen.append(like.user)
+        }
         return seen
     }
 
@@ -73,7 +76,8 @@ struct Feed {
     func timeline(_ uid: String) -> [String] {
         let authors = Set([uid] + follows.filter { $0.user == uid }.map(\.target))
         return posts.filter { authors.contains($0.owner) }.sorted {
-            $0.seconds != $1.seconds ? $0.seconds > $1.seconds : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+            $0.seconds != $1.seconds
+                ? $0.seconds > $1.seconds : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
         }.map(\.key)
     }
 
@@ -83,7 +87,9 @@ struct Feed {
     }
 
     static func json(_ object: Any) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
+        String(
+            decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]),
+            as: UTF8.self)
     }
 
     /// Seeds 000 and 003: posts under their poster, `postLikes`, `following`/`followers`, `timeline`.
@@ -104,17 +110,22 @@ struct Feed {
             followers[follow.target, default: [:]][follow.user] = true
         }
         var timeline: [String: [String: Any]] = [:]
-        for entry in storedTimelines { timeline[entry.user, default: [:]][entry.post] = ["poster_uid": owner(entry.post)!] }
+        for entry in storedTimelines {
+            timeline[entry.user, default: [:]][entry.post] = ["poster_uid": owner(entry.post)!]
+        }
         return Self.json([
             "users": Dictionary(uniqueKeysWithValues: users.map { ($0.uid, ["username": $0.username]) }),
-            "posts": posts, "postLikes": postLikes, "following": following, "followers": followers, "timeline": timeline,
+            "posts": posts, "postLikes": postLikes, "following": following, "followers": followers,
+            "timeline": timeline,
         ])
     }
 
     /// Seed 002: flat posts with `ownerUid`, two like mirrors, `user-*` lists, values `1`.
     var instaclone: String {
-        var userPosts: [String: [String: Any]] = [:], postLikes: [String: [String: Any]] = [:], userLikes: [String: [String: Any]] = [:]
-        var following: [String: [String: Any]] = [:], followers: [String: [String: Any]] = [:], feed: [String: [String: Any]] = [:]
+        var userPosts: [String: [String: Any]] = [:], postLikes: [String: [String: Any]] = [:],
+            userLikes: [String: [String: Any]] = [:]
+        var following: [String: [String: Any]] = [:], followers: [String: [String: Any]] = [:],
+            feed: [String: [String: Any]] = [:]
         for post in posts { userPosts[post.owner, default: [:]][post.key] = 1 }
         for like in likes {
             postLikes[like.post, default: [:]][like.user] = 1
@@ -126,13 +137,27 @@ struct Feed {
         }
         for entry in storedTimelines { feed[entry.user, default: [:]][entry.post] = 1 }
         return Self.json([
-            "users": Dictionary(uniqueKeysWithValues: users.map {
-                ($0.uid, ["username": $0.username, "name": $0.username.capitalized, "profileImageUrl": "https://img.example/\($0.uid).png"])
-            }),
-            "posts": Dictionary(uniqueKeysWithValues: posts.map {
-                ($0.key, ["ownerUid": $0.owner, "caption": $0.caption, "imageUrl": "https://img.example/\($0.key).jpg",
-                          "likes": likers($0.key).count, "creationDate": $0.seconds] as [String: Any])
-            }),
+            "users": Dictionary(
+                uniqueKeysWithValues: users.map {
+                    (
+                        $0.uid,
+                        [
+                            "username": $0.username, "name": $0.username.capitalized,
+                            "profileImageUrl": "https://img.example/\($0.uid).png",
+                        ]
+                    )
+                }),
+            "posts": Dictionary(
+                uniqueKeysWithValues: posts.map {
+                    (
+                        $0.key,
+                        [
+                            "ownerUid": $0.owner, "caption": $0.caption,
+                            "imageUrl": "https://img.example/\($0.key).jpg",
+                            "likes": likers($0.key).count, "creationDate": $0.seconds,
+                        ] as [String: Any]
+                    )
+                }),
             "user-posts": userPosts, "post-likes": postLikes, "user-likes": userLikes,
             "user-following": following, "user-followers": followers, "user-feed": feed,
         ])
@@ -147,31 +172,52 @@ struct Feed {
         func pointer(_ className: String, _ id: String) -> [String: Any] {
             ["__type": "Pointer", "className": className, "objectId": id]
         }
-        let userRows = users.map { ["objectId": $0.uid, "username": $0.username, "createdAt": date(1_480_000_000)] as [String: Any] }
+        let userRows = users.map {
+            ["objectId": $0.uid, "username": $0.username, "createdAt": date(1_480_000_000)] as [String: Any]
+        }
         let postRows = posts.map {
-            ["objectId": $0.key, "user": pointer("_User", $0.owner), "createdAt": date($0.seconds), "caption": $0.caption,
-             "imageFile": ["__type": "File", "name": "\($0.key).jpg", "url": "https://img.example/\($0.key).jpg"]] as [String: Any]
+            [
+                "objectId": $0.key, "user": pointer("_User", $0.owner), "createdAt": date($0.seconds),
+                "caption": $0.caption,
+                "imageFile": ["__type": "File", "name": "\($0.key).jpg", "url": "https://img.example/\($0.key).jpg"],
+            ] as [String: Any]
         }
         var likeRows = likes.enumerated().map { n, like in
-            ["objectId": "like\(n)", "fromUser": pointer("_User", like.user), "toPost": pointer("Post", like.post)] as [String: Any]
+            ["objectId": "like\(n)", "fromUser": pointer("_User", like.user), "toPost": pointer("Post", like.post)]
+                as [String: Any]
         }
-        likeRows.append(["objectId": "likeAgain", "fromUser": pointer("_User", likes[0].user), "toPost": pointer("Post", likes[0].post)])
+        likeRows.append([
+            "objectId": "likeAgain", "fromUser": pointer("_User", likes[0].user),
+            "toPost": pointer("Post", likes[0].post),
+        ])
         let followRows = follows.enumerated().map { n, follow in
-            ["objectId": "follow\(n)", "fromUser": pointer("_User", follow.user), "toUser": pointer("_User", follow.target)] as [String: Any]
+            [
+                "objectId": "follow\(n)", "fromUser": pointer("_User", follow.user),
+                "toUser": pointer("_User", follow.target),
+            ] as [String: Any]
         }
         return [
             "_User.json": Self.json(["results": userRows]), "Post.json": Self.json(postRows),
             "Like.json": Self.json(["results": likeRows]), "Follow.json": Self.json(["results": followRows]),
-            "FlaggedContent.json": Self.json(["results": [
-                ["objectId": "flag0", "fromUser": pointer("_User", "uBo"), "toPost": pointer("Post", posts[2].key)],
-                ["objectId": "flag1", "fromUser": pointer("_User", "uDi"), "toPost": pointer("Post", posts[2].key)],
-            ] as [[String: Any]]]),
+            "FlaggedContent.json": Self.json([
+                "results": [
+                    [
+                        "objectId": "flag0", "fromUser": pointer("_User", "uBo"),
+                        "toPost": pointer("Post", posts[2].key),
+                    ],
+                    [
+                        "objectId": "flag1", "fromUser": pointer("_User", "uDi"),
+                        "toPost": pointer("Post", posts[2].key),
+                    ],
+                ] as [[String: Any]]
+            ]),
         ]
     }
 
     /// The example app of docs/layouts.md: `members`, `content/{post}` with `publisher`, `likes`, `follow`, `feed`.
     var pinboard: String {
-        var likes: [String: [String: Any]] = [:], follow: [String: [String: [String: Any]]] = [:], feed: [String: [String: Any]] = [:]
+        var likes: [String: [String: Any]] = [:], follow: [String: [String: [String: Any]]] = [:],
+            feed: [String: [String: Any]] = [:]
         for like in self.likes { likes[like.post, default: [:]][like.user] = true }
         for f in follows {
             follow[f.user, default: [:]]["following", default: [:]][f.target] = true
@@ -179,13 +225,24 @@ struct Feed {
         }
         for entry in storedTimelines { feed[entry.user, default: [:]][entry.post] = ["by": owner(entry.post)!] }
         return Self.json([
-            "members": Dictionary(uniqueKeysWithValues: users.map {
-                ($0.uid, ["handle": $0.username, "profile": ["displayName": $0.username.uppercased()]] as [String: Any])
-            }),
-            "content": Dictionary(uniqueKeysWithValues: posts.map {
-                ($0.key, ["publisher": $0.owner, "timestamp": $0.seconds * 1000, "text": $0.caption,
-                          "media": ["url": "https://img.example/\($0.key).jpg"], "stats": ["likes": likers($0.key).count]] as [String: Any])
-            }),
+            "members": Dictionary(
+                uniqueKeysWithValues: users.map {
+                    (
+                        $0.uid,
+                        ["handle": $0.username, "profile": ["displayName": $0.username.uppercased()]] as [String: Any]
+                    )
+                }),
+            "content": Dictionary(
+                uniqueKeysWithValues: posts.map {
+                    (
+                        $0.key,
+                        [
+                            "publisher": $0.owner, "timestamp": $0.seconds * 1000, "text": $0.caption,
+                            "media": ["url": "https://img.example/\($0.key).jpg"],
+                            "stats": ["likes": likers($0.key).count],
+                        ] as [String: Any]
+                    )
+                }),
             "likes": likes, "follow": follow, "feed": feed,
         ])
     }
@@ -286,7 +343,8 @@ struct Feed {
             #expect(try cli.read("out-\(file)/snapshot.json") == plain, "\(file)")
         }
         for file in ["export.json", "export.json.gz"] {
-            let result = try cli.run("export", "-", "--out", "stdin-\(file)", stdin: try Data(contentsOf: cli.url(file)))
+            let result = try cli.run(
+                "export", "-", "--out", "stdin-\(file)", stdin: try Data(contentsOf: cli.url(file)))
             #expect(result.code == 0, "\(result.stderr)")
             #expect(try cli.read("stdin-\(file)/snapshot.json") == plain, "\(file) on standard input")
         }
@@ -300,7 +358,11 @@ struct Feed {
         let compressed = try Data(contentsOf: cli.url("export.json.gz"))
         try compressed.prefix(compressed.count - 20).write(to: cli.url("cut.json.gz"))
         let cut = try cli.run("export", "cut.json.gz", "--out", "never")
-        #expect(cut.code == 2 && cut.stderr == "Error: cannot read cut.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
+        #expect(
+            cut.code == 2
+                && cut.stderr
+                    == "Error: cannot read cut.json.gz: truncated gzip data: the file ends inside the compressed stream\n"
+        )
         #expect(!cli.exists("never"))
     }
 
@@ -326,7 +388,9 @@ struct Feed {
         let report = try json(check.stdout)
         #expect(report["schema"] as? String == "friendlypix")
         let findings = report["findings"] as! [[String: Any]]
-        let reported = findings.filter { $0["rule"] as? String == "timeline-missing" }.map { ($0["paths"] as! [String])[0] }
+        let reported = findings.filter { $0["rule"] as? String == "timeline-missing" }.map {
+            ($0["paths"] as! [String])[0]
+        }
         #expect(Set(reported) == missing)
         #expect(reported.count == missing.count, "each missing entry once")
 
@@ -334,11 +398,14 @@ struct Feed {
         #expect(build.code == 0, "\(build.stderr)")
         let timelines = try TimelinePages(cli, site: "site")
         #expect(Set(timelines.posts.keys) == Set(people.keys), "a timeline per person")
-        for (uid, files) in timelines.files { #expect(files.first?.hasSuffix("/index.html") == true, "\(uid) starts at index.html") }
+        for (uid, files) in timelines.files {
+            #expect(files.first?.hasSuffix("/index.html") == true, "\(uid) starts at index.html")
+        }
         #expect(try cli.read("site/report.html").contains("feed/05781774870892877580/"))
-        let kitty = try #require(cli.files(under: "site/posts").first {
-            (try? cli.read("site/posts/\($0)"))?.contains("data-post=\"-K9euzjFOpEFYT5lUZrh\"") == true
-        })
+        let kitty = try #require(
+            cli.files(under: "site/posts").first {
+                (try? cli.read("site/posts/\($0)"))?.contains("data-post=\"-K9euzjFOpEFYT5lUZrh\"") == true
+            })
         #expect(try cli.read("site/posts/\(kitty)").contains("Kitty!!!"))
     }
 
@@ -376,9 +443,11 @@ struct Feed {
         #expect(paths("push-id-time") == ["content/\(late.key)/timestamp"])
 
         // Relations left out switch off the rules that need them, and the report says why.
-        let partial = try Self.manualSchema().replacingOccurrences(of: "[timeline]\npath = \"feed/{user}/{post}\"\nposter = \"by\"\n", with: "")
+        let partial = try Self.manualSchema().replacingOccurrences(
+            of: "[timeline]\npath = \"feed/{user}/{post}\"\nposter = \"by\"\n", with: "")
         try cli.write(partial, to: "partial.toml")
-        let skipped = try json(try cli.run("check", "drifted.json", "--schema", "partial.toml", "--format", "json").stdout)
+        let skipped = try json(
+            try cli.run("check", "drifted.json", "--schema", "partial.toml", "--format", "json").stdout)
         let reasons = (skipped["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
         let timelineMissing = try #require(reasons.first { $0["rule"] == "timeline-missing" })
         #expect(timelineMissing["reason"]?.contains("timeline") == true, "\(timelineMissing)")
@@ -424,38 +493,48 @@ struct Feed {
         }
         #expect(marked == [flagged] && unmarked == feed.posts.count - 1)
         let cyTimeline = try #require(try TimelinePages(cli, site: "site").files["uCy"])
-        #expect(try cyTimeline.contains { try cli.read("site/\($0)").contains("data-flagged=\"true\"") },
-                "the card is marked on timelines too")
+        #expect(
+            try cyTimeline.contains { try cli.read("site/\($0)").contains("data-flagged=\"true\"") },
+            "the card is marked on timelines too")
         let siteReport = try cli.read("site/report.html")
         #expect(siteReport.contains("FlaggedContent/flag1"))
         // Parse rows are found by their own key (`Like/{id}`): the report's links name the users and posts of the
         // rows, the double like's liker and post, the flag's post and the users who flagged it.
         func pageLinks(_ path: String) throws -> [String] {
-            let finding = try #require(siteReport.matches(of: /<li class="finding [\s\S]*?\n<\/li>/).map { String($0.output) }
-                .first { $0.contains("<code>\(path)</code>") }, "a finding at \(path)")
+            let finding = try #require(
+                siteReport.matches(of: /<li class="finding [\s\S]*?\n<\/li>/).map { String($0.output) }
+                    .first { $0.contains("<code>\(path)</code>") }, "a finding at \(path)")
             return finding.matches(of: /<ul class="finding-pages">(.*)<\/ul>/).flatMap {
                 $0.output.1.matches(of: />([^<]+)<\/a>/).map { String($0.output.1) }
             }
         }
         let liker = try #require(feed.users.first { $0.uid == feed.likes[0].user }).username
-        #expect(try pageLinks("Like/likeAgain") == ["\(liker)’s profile", "\(liker)’s timeline", "post \(feed.likes[0].post)"])
+        #expect(
+            try pageLinks("Like/likeAgain") == [
+                "\(liker)’s profile", "\(liker)’s timeline", "post \(feed.likes[0].post)",
+            ])
         // `Post/{post}` names no poster (Parse keeps the owner in a field), so cy is not linked: only what the paths name.
-        #expect(try pageLinks("FlaggedContent/flag1") == ["bo’s profile", "bo’s timeline", "di’s profile", "di’s timeline",
-                                                          "post \(flagged)"])
+        #expect(
+            try pageLinks("FlaggedContent/flag1") == [
+                "bo’s profile", "bo’s timeline", "di’s profile", "di’s timeline",
+                "post \(flagged)",
+            ])
     }
 
     @Test func schemasCommandListsThePresetsAndPrintsACopyableFile() throws {
         let cli = try CLI()
         let list = try cli.run("schemas")
         #expect(list.code == 0)
-        #expect(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-            == ["makestagram", "instaclone", "friendlypix", "parse"])
+        #expect(
+            list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+                == ["makestagram", "instaclone", "friendlypix", "parse"])
         #expect(try cli.run("schemas", "list").stdout == list.stdout)
 
         let shown = try cli.run("schemas", "show", "instaclone")
         #expect(shown.code == 0 && shown.stdout.contains("path = \"user-feed/{user}/{post}\""))
         // Copy, edit the name, use: the same as the preset.
-        try cli.write(shown.stdout.replacingOccurrences(of: "name = \"instaclone\"", with: "name = \"ours\""), to: "ours.toml")
+        try cli.write(
+            shown.stdout.replacingOccurrences(of: "name = \"instaclone\"", with: "name = \"ours\""), to: "ours.toml")
         try cli.write(Feed.sample.instaclone, to: "export.json")
         #expect(try cli.run("export", "export.json", "--out", "a").code == 0)
         let copied = try cli.run("export", "export.json", "--schema", "ours.toml", "--out", "b")
@@ -465,7 +544,11 @@ struct Feed {
         #expect(check["schema"] as? String == "ours")
 
         let unknown = try cli.run("schemas", "show", "myspace")
-        #expect(unknown.code == 2 && unknown.stderr.contains("unknown schema \"myspace\"; presets: makestagram, instaclone, friendlypix, parse"))
+        #expect(
+            unknown.code == 2
+                && unknown.stderr.contains(
+                    "unknown schema \"myspace\"; presets: makestagram, instaclone, friendlypix, parse")
+        )
         #expect(try cli.run("export", "export.json", "--schema", "myspace", "--out", "c").code == 2)
     }
 
@@ -475,24 +558,32 @@ struct Feed {
         let schema = try Self.manualSchema()
         let badUnit = schema.replacingOccurrences(of: "unit = \"ms\"", with: "unit = \"msec\"")
         try cli.write(badUnit, to: "bad-unit.toml")
-        let line = badUnit.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("created_at") }! + 1
+        let line =
+            badUnit.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("created_at") }!
+            + 1
         try cli.write(schema.replacingOccurrences(of: "[follows]", with: "[follows"), to: "bad-syntax.toml")
         try cli.write(schema.replacingOccurrences(of: "caption = ", with: "captoin = "), to: "typo.toml")
         let cases: [(String, String)] = [
-            ("bad-unit.toml", "Error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms or iso8601\n"),
+            (
+                "bad-unit.toml",
+                "Error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms or iso8601\n"
+            ),
             ("bad-syntax.toml", "Error: bad-syntax.toml: invalid TOML at line "),
             ("typo.toml", "Error: typo.toml: line "),
             ("missing.toml", "Error: cannot read schema file missing.toml: "),
         ]
         for (file, message) in cases {
             for command in ["export", "build", "check"] {
-                let result = try run(cli, [command, "pinboard.json", "--schema", file] + (command == "check" ? [] : ["--out", "out"]))
+                let result = try run(
+                    cli, [command, "pinboard.json", "--schema", file] + (command == "check" ? [] : ["--out", "out"]))
                 #expect(result.code == 2, "\(command) \(file)")
                 #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1 && result.stdout.isEmpty)
             }
         }
-        #expect(try cli.run("check", "pinboard.json", "--schema", "typo.toml").stderr.contains("posts.captoin: unknown key"))
+        #expect(
+            try cli.run("check", "pinboard.json", "--schema", "typo.toml").stderr.contains("posts.captoin: unknown key")
+        )
         #expect(!cli.exists("out"), "nothing written")
     }
 
@@ -506,7 +597,9 @@ struct Feed {
         #expect(unknown.stderr.contains("cannot tell the layout: its top-level keys are \"comments\", \"-Kgeo\""))
         #expect(unknown.stderr.contains("presets: makestagram, instaclone, friendlypix, parse"))
         let ambiguous = try cli.run("export", "ambiguous.json", "--out", "out")
-        #expect(ambiguous.code == 2 && ambiguous.stderr.contains("ambiguous layout: its top-level keys are \"users\", \"posts\""))
+        #expect(
+            ambiguous.code == 2
+                && ambiguous.stderr.contains("ambiguous layout: its top-level keys are \"users\", \"posts\""))
         let mixed = try cli.run("check", "mixed.json")
         #expect(mixed.code == 2 && mixed.stderr.contains("\"user-feed\" (instaclone)"))
         #expect(!cli.exists("out"))

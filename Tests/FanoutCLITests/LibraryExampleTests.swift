@@ -18,7 +18,8 @@ import Testing
     @Test func theManualsExampleGivesTheTimelineAndReportOfTheCommands() throws {
         let path = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         // docs/library.md example: begin
-        let dataset = try ExportLoader.load(path: path, schema: nil)  // nil: detect the layout; or Presets.named("makestagram")
+        // nil: detect the layout; or Presets.named("makestagram")
+        let dataset = try ExportLoader.load(path: path, schema: nil)
         let derived = DerivedData(dataset)
         var audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
         let alice = dataset.users.firstIndex { $0.username == "alice" }!
@@ -35,10 +36,11 @@ import Testing
 
         // Alice's timeline as her timeline page shows it: her posts and carol's and bob's, newest first.
         let timeline = derived.timeline(user: alice)
-        #expect(timeline.map { dataset.key(dataset.posts[$0].key) } == [
-            "-KgAmAunx9kQ9zPq2Lm7", "-Kg2Braxx7kQ9zPq2Lm7", "-Kg0U-K1x6kQ9zPq2Lm7", "-KfrbHYGx3kQ9zPq2Lm7",
-            "-Kfn5tULx2kQ9zPq2Lm7", "-KfmfQdQx1kQ9zPq2Lm7", "-Kfm1DtVx0kQ9zPq2Lm7",
-        ])
+        #expect(
+            timeline.map { dataset.key(dataset.posts[$0].key) } == [
+                "-KgAmAunx9kQ9zPq2Lm7", "-Kg2Braxx7kQ9zPq2Lm7", "-Kg0U-K1x6kQ9zPq2Lm7", "-KfrbHYGx3kQ9zPq2Lm7",
+                "-Kfn5tULx2kQ9zPq2Lm7", "-KfmfQdQx1kQ9zPq2Lm7", "-Kfm1DtVx0kQ9zPq2Lm7",
+            ])
         #expect(timeline.map { derived.likeCount(post: $0) } == [2, 0, 1, 1, 4, 2, 3])
         #expect(dataset.schema.name == "makestagram")
 
@@ -47,8 +49,9 @@ import Testing
         let text = try cli.run("check", path, "--fail-on", "never")
         #expect(text.code == 0, "\(text.stderr)")
         #expect(audit.findings.count == 7)
-        #expect(text.stdout.contains(
-            "\(audit.count(.error)) errors, \(audit.count(.warning)) warnings, \(audit.count(.info)) info from "))
+        #expect(
+            text.stdout.contains(
+                "\(audit.count(.error)) errors, \(audit.count(.warning)) warnings, \(audit.count(.info)) info from "))
         let report = try cli.run("check", path, "--format", "json", "--fail-on", "never")
         #expect(report.code == 0, "\(report.stderr)")
         #expect(json == report.stdout)
@@ -65,7 +68,8 @@ import Testing
         let pageImports = block.prefix { $0.hasPrefix("import ") }.map(String.init)
         let pageCode = block.dropFirst(pageImports.count).drop { $0.isEmpty }.map(String.init)
 
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let imports = source.filter { $0.hasPrefix("import Fanout") }.map(String.init)
         let first = try #require(source.firstIndex { $0.trimmingCharacters(in: .whitespaces) == Self.begin })
         let last = try #require(source.firstIndex { $0.trimmingCharacters(in: .whitespaces) == Self.end })

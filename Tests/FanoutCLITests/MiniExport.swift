@@ -10,12 +10,18 @@ struct MiniExport {
     /// Makestagram: alice and bob follow each other, each has a post, bob likes alice's post.
     static var makestagram: MiniExport {
         func post(_ owner: String, _ time: Int, likes: Int) -> [String: Any] {
-            ["created_at": time, "image_url": "https://example.com/\(owner).jpg", "image_height": 300, "like_count": likes,
-             "poster": ["uid": owner, "username": owner], "caption": "by \(owner)"]
+            [
+                "created_at": time, "image_url": "https://example.com/\(owner).jpg", "image_height": 300,
+                "like_count": likes,
+                "poster": ["uid": owner, "username": owner], "caption": "by \(owner)",
+            ]
         }
         return MiniExport(tree: [
             "users": ["alice": ["username": "alice"], "bob": ["username": "bob"]],
-            "posts": ["alice": [pa: post("alice", 1_490_119_356, likes: 1)], "bob": [pb: post("bob", 1_490_130_156, likes: 0)]],
+            "posts": [
+                "alice": [pa: post("alice", 1_490_119_356, likes: 1)],
+                "bob": [pb: post("bob", 1_490_130_156, likes: 0)],
+            ],
             "postLikes": [pa: ["bob": true]],
             "following": ["alice": ["bob": true], "bob": ["alice": true]],
             "followers": ["alice": ["bob": true], "bob": ["alice": true]],
@@ -29,8 +35,10 @@ struct MiniExport {
     /// The Instagram clone's layout (seed 002): the same world with a `user-likes` mirror and `1` for edges.
     static var instaclone: MiniExport {
         func post(_ owner: String, _ time: Int, likes: Int) -> [String: Any] {
-            ["ownerUid": owner, "creationDate": time, "imageUrl": "https://example.com/\(owner).jpg", "likes": likes,
-             "caption": "by \(owner)"]
+            [
+                "ownerUid": owner, "creationDate": time, "imageUrl": "https://example.com/\(owner).jpg", "likes": likes,
+                "caption": "by \(owner)",
+            ]
         }
         return MiniExport(tree: [
             "users": ["alice": ["username": "alice", "name": "Alice"], "bob": ["username": "bob", "name": "Bob"]],

@@ -11,7 +11,9 @@ import Testing
         #expect(result.code == 0)
         #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}"))
         // The summary line, and the note that a build without a base URL has no sitemap.
-        #expect(result.stderr.split(separator: "\n").filter { !$0.hasPrefix("note: ") }.count == 1, "only the summary line: \(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").filter { !$0.hasPrefix("note: ") }.count == 1,
+            "only the summary line: \(result.stderr)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
@@ -33,7 +35,9 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(text.contains("\r\u{1B}[K"), "progress lines redraw in place")
-        for phase in ["read", "render"] { #expect(text.contains("\(phase) "), "\(phase) shown: \(text.debugDescription)") }
+        for phase in ["read", "render"] {
+            #expect(text.contains("\(phase) "), "\(phase) shown: \(text.debugDescription)")
+        }
         #expect(text.contains(" pages rendered ("))
     }
 }

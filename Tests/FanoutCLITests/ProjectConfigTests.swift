@@ -1,11 +1,12 @@
-import FanoutCore
 import FanoutCLI
+import FanoutCore
 import Testing
 
 /// The site project file: every key read and checked, errors naming file, line and key.
 @Suite struct ProjectConfigTests {
     @Test func readsEveryKey() throws {
-        let config = try ProjectConfig.parse("""
+        let config = try ProjectConfig.parse(
+            """
             # A site project.
             export = "backups/latest.json"
             schema = "makestagram"
@@ -19,10 +20,13 @@ import Testing
             push-id-time = "off"
             "poster-copy-stale" = "error" # quoted keys are keys too
             """, file: "fanout.toml")
-        #expect(config == ProjectConfig(
-            export: "backups/latest.json", schema: "makestagram", title: "Feeds", baseURL: "https://feeds.example.com/",
-            perPage: 20, out: "_site", failOn: .warning,
-            rules: ["push-id-time": .off, "poster-copy-stale": .severity(.error)]))
+        #expect(
+            config
+                == ProjectConfig(
+                    export: "backups/latest.json", schema: "makestagram", title: "Feeds",
+                    baseURL: "https://feeds.example.com/",
+                    perPage: 20, out: "_site", failOn: .warning,
+                    rules: ["push-id-time": .off, "poster-copy-stale": .severity(.error)]))
     }
 
     @Test func anEmptyFileSetsNothing() throws {
@@ -30,9 +34,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("title = \"x\"\n\n[rules]\npush-id-time = \"off\"\nlike-count-mismatch = \"loud\"\n",
-         "fanout.toml:5: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error"),
-        ("[rules]\nno-such-rule = \"off\"\n", "fanout.toml:2: [rules] no-such-rule: unknown rule \"no-such-rule\"; known rules: like-count-mismatch"),
+        (
+            "title = \"x\"\n\n[rules]\npush-id-time = \"off\"\nlike-count-mismatch = \"loud\"\n",
+            "fanout.toml:5: [rules] like-count-mismatch = \"loud\": expected off, info, warning or error"
+        ),
+        (
+            "[rules]\nno-such-rule = \"off\"\n",
+            "fanout.toml:2: [rules] no-such-rule: unknown rule \"no-such-rule\"; known rules: like-count-mismatch"
+        ),
         ("per_page = 0\n", "fanout.toml:1: per_page = 0: expected a whole number of at least 1"),
         ("titel = \"x\"\n", "fanout.toml:1: unknown key \"titel\"; known keys: export"),
         ("fail_on = \"sometimes\"\n", "fanout.toml:1: fail_on = \"sometimes\": expected error, warning, info or never"),

@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// `fanout export --repair` on generated exports with drift: the patch repairs every mechanical finding,
@@ -62,8 +62,10 @@ import Testing
     @Test(arguments: drifts)
     func theRepairPatchLeavesNoMechanicalFindingAndKeepsTheTruth(_ drift: Drift) throws {
         let cli = try CLI()
-        let generated = try cli.run(["generate", "--users", "\(drift.users)", "--seed", "\(drift.seed)",
-                                     "--defects", "\(drift.defects)", "--out", "generated.json", "--manifest", "defects.jsonl"])
+        let generated = try cli.run([
+            "generate", "--users", "\(drift.users)", "--seed", "\(drift.seed)",
+            "--defects", "\(drift.defects)", "--out", "generated.json", "--manifest", "defects.jsonl",
+        ])
         #expect(generated.code == 0, "\(generated.stderr)")
         try cli.write(try Self.moreDrift(try cli.read("generated.json"), seed: drift.seed), to: "drift.json")
         let truth = try Oracle(exportAt: cli.url("drift.json"))
@@ -74,12 +76,17 @@ import Testing
         for line in try cli.read("defects.jsonl").split(separator: "\n") {
             let defect = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             let kind = defect["kind"] as! String, paths = defect["paths"] as! [String]
-            #expect(before.contains { finding in
-                finding["rule"] as? String == kind
-                    && (finding["paths"] as! [String]).contains { p in paths.contains { p.hasPrefix($0) || $0.hasPrefix(p) } }
-            }, "\(kind) at \(paths)")
+            #expect(
+                before.contains { finding in
+                    finding["rule"] as? String == kind
+                        && (finding["paths"] as! [String]).contains { p in
+                            paths.contains { p.hasPrefix($0) || $0.hasPrefix(p) }
+                        }
+                }, "\(kind) at \(paths)")
         }
-        for rule in ["follow-unknown-user", "follow-self", "follow-mirror-missing", "poster-copy-uid", "like-duplicate"] {
+        for rule in [
+            "follow-unknown-user", "follow-self", "follow-mirror-missing", "poster-copy-uid", "like-duplicate",
+        ] {
             #expect(before.contains { $0["rule"] as? String == rule }, "the extra drift shows as \(rule)")
         }
 
@@ -99,21 +106,25 @@ import Testing
         // Applied independently, as a REST PATCH on the root would.
         let exported = try JSONSerialization.jsonObject(with: Data(try cli.read("drift.json").utf8)) as! [String: Any]
         let patched = FirebasePatch.apply(patch, to: exported)
-        try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: patched), as: UTF8.self), to: "patched.json")
+        try cli.write(
+            String(decoding: try JSONSerialization.data(withJSONObject: patched), as: UTF8.self), to: "patched.json")
         let (patchedCode, afterPatch, _) = try cli.jsonReport("patched.json")
         #expect(patchedCode == 0 && afterPatch.isEmpty, "\(afterPatch.prefix(5))")
-        let streamed = try JSONSerialization.jsonObject(with: Data(try cli.read("out/repaired.json").utf8)) as! NSDictionary
+        let streamed =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("out/repaired.json").utf8)) as! NSDictionary
         #expect(streamed == patched as NSDictionary, "the streaming applier and PATCH semantics agree")
 
         // The truth does not change: the repaired export derives what the original's sources say.
         #expect(try cli.run(["export", "out/repaired.json", "--out", "again"]).code == 0)
-        let snapshot = try JSONSerialization.jsonObject(with: Data(try cli.read("again/snapshot.json").utf8)) as! [String: Any]
+        let snapshot =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("again/snapshot.json").utf8)) as! [String: Any]
         #expect(snapshot["timelines"] as? [String: [String]] == truth.timelines)
         let counts = (snapshot["posts"] as! [String: [String: Any]]).mapValues { $0["like_count"] as! Int }
         #expect(counts == truth.likeCounts)
         // Timelines, counts and likers are those of the original export (user follow counts are not: they
         // counted the follows of deleted users and self-follows that the repair deletes).
-        let original = try JSONSerialization.jsonObject(with: Data(try cli.read("out/snapshot.json").utf8)) as! [String: Any]
+        let original =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("out/snapshot.json").utf8)) as! [String: Any]
         #expect(snapshot["timelines"] as? NSDictionary == original["timelines"] as? NSDictionary)
         #expect(snapshot["posts"] as? NSDictionary == original["posts"] as? NSDictionary)
         // And a second repair finds nothing left to do.
@@ -124,14 +135,18 @@ import Testing
     @Test func repairReadsStandardInputOnce() throws {
         let cli = try CLI()
         let demo = try Data(contentsOf: CLI.repository.appendingPathComponent("Content/demo-export.json"))
-        let fromFile = try cli.run(["export", CLI.repository.appendingPathComponent("Content/demo-export.json").path,
-                                    "--out", "file", "--repair"])
+        let fromFile = try cli.run([
+            "export", CLI.repository.appendingPathComponent("Content/demo-export.json").path,
+            "--out", "file", "--repair",
+        ])
         let fromStdin = try cli.run(["export", "-", "--out", "stdin", "--repair"], stdin: demo)
         #expect(fromFile.code == 0 && fromStdin.code == 0, "\(fromStdin.stderr)")
         for name in ["repair.patch.json", "repaired.json", "snapshot.json"] {
             #expect(try cli.read("stdin/\(name)") == cli.read("file/\(name)"), "\(name)")
         }
-        #expect(try cli.read("file/repair.patch.json").contains("\"timeline/uidErin0000000000000000000/-Kg5ca7sx8kQ9zPq2Lm7\""))
+        #expect(
+            try cli.read("file/repair.patch.json").contains(
+                "\"timeline/uidErin0000000000000000000/-Kg5ca7sx8kQ9zPq2Lm7\""))
         let bad = try cli.run(["export", "-", "--out", "bad", "--repair"], stdin: Data("{\"users\": [1,}".utf8))
         #expect(bad.code == 2 && bad.stderr.contains("standard input: invalid JSON"), "\(bad.stderr)")
         #expect(!cli.exists("bad"))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The CI-native report formats through the CLI: several reports from one read, each well formed.
@@ -11,22 +11,27 @@ import FoundationXML
 
     @Test func severalFormatsFromOneRun() throws {
         let cli = try CLI()
-        let result = try cli.run(["check", Self.demo, "--format", "junit", "--output", "reports/junit.xml",
-                                  "--format", "sarif", "--output", "reports/fanout.sarif",
-                                  "--format", "json", "--output", "reports/report.json",
-                                  "--format", "markdown", "--output", "reports/report.md",
-                                  "--format", "html", "--output", "reports/report.html", "--format", "github"])
+        let result = try cli.run([
+            "check", Self.demo, "--format", "junit", "--output", "reports/junit.xml",
+            "--format", "sarif", "--output", "reports/fanout.sarif",
+            "--format", "json", "--output", "reports/report.json",
+            "--format", "markdown", "--output", "reports/report.md",
+            "--format", "html", "--output", "reports/report.html", "--format", "github",
+        ])
         #expect(result.code == 1)
-        #expect(cli.files(under: "reports") == ["fanout.sarif", "junit.xml", "report.html", "report.json", "report.md"])
+        #expect(
+            cli.files(under: "reports") == ["fanout.sarif", "junit.xml", "report.html", "report.json", "report.md"])
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::") }, "github goes to stdout")
         #expect(result.stderr.contains("5 errors, 2 warnings"))
 
         let parser = XMLParser(data: Data(try cli.read("reports/junit.xml").utf8))
         #expect(parser.parse(), "JUnit is well-formed XML")
-        let sarif = try JSONSerialization.jsonObject(with: Data(try cli.read("reports/fanout.sarif").utf8)) as! [String: Any]
+        let sarif =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("reports/fanout.sarif").utf8)) as! [String: Any]
         let results = ((sarif["runs"] as! [[String: Any]])[0]["results"] as! [[String: Any]])
         #expect(results.count == 7)
-        let report = try JSONSerialization.jsonObject(with: Data(try cli.read("reports/report.json").utf8)) as! [String: Any]
+        let report =
+            try JSONSerialization.jsonObject(with: Data(try cli.read("reports/report.json").utf8)) as! [String: Any]
         #expect((report["findings"] as! [Any]).count == 7)
         let html = try cli.read("reports/report.html")
         #expect(html.contains("class=\"rule-explanation\"") && html.contains("class=\"fix\""))
@@ -39,8 +44,9 @@ import FoundationXML
         #expect(try cli.run(["build", Self.demo, "--out", "site"]).code == 0)
         func coverageFigure(_ html: String) -> String? {
             guard let caption = html.range(of: "Timeline coverage:"),
-                  let start = html.range(of: "<figure>", options: .backwards, range: html.startIndex..<caption.lowerBound),
-                  let end = html.range(of: "</figure>", range: caption.upperBound..<html.endIndex)
+                let start = html.range(
+                    of: "<figure>", options: .backwards, range: html.startIndex..<caption.lowerBound),
+                let end = html.range(of: "</figure>", range: caption.upperBound..<html.endIndex)
             else { return nil }
             return String(html[start.lowerBound..<end.upperBound])
         }
@@ -51,7 +57,9 @@ import FoundationXML
 
     @Test func githubAnnotationsStopAtTenPerSeverity() throws {
         let cli = try CLI()
-        #expect(try cli.run(["generate", "--users", "300", "--seed", "5", "--defects", "60", "--out", "drift.json"]).code == 0)
+        #expect(
+            try cli.run(["generate", "--users", "300", "--seed", "5", "--defects", "60", "--out", "drift.json"]).code
+                == 0)
         let (_, findings, _) = try cli.jsonReport("drift.json")
         let errors = findings.filter { $0["severity"] as? String == "error" }.count
         let warnings = findings.filter { $0["severity"] as? String == "warning" }.count
@@ -69,7 +77,9 @@ import FoundationXML
         let cli = try CLI()
         let twoToStdout = try cli.run(["check", Self.demo, "--format", "json", "--format", "sarif"])
         #expect(twoToStdout.code == 2 && twoToStdout.stderr.contains("only one report can go to standard output"))
-        let tooManyOutputs = try cli.run(["check", Self.demo, "--format", "json", "--output", "a.json", "--output", "b.json"])
+        let tooManyOutputs = try cli.run([
+            "check", Self.demo, "--format", "json", "--output", "a.json", "--output", "b.json",
+        ])
         #expect(tooManyOutputs.code == 2)
         let unknown = try cli.run(["check", Self.demo, "--format", "xml"])
         #expect(unknown.code == 2)
@@ -84,7 +94,8 @@ import FoundationXML
         let explain = try cli.run(["check", "--explain", "like-count-mismatch"])
         #expect(explain.code == 0)
         #expect(explain.stdout.hasPrefix("like-count-mismatch (default severity: error)"))
-        #expect(explain.stdout.replacingOccurrences(of: "\n", with: " ").contains("The like set is the source of truth"))
+        #expect(
+            explain.stdout.replacingOccurrences(of: "\n", with: " ").contains("The like set is the source of truth"))
         #expect(explain.stdout.contains("Fix: mechanical"))
         let manual = try cli.run(["check", "--explain", "post-field"])
         #expect(manual.stdout.contains("Fix: none that is mechanical"))

@@ -20,11 +20,15 @@ import Testing
     }
 
     /// Asserts one clear input error: exit 2, one line on stderr starting `Error: FILE: ` and containing `text`.
-    static func expectInputError(_ result: CLI.Result, file: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectInputError(
+        _ result: CLI.Result, file: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.code == 2, "exit \(result.code): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix("Error: \(file): "), "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)",
+            sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
     }
 
@@ -33,7 +37,8 @@ import Testing
     @Test func deepNestingAtTheTopLevel() throws {
         let cli = try CLI()
         // Balanced: valid JSON, but an array is not an export.
-        try cli.write(String(repeating: "[", count: Self.depth) + String(repeating: "]", count: Self.depth), to: "arrays.json")
+        try cli.write(
+            String(repeating: "[", count: Self.depth) + String(repeating: "]", count: Self.depth), to: "arrays.json")
         Self.expectInputError(try cli.run("check", "arrays.json"), file: "arrays.json", "not a Firebase export")
         // Objects: the first key decides nothing, so the detector names the keys it found.
         let objects = String(repeating: "{\"a\":", count: Self.depth) + "1" + String(repeating: "}", count: Self.depth)
@@ -41,7 +46,8 @@ import Testing
         Self.expectInputError(try cli.run("check", "objects.json"), file: "objects.json", "\"a\"")
         // Unbalanced: the error is at the end, where a bracket is missing.
         try cli.write(String(repeating: "[", count: Self.depth), to: "open.json")
-        Self.expectInputError(try cli.run("check", "open.json"), file: "open.json", "invalid JSON at line 1, column \(Self.depth + 1)")
+        Self.expectInputError(
+            try cli.run("check", "open.json"), file: "open.json", "invalid JSON at line 1, column \(Self.depth + 1)")
     }
 
     @Test func deepNestingInsideAnExport() throws {
@@ -53,7 +59,8 @@ import Testing
         #expect(caption.code == 1, "\(caption.stderr)")
         #expect(caption.stdout.contains("caption is a array, expected a string"), "\(caption.stdout)")
         // The same nesting under `posts/u1/…`, where the schema expects post objects: not a crash, a report.
-        let posts = "{\"users\": {\"u1\": {\"username\": \"a\"}}, \"posts\": {\"u1\": "
+        let posts =
+            "{\"users\": {\"u1\": {\"username\": \"a\"}}, \"posts\": {\"u1\": "
             + String(repeating: "{\"p\":", count: Self.depth) + "1" + String(repeating: "}", count: Self.depth) + "}}"
         try cli.write(posts, to: "posts.json")
         let nested = try cli.run("check", "posts.json", "--schema", "makestagram")
@@ -70,12 +77,14 @@ import Testing
         key.append(contentsOf: [0xC3, 0x28])  // a lead byte followed by ASCII: not UTF-8
         key.append(Data("\": {\"username\": \"a\"}}}".utf8))
         try key.write(to: cli.url("key.json"))
-        Self.expectInputError(try cli.run("check", "key.json"), file: "key.json", "invalid JSON at line 1, column 14: invalid UTF-8")
+        Self.expectInputError(
+            try cli.run("check", "key.json"), file: "key.json", "invalid JSON at line 1, column 14: invalid UTF-8")
         var value = Data("{\"users\": {\"u1\": {\"username\": \"a".utf8)
         value.append(contentsOf: [0xFF])
         value.append(Data("\"}}}".utf8))
         try value.write(to: cli.url("value.json"))
-        Self.expectInputError(try cli.run("check", "value.json"), file: "value.json", "invalid JSON at line 1, column 33: invalid UTF-8")
+        Self.expectInputError(
+            try cli.run("check", "value.json"), file: "value.json", "invalid JSON at line 1, column 33: invalid UTF-8")
         #expect(cli.files(under: ".") == ["key.json", "value.json"])
     }
 
@@ -145,12 +154,16 @@ import Testing
     @Test func emptyAndTruncatedFiles() throws {
         let cli = try CLI()
         try Data().write(to: cli.url("empty.json"))
-        Self.expectInputError(try cli.run("check", "empty.json"), file: "empty.json", "invalid JSON at line 1, column 1: ")
-        Self.expectInputError(try cli.run(["check", "-"], stdin: Data()), file: "standard input", "invalid JSON at line 1, column 1: ")
+        Self.expectInputError(
+            try cli.run("check", "empty.json"), file: "empty.json", "invalid JSON at line 1, column 1: ")
+        Self.expectInputError(
+            try cli.run(["check", "-"], stdin: Data()), file: "standard input", "invalid JSON at line 1, column 1: ")
 
         let demo = try Data(contentsOf: CLI.repository.appendingPathComponent("Content/demo-export.json"))
         try demo.prefix(demo.count / 2).write(to: cli.url("half.json"))
-        for args in [["check", "half.json"], ["build", "half.json", "--out", "site"], ["export", "half.json", "--out", "snap"]] {
+        for args in [
+            ["check", "half.json"], ["build", "half.json", "--out", "site"], ["export", "half.json", "--out", "snap"],
+        ] {
             Self.expectInputError(try cli.run(args), file: "half.json", "invalid JSON at line ")
         }
         #expect(cli.files(under: ".") == ["empty.json", "half.json"], "nothing written")
@@ -166,7 +179,9 @@ import Testing
         // Decompression fails before any JSON is read, so the message is the one of an unreadable file.
         let half = try cli.run("check", "half.json.gz")
         #expect(half.code == 2 && half.stdout.isEmpty)
-        #expect(half.stderr == "Error: cannot read half.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
+        #expect(
+            half.stderr
+                == "Error: cannot read half.json.gz: truncated gzip data: the file ends inside the compressed stream\n")
         // Only the header: nothing to decompress.
         try full.prefix(12).write(to: cli.url("header.json.gz"))
         let header = try cli.run("check", "header.json.gz")
@@ -180,16 +195,11 @@ import Testing
         var bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03]
         bytes += Array("garbagegarbage".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
         try Data(bytes).write(to: cli.url("claims.json.gz"))
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: "/bin/sh")
-        run.arguments = ["-c", "ulimit -v 1500000 && exec \"$0\" check claims.json.gz 2>&1", CLI.binary.path]
-        run.currentDirectoryURL = cli.folder
-        let output = Pipe()
-        run.standardOutput = output
-        try run.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 2, "\(text)")
+        let run = try runProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -v 1500000 && exec \"$0\" check claims.json.gz 2>&1", CLI.binary.path], in: cli.folder)
+        let text = run.stdout
+        #expect(run.code == 2, "\(text)")
         #expect(text.hasPrefix("Error: cannot read claims.json.gz: corrupt gzip data"), "\(text)")
     }
 }

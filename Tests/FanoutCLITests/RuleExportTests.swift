@@ -15,25 +15,35 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
 
     /// Every rule of docs/checks.md.
     static let all: [RuleCase] = [
-        RuleCase(rule: "like-count-mismatch", path: "posts/alice/\(pa)/like_count") { $0.set("posts/alice/\(pa)/like_count", 3) },
-        RuleCase(rule: "like-count-negative", path: "posts/bob/\(pb)/like_count") { $0.set("posts/bob/\(pb)/like_count", -1) },
+        RuleCase(rule: "like-count-mismatch", path: "posts/alice/\(pa)/like_count") {
+            $0.set("posts/alice/\(pa)/like_count", 3)
+        },
+        RuleCase(rule: "like-count-negative", path: "posts/bob/\(pb)/like_count") {
+            $0.set("posts/bob/\(pb)/like_count", -1)
+        },
         RuleCase(rule: "like-unknown-user", path: "postLikes/\(pa)/ghost") { $0.set("postLikes/\(pa)/ghost", true) },
         RuleCase(rule: "like-unknown-post", path: "postLikes/-KgoneGoneGoneGone00/alice") {
             $0.set("postLikes/-KgoneGoneGoneGone00/alice", true)
         },
-        RuleCase(rule: "like-mirror-missing", path: "user-likes/bob/\(pa)", instaclone: true) { $0.set("user-likes", nil) },
+        RuleCase(rule: "like-mirror-missing", path: "user-likes/bob/\(pa)", instaclone: true) {
+            $0.set("user-likes", nil)
+        },
         RuleCase(rule: "like-duplicate", path: "postLikes/\(pa)/bob") { $0.set("postLikes/\(pa)/bob", "<repeat>") },
         RuleCase(rule: "poster-copy-stale", path: "posts/alice/\(pa)/poster/username") {
             $0.set("posts/alice/\(pa)/poster/username", "alice_before_rename")
         },
-        RuleCase(rule: "poster-copy-uid", path: "posts/bob/\(pb)/poster/uid") { $0.set("posts/bob/\(pb)/poster/uid", "alice") },
+        RuleCase(rule: "poster-copy-uid", path: "posts/bob/\(pb)/poster/uid") {
+            $0.set("posts/bob/\(pb)/poster/uid", "alice")
+        },
         RuleCase(rule: "post-unknown-poster", path: "posts/ghost/-Kfm1DtVx0kQ9zPq2Lm8") { export in
             var post = (export.tree["posts"] as! [String: [String: Any]])["alice"]![pa] as! [String: Any]
             post["poster"] = ["uid": "ghost", "username": "ghost"]
             post["like_count"] = 0
             export.set("posts/ghost/-Kfm1DtVx0kQ9zPq2Lm8", post)
         },
-        RuleCase(rule: "post-field", path: "posts/alice/\(pa)/image_url") { $0.set("posts/alice/\(pa)/image_url", nil) },
+        RuleCase(rule: "post-field", path: "posts/alice/\(pa)/image_url") {
+            $0.set("posts/alice/\(pa)/image_url", nil)
+        },
         RuleCase(rule: "follow-mirror-missing", path: "followers/bob/alice") { $0.set("followers/bob/alice", nil) },
         RuleCase(rule: "follow-unknown-user", path: "following/alice/ghost") { export in
             export.set("following/alice/ghost", true)
@@ -51,7 +61,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         RuleCase(rule: "timeline-unknown-post", path: "timeline/alice/-KgoneGoneGoneGone00") {
             $0.set("timeline/alice/-KgoneGoneGoneGone00", ["poster_uid": "bob"])
         },
-        RuleCase(rule: "timeline-poster", path: "timeline/bob/\(pa)/poster_uid") { $0.set("timeline/bob/\(pa)/poster_uid", "bob") },
+        RuleCase(rule: "timeline-poster", path: "timeline/bob/\(pa)/poster_uid") {
+            $0.set("timeline/bob/\(pa)/poster_uid", "bob")
+        },
         RuleCase(rule: "key-invalid", path: "users/ca.rol") { $0.set("users/ca.rol", ["username": "carol"]) },
         RuleCase(rule: "push-id-time", path: "posts/alice/\(pa)/created_at") {
             $0.set("posts/alice/\(pa)/created_at", 1_490_119_356_000)  // milliseconds where seconds belong
@@ -88,7 +100,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         let (code, findings, _) = try cli.jsonReport("far.json", ["--fail-on", "info"])
         #expect(code == 1)
         let message = findings.first { $0["rule"] as? String == "push-id-time" }?["message"] as? String
-        #expect(message?.contains("is timestamped 1.1574074074074075e+295 days away from its push ID's time") == true, "\(findings)")
+        #expect(
+            message?.contains("is timestamped 1.1574074074074075e+295 days away from its push ID's time") == true,
+            "\(findings)")
     }
 
     /// The Instagram clone stores edges as `1`: repairs write `1` there too, so the repaired database is the one
@@ -127,7 +141,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         let (code, findings, _) = try cli.jsonReport("broken.json", ["--fail-on", "info"])
         #expect(code == 1)
         let mine = findings.filter { $0["rule"] as? String == rule.rule }
-        #expect(mine.contains { ($0["paths"] as? [String])?.first == rule.path }, "\(rule.rule) at \(rule.path): \(findings)")
+        #expect(
+            mine.contains { ($0["paths"] as? [String])?.first == rule.path },
+            "\(rule.rule) at \(rule.path): \(findings)")
 
         let repair = try cli.run(["export", "broken.json", "--out", "out", "--repair"])
         #expect(repair.code == 0, "\(repair.stderr)")

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -9,12 +10,14 @@ import Testing
     static let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures")
 
     /// The Python with pyspark and duckdb: `FANOUT_SQL_PYTHON`, else the virtual environment of `make sql-deps`.
-    static let pythonPath = ProcessInfo.processInfo.environment["FANOUT_SQL_PYTHON"]
+    static let pythonPath =
+        ProcessInfo.processInfo.environment["FANOUT_SQL_PYTHON"]
         ?? CLI.repository.appendingPathComponent(".build/sql-venv/bin/python").path
 
     /// Whether this machine has the engines' set-up (that Python, and Java for Spark): a plain `swift test` on a
     /// machine with only Swift skips the tests that need it, with the reason; `make test` installs it.
-    static let engines = FileManager.default.isExecutableFile(atPath: pythonPath)
+    static let engines =
+        FileManager.default.isExecutableFile(atPath: pythonPath)
         && ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
             FileManager.default.isExecutableFile(atPath: "\($0)/java")
         } || ProcessInfo.processInfo.environment["JAVA_HOME"] != nil)
@@ -23,53 +26,46 @@ import Testing
 
     /// Runs `executable arguments…` in `cli`'s folder, with `FANOUT` naming the binary under test.
     static func run(_ cli: CLI, _ executable: String, _ arguments: [String]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = cli.folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["FANOUT"] = CLI.binary.path
         // spark-submit, beside the venv's python, runs that python's helpers by name.
         let bin = URL(fileURLWithPath: executable).deletingLastPathComponent().path
-        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let out = cli.url(".out-\(UUID().uuidString)"), err = cli.url(".err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        return CLI.Result(code: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-                          stderr: try String(contentsOf: err, encoding: .utf8))
+        let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try runProcess(
+            URL(fileURLWithPath: executable), arguments, in: cli.folder,
+            environment: ["FANOUT": CLI.binary.path, "PATH": path])
     }
 
     /// A case folder for scripts/test/sql-differential: the tables, check's JSON report and the snapshot of `export`,
     /// and the schema file it is read with, if not detected (`schema.toml`, which the script gives `check` too).
     static func prepare(_ cli: CLI, _ name: String, export: String, schema: String? = nil) throws {
         let layout = schema.map { ["--schema", $0] } ?? []
-        if let schema { try FileManager.default.createDirectory(at: cli.url(name), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: schema, toPath: cli.url("\(name)/schema.toml").path) }
+        if let schema {
+            try FileManager.default.createDirectory(at: cli.url(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: schema, toPath: cli.url("\(name)/schema.toml").path)
+        }
         var result = try cli.run(["tables", export, "--out", "\(name)/tables"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
-        result = try cli.run(["check", export, "--format", "json", "--output", "\(name)/check.json", "--fail-on", "never"] + layout)
+        result = try cli.run(
+            ["check", export, "--format", "json", "--output", "\(name)/check.json", "--fail-on", "never"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
         result = try cli.run(["export", export, "--out", "\(name)/export"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
-        try FileManager.default.moveItem(at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
+        try FileManager.default.moveItem(
+            at: cli.url("\(name)/export/snapshot.json"), to: cli.url("\(name)/snapshot.json"))
     }
 
     /// A pair for `fanout sql --diff` (docs/diff-and-history.md): each export's tables (`NAME/old/tables`,
     /// `NAME/new/tables`) and `fanout diff`'s JSON report on the two exports (`NAME/diff.json`), which
     /// scripts/test/sql-differential requires the runners to write.
-    static func prepareDiff(_ cli: CLI, _ name: String, old: String, new: String, schema: String? = nil) throws -> [String: Any] {
+    static func prepareDiff(_ cli: CLI, _ name: String, old: String, new: String, schema: String? = nil) throws
+        -> [String: Any]
+    {
         let layout = schema.map { ["--schema", $0] } ?? []
         for (side, export) in [("old", old), ("new", new)] {
             let result = try cli.run(["tables", export, "--out", "\(name)/\(side)/tables"] + layout)
             try #require(result.code == 0, "\(name): \(result.stderr)")
         }
-        let result = try cli.run(["diff", old, new, "--format", "json", "--output", "\(name)/diff.json", "--fail-on", "never"] + layout)
+        let result = try cli.run(
+            ["diff", old, new, "--format", "json", "--output", "\(name)/diff.json", "--fail-on", "never"] + layout)
         try #require(result.code == 0, "\(name): \(result.stderr)")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/diff.json"))) as! [String: Any]
     }
@@ -81,13 +77,15 @@ import Testing
     static func diffPairs(_ cli: CLI) throws -> [String] {
         var reports: [String: [String: Any]] = [:]
         _ = try DiffPairs.generated(cli, folder: "diff-generated")
-        reports["diff-generated"] = try prepareDiff(cli, "diff-generated", old: "diff-generated/old.json", new: "diff-generated/new.json")
+        reports["diff-generated"] = try prepareDiff(
+            cli, "diff-generated", old: "diff-generated/old.json", new: "diff-generated/new.json")
         for layout in [DeclaredFixtures.chirp, DeclaredFixtures.friendlyPixComments] {
             let name = "diff-\(layout.name)"
             try cli.write(try layout.export(), to: "\(name)/old.json")
             try cli.write(try DeclaredFixtures.drifted(layout), to: "\(name)/new.json")
-            reports[name] = try prepareDiff(cli, name, old: "\(name)/old.json", new: "\(name)/new.json",
-                                            schema: DeclaredFixtures.schema(layout, in: cli))
+            reports[name] = try prepareDiff(
+                cli, name, old: "\(name)/old.json", new: "\(name)/new.json",
+                schema: DeclaredFixtures.schema(layout, in: cli))
         }
         // Parse: a like row taken back, a user renamed (their posts' and likes' rows stay).
         for (name, text) in Feed.sample.parseFiles {
@@ -98,10 +96,13 @@ import Testing
             if name == "Like.json" { rows.removeFirst() }
             if name == "_User.json" { rows[0]["username"] = "renamed_user" }
             let edited: Any = parsed is [String: Any] ? ["results": rows] : rows
-            try cli.write(String(decoding: try JSONSerialization.data(withJSONObject: edited, options: [.sortedKeys]), as: UTF8.self),
-                          to: "diff-parse/new-export/\(name)")
+            try cli.write(
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: edited, options: [.sortedKeys]), as: UTF8.self),
+                to: "diff-parse/new-export/\(name)")
         }
-        reports["diff-parse"] = try prepareDiff(cli, "diff-parse", old: "diff-parse/old-export", new: "diff-parse/new-export")
+        reports["diff-parse"] = try prepareDiff(
+            cli, "diff-parse", old: "diff-parse/old-export", new: "diff-parse/new-export")
         // A comparison that never differed could not fail: every kind of change is somewhere.
         var seen = Set<String>()
         for report in reports.values {
@@ -113,10 +114,12 @@ import Testing
             let audit = report["audit"] as! [String: Any]
             for kind in ["new", "fixed"] where !(audit[kind] as! [Any]).isEmpty { seen.insert("findings \(kind)") }
         }
-        let needed: Set<String> = ["users added", "users removed", "users changed", "posts added", "posts removed", "posts changed",
-                                   "likes added", "likes removed", "following removed", "followers removed", "timeline added",
-                                   "timeline removed", "timeline changed", "comments added", "comments changed", "tweet-count changed",
-                                   "timeline-text removed", "comment-mirror removed", "findings new", "findings fixed"]
+        let needed: Set<String> = [
+            "users added", "users removed", "users changed", "posts added", "posts removed", "posts changed",
+            "likes added", "likes removed", "following removed", "followers removed", "timeline added",
+            "timeline removed", "timeline changed", "comments added", "comments changed", "tweet-count changed",
+            "timeline-text removed", "comment-mirror removed", "findings new", "findings fixed",
+        ]
         #expect(needed.isSubset(of: seen), "kinds of change no pair has: \(needed.subtracting(seen).sorted())")
         return reports.keys.sorted()
     }
@@ -125,7 +128,9 @@ import Testing
     static func findings(_ cli: CLI, _ file: String) throws -> [String] {
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url(file))) as! [String: Any]
         return (report["findings"] as! [[String: Any]]).map { finding in
-            let fields = finding.filter { ["rule", "severity", "paths", "expected", "actual", "fix", "message"].contains($0.key) }
+            let fields = finding.filter {
+                ["rule", "severity", "paths", "expected", "actual", "fix", "message"].contains($0.key)
+            }
             let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .fragmentsAllowed])
             return String(decoding: data, as: UTF8.self)
         }.sorted()
@@ -140,8 +145,11 @@ import Testing
         try Self.prepare(cli, "demo", export: Self.demo)
         // Generated exports: every kind of drift the generator injects, on two seeds and sizes.
         for (seed, users, defects) in [(3, 60, 40), (9, 150, 200)] {
-            #expect(try cli.run("generate", "--users", "\(users)", "--seed", "\(seed)", "--defects", "\(defects)",
-                                "--out", "generated-\(seed).json").code == 0)
+            #expect(
+                try cli.run(
+                    "generate", "--users", "\(users)", "--seed", "\(seed)", "--defects", "\(defects)",
+                    "--out", "generated-\(seed).json"
+                ).code == 0)
             try Self.prepare(cli, "generated-\(seed)", export: "generated-\(seed).json")
         }
         try Self.prepare(cli, "friendlypix", export: LayoutTests.friendlyPix.path)
@@ -154,7 +162,8 @@ import Testing
         mirror[liker]!["-KnoSuchLike000000000"] = 1
         insta["user-likes"] = mirror
         // And one post in another user's list of posts, missing from its owner's (post-mirror-missing).
-        var tree = try JSONTree(String(decoding: try JSONSerialization.data(withJSONObject: insta, options: [.sortedKeys]), as: UTF8.self))
+        var tree = try JSONTree(
+            String(decoding: try JSONSerialization.data(withJSONObject: insta, options: [.sortedKeys]), as: UTF8.self))
         let post = Feed.sample.posts[0], other = Feed.sample.users.first { $0.uid != post.owner }!.uid
         tree["user-posts/\(post.owner)/\(post.key)"] = nil
         tree["user-posts/\(other)/\(post.key)"] = 1
@@ -172,23 +181,34 @@ import Testing
         // DeclaredFixtures at once (docs/layouts.md "Declaring your app's copies").
         for layout in DeclaredFixtures.all {
             try cli.write(try DeclaredFixtures.drifted(layout), to: "\(layout.name).json")
-            try Self.prepare(cli, "declared-\(layout.name)", export: "\(layout.name).json", schema: DeclaredFixtures.schema(layout, in: cli))
+            try Self.prepare(
+                cli, "declared-\(layout.name)", export: "\(layout.name).json",
+                schema: DeclaredFixtures.schema(layout, in: cli))
         }
         let declared = DeclaredFixtures.all.map { "declared-\($0.name)" }
-        let cases = ["demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
-                     "hostile-export", "reports-hostile-export"] + declared
+        let cases =
+            [
+                "demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
+                "hostile-export", "reports-hostile-export",
+            ] + declared
         // Every rule is exercised somewhere: a rule whose query were wrong could not hide behind no findings.
         var rules = Set<String>()
         for name in cases {
-            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]
+            let report =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json")))
+                as! [String: Any]
             for finding in report["findings"] as! [[String: Any]] { rules.insert(finding["rule"] as! String) }
         }
-        let all = try JSONSerialization.jsonObject(with: Data(cli.run("sql", "--schema", "parse", "--format", "json").stdout.utf8)) as! [String: Any]
+        let all =
+            try JSONSerialization.jsonObject(
+                with: Data(cli.run("sql", "--schema", "parse", "--format", "json").stdout.utf8)) as! [String: Any]
         // The built-in rules (those of relations a layout may lack too) and every declared rule of the fixtures.
-        let catalog = Set(((all["queries"] as! [[String: Any]]).map { $0["rule"] as! String })
-            + (all["skipped"] as! [[String: Any]]).map { $0["rule"] as! String })
-            .union(["post-mirror-missing", "comment-unknown-user", "comment-unknown-post"])
-            .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
+        let catalog = Set(
+            ((all["queries"] as! [[String: Any]]).map { $0["rule"] as! String })
+                + (all["skipped"] as! [[String: Any]]).map { $0["rule"] as! String }
+        )
+        .union(["post-mirror-missing", "comment-unknown-user", "comment-unknown-post"])
+        .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
         let pairs = try Self.diffPairs(cli)
@@ -199,26 +219,39 @@ import Testing
         // diff-generated's; the drifted Chirp is diff-chirp's newer export, all its findings new; FriendlyPix's
         // comments have no rule of their own). DuckDB runs everything. The demo goes through Spark in
         // sparkJobUnderSparkSubmitWritesTheReport.
-        let spark = ["instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
+        let spark =
+            ["instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
             + declared.filter { !["declared-chirp", "declared-friendlypix-comments"].contains($0) }
         var sparkRules = Set<String>()
         for name in spark {
-            let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json"))) as! [String: Any]
+            let report =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(name)/check.json")))
+                as! [String: Any]
             for finding in report["findings"] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) }
         }
         for pair in pairs {
-            let audit = (try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(pair)/diff.json"))) as! [String: Any])["audit"]
+            let audit =
+                (try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(pair)/diff.json")))
+                as! [String: Any])["audit"]
                 as! [String: Any]
-            for kind in ["new", "fixed"] { for finding in audit[kind] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) } }
+            for kind in ["new", "fixed"] {
+                for finding in audit[kind] as! [[String: Any]] { sparkRules.insert(finding["rule"] as! String) }
+            }
         }
-        #expect(sparkRules == catalog, "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
-        let result = try Self.run(cli, python, [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
-            + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] }
-            + pairs.flatMap { ["--diff", cli.url($0).path] })
+        #expect(
+            sparkRules == catalog,
+            "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
+        let result = try Self.run(
+            cli, python,
+            [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
+                + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] }
+                + pairs.flatMap { ["--diff", cli.url($0).path] })
         #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
         for pair in pairs {
-            #expect(result.stdout.contains("\(pair) duckdb diff:") && result.stdout.contains("\(pair) spark diff:"), "\(pair): \(result.stdout)")
+            #expect(
+                result.stdout.contains("\(pair) duckdb diff:") && result.stdout.contains("\(pair) spark diff:"),
+                "\(pair): \(result.stdout)")
         }
         // Spark's generated code compiles: a query whose code does not is run interpreted, slower, with a stack
         // trace on stderr (the findings views once met Spark 4's bug with try_element_at).
@@ -232,25 +265,45 @@ import Testing
         let python = try Self.python()
         let cli = try CLI()
         try Self.prepare(cli, "demo", export: Self.demo)
-        let submit = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("spark-submit").path
+        let submit = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("spark-submit")
+            .path
         let job = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
-        let result = try Self.run(cli, submit, ["--master", "local[2]", job, "demo/tables", "--out", "spark-out", "--derived",
-                                                "--rule", "timeline-poster=warning"])
+        let result = try Self.run(
+            cli, submit,
+            [
+                "--master", "local[2]", job, "demo/tables", "--out", "spark-out", "--derived",
+                "--rule", "timeline-poster=warning",
+            ])
         #expect(result.code == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty, "\(result.stdout)")
-        #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning").code == 1)
+        #expect(
+            try cli.run(
+                "check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "timeline-poster=warning"
+            ).code == 1)
         #expect(try Self.findings(cli, "spark-out/report.json") == Self.findings(cli, "check.json"))
         // The pipeline's end: the job's report through `fanout report --export` is check's SARIF, JUnit and
         // GitHub output, byte for byte, with its exit code (scripts/test/sql-differential does so for every case).
         for format in ["sarif", "junit", "github"] {
-            let checked = try cli.run("check", Self.demo, "--rule", "timeline-poster=warning", "--format", format, "--output", "check.\(format)")
-            let rendered = try cli.run("report", "spark-out/report.json", "--export", Self.demo, "--format", format, "--output", "spark.\(format)")
+            let checked = try cli.run(
+                "check", Self.demo, "--rule", "timeline-poster=warning", "--format", format, "--output",
+                "check.\(format)")
+            let rendered = try cli.run(
+                "report", "spark-out/report.json", "--export", Self.demo, "--format", format, "--output",
+                "spark.\(format)")
             #expect(rendered.code == checked.code && checked.code == 1, "\(format): \(rendered.stderr)")
-            #expect(try cli.read("spark.\(format)") == cli.read("check.\(format)"), "\(format): fanout report on the Spark report differs from check")
+            #expect(
+                try cli.read("spark.\(format)") == cli.read("check.\(format)"),
+                "\(format): fanout report on the Spark report differs from check")
         }
-        #expect(cli.files(under: "spark-out") == [".fanout-output", "likers/part-00000.ndjson", "post_stats/part-00000.ndjson",
-                                                 "report.json", "timelines/part-00000.ndjson"])
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains { $0.contains("fanout-tmp") })
+        #expect(
+            cli.files(under: "spark-out") == [
+                ".fanout-output", "likers/part-00000.ndjson", "post_stats/part-00000.ndjson",
+                "report.json", "timelines/part-00000.ndjson",
+            ])
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains {
+                $0.contains("fanout-tmp")
+            })
     }
 
     /// Severity overrides and switched-off rules, as in check; bad input: one message, its exit code, nothing
@@ -266,18 +319,24 @@ import Testing
         #expect(result.code == 0, "\(result.stderr)")
         _ = try cli.run(["check", Self.demo, "--format", "json", "--output", "check.json"] + settings)
         #expect(try Self.findings(cli, "duck/report.json") == Self.findings(cli, "check.json"))
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("duck/report.json"))) as! [String: Any]
+        let report =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("duck/report.json"))) as! [String: Any]
         let skipped = (report["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]
         #expect(skipped.contains(["rule": "timeline-missing", "reason": "switched off by configuration"]))
 
         // An unknown rule: fanout sql's message, exit 2.
-        result = try Self.run(cli, python, [runner, "demo/tables", "--out", "bad1", "--rule", "like-count-mismatc=off"])
+        result = try Self.run(
+            cli, python, [runner, "demo/tables", "--out", "bad1", "--rule", "like-count-mismatc=off"])
         #expect(result.code == 2)
-        #expect(result.stderr.contains("unknown rule \"like-count-mismatc\" (did you mean \"like-count-mismatch\"?)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("unknown rule \"like-count-mismatc\" (did you mean \"like-count-mismatch\"?)"),
+            "\(result.stderr)")
         // Not a tables folder.
         result = try Self.run(cli, python, [runner, "demo", "--out", "bad2"])
         #expect(result.code == 2)
-        #expect(result.stderr == "Error: demo: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n")
+        #expect(
+            result.stderr
+                == "Error: demo: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n")
         // A row that does not fit the manifest's types.
         let part = cli.url("demo/tables/posts/part-00000.ndjson")
         var text = try String(contentsOf: part, encoding: .utf8)
@@ -287,7 +346,10 @@ import Testing
         #expect(result.code == 2, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("Error: demo/tables: rows that do not fit the manifest"), "\(result.stderr)")
         for name in ["bad1", "bad2", "bad3"] { #expect(!cli.exists(name)) }
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains { $0.contains("fanout-tmp") })
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains {
+                $0.contains("fanout-tmp")
+            })
         // A folder fanout did not write is not replaced.
         try cli.write("mine", to: "notes/keep.txt")
         result = try Self.run(cli, python, [runner, "demo/tables", "--out", "notes"])
@@ -299,16 +361,25 @@ import Testing
         result = try Self.run(cli, python, [runner, "again", "--diff", "again", "--out", "same"] + settings)
         #expect(result.code == 0, "\(result.stderr)")
         let same = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("same/diff.json"))) as! [String: Any]
-        #expect((same["audit"] as! [String: Any])["summary"] as? [String: Int] == [
-            "new": 0, "new_errors": 0, "new_info": 0, "new_warnings": 0, "fixed": 0, "unchanged": 6,
-        ], "the demo against itself: its findings (7 less the one switched off) are all unchanged")
+        #expect(
+            (same["audit"] as! [String: Any])["summary"] as? [String: Int] == [
+                "new": 0, "new_errors": 0, "new_info": 0, "new_warnings": 0, "fixed": 0, "unchanged": 6,
+            ], "the demo against itself: its findings (7 less the one switched off) are all unchanged")
         let spark = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
         let bad: [([String], String)] = [
-            ([runner, "again", "--diff", "nowhere", "--out", "bad4"], "Error: nowhere: no such folder; give the folder `fanout tables` wrote\n"),
-            ([runner, "again", "--diff", "again", "--derived", "--out", "bad5"], "Error: --derived goes with one tables folder, not with --diff\n"),
+            (
+                [runner, "again", "--diff", "nowhere", "--out", "bad4"],
+                "Error: nowhere: no such folder; give the folder `fanout tables` wrote\n"
+            ),
+            (
+                [runner, "again", "--diff", "again", "--derived", "--out", "bad5"],
+                "Error: --derived goes with one tables folder, not with --diff\n"
+            ),
             // Before Spark starts.
-            ([spark, "again", "--diff", "again", "--export", Self.demo, "--out", "bad6"],
-             "Error: --export writes one tables folder; --diff compares two that `fanout tables` wrote\n"),
+            (
+                [spark, "again", "--diff", "again", "--export", Self.demo, "--out", "bad6"],
+                "Error: --export writes one tables folder; --diff compares two that `fanout tables` wrote\n"
+            ),
         ]
         for (arguments, message) in bad {
             result = try Self.run(cli, python, arguments)
@@ -324,10 +395,14 @@ import Testing
         #expect(try cli.run("tables", Self.demo, "--out", "t").code == 0)
         let sql = try cli.run("sql", "t", "--dialect", "duckdb", "--derived")
         #expect(sql.code == 0, "\(sql.stderr)")
-        #expect(sql.stdout.contains("\n-- skipped like-mirror-missing: the schema has no like mirror relation, such as user-likes ([likes] mirror)\n"))
+        #expect(
+            sql.stdout.contains(
+                "\n-- skipped like-mirror-missing: the schema has no like mirror relation, such as user-likes ([likes] mirror)\n"
+            ))
         #expect(sql.stdout.contains("\n-- like-count-mismatch (error): "))
         #expect(sql.stdout.contains("\n-- derived timelines: "))
-        let json = try cli.run("sql", "t", "--format", "json", "--rule", "push-id-time=error", "--rule", "key-invalid=off")
+        let json = try cli.run(
+            "sql", "t", "--format", "json", "--rule", "push-id-time=error", "--rule", "key-invalid=off")
         let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         let queries = document["queries"] as! [[String: String]]
         #expect(queries.first { $0["rule"] == "push-id-time" }?["severity"] == "error")
@@ -338,11 +413,18 @@ import Testing
         _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
         let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]
         let skipped = (document["skipped"] as! [[String: String]]).map { [$0["rule"]!, $0["reason"]!] }
-        #expect(skipped == ((check["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]).map { [$0["rule"]!, $0["reason"]!] })
+        #expect(
+            skipped
+                == ((check["summary"] as! [String: Any])["rules_skipped"] as! [[String: String]]).map {
+                    [$0["rule"]!, $0["reason"]!]
+                })
 
         var bad = try cli.run("sql", "nowhere")
         #expect(bad.code == 2)
-        #expect(bad.stderr == "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote, or --schema NAME|FILE\n")
+        #expect(
+            bad.stderr
+                == "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote, or --schema NAME|FILE\n"
+        )
         bad = try cli.run("sql", "t", "--rule", "timeline-mising=off")
         #expect(bad.code == 2)
         #expect(bad.stderr.contains("unknown rule \"timeline-mising\" (did you mean \"timeline-missing\"?)"))
@@ -360,22 +442,39 @@ import Testing
         let plan = try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as! [String: Any]
         #expect(plan["kind"] as? String == "diff" && plan["schema"] as? String == "makestagram")
         #expect((plan["views"] as! [[String: String]]).map { $0["name"]! } == ["old_findings", "new_findings"])
-        #expect((plan["queries"] as! [[String: String]]).map { $0["name"]! } == ["data", "counts", "rule_counts", "findings"])
-        #expect((plan["old"] as! [String: Any])["prefix"] as? String == "old_" && (plan["new"] as! [String: Any])["export"] as? String == Self.demo)
+        #expect(
+            (plan["queries"] as! [[String: String]]).map { $0["name"]! } == [
+                "data", "counts", "rule_counts", "findings",
+            ])
+        #expect(
+            (plan["old"] as! [String: Any])["prefix"] as? String == "old_"
+                && (plan["new"] as! [String: Any])["export"] as? String == Self.demo)
         #expect(!(plan["rules"] as! [[String: String]]).contains { $0["rule"] == "key-invalid" })
         let newer = (plan["views"] as! [[String: String]])[1]["sql"]!
         #expect(newer.contains("FROM `new_posts`") && !newer.contains("`old_") && !newer.contains("FROM `posts`"))
         let text = try cli.run("sql", "--diff", "t", "t2", "--dialect", "duckdb")
-        #expect(text.code == 0 && text.stdout.contains("\nCREATE OR REPLACE TEMPORARY VIEW old_findings AS\n"), "\(text.stderr)")
+        #expect(
+            text.code == 0 && text.stdout.contains("\nCREATE OR REPLACE TEMPORARY VIEW old_findings AS\n"),
+            "\(text.stderr)")
         let usage: [([String], String)] = [
-            (["sql", "--diff", "t"], "Error: --diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them\n"),
+            (
+                ["sql", "--diff", "t"],
+                "Error: --diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them\n"
+            ),
             (["sql", "t", "t2"], "Error: t2: a second tables folder goes with --diff\n"),
-            (["sql", "--diff", "t", "nowhere"], "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n"),
-            (["sql", "--diff", "t", "p"], "Error: t holds tables of the makestagram layout and p of the parse layout; a diff compares two exports of one layout\n"),
+            (
+                ["sql", "--diff", "t", "nowhere"],
+                "Error: nowhere: not a tables folder (no _manifest.json); give the folder `fanout tables` wrote\n"
+            ),
+            (
+                ["sql", "--diff", "t", "p"],
+                "Error: t holds tables of the makestagram layout and p of the parse layout; a diff compares two exports of one layout\n"
+            ),
         ]
         for (arguments, message) in usage {
             let result = try cli.run(arguments)
-            #expect(result.code == 2 && result.stderr == message && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+            #expect(
+                result.code == 2 && result.stderr == message && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
         }
     }
 }

@@ -5,11 +5,13 @@ import Testing
 /// the export has instead, rather than a report of every post's owner as unknown.
 @Suite struct SchemaFitCLITests {
     static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
-    static let demoKeys = "the export's top-level keys are \"users\", \"posts\", \"postLikes\", \"following\", \"followers\", \"timeline\""
+    static let demoKeys =
+        "the export's top-level keys are \"users\", \"posts\", \"postLikes\", \"following\", \"followers\", \"timeline\""
 
     @Test func usersThatMatchNothingIsAnErrorNamingTheRelationAndTheKeys() throws {
         let cli = try CLI()
-        try cli.write("""
+        try cli.write(
+            """
             [users]
             path = "members/{user}"
             username = "username"
@@ -23,8 +25,10 @@ import Testing
             """, to: "members.toml")
         let result = try cli.run("check", Self.demo, "--schema", "members.toml")
         #expect(result.code == 2, "exit \(result.code)")
-        #expect(result.stderr.contains("[users] path \"members/{user}\" matched nothing, so every user the export names "
-            + "would be unknown; \(Self.demoKeys)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "[users] path \"members/{user}\" matched nothing, so every user the export names "
+                    + "would be unknown; \(Self.demoKeys)"), "\(result.stderr)")
         #expect(result.stdout.isEmpty, "no report of every owner as unknown")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
@@ -32,23 +36,28 @@ import Testing
     @Test func anotherRelationThatMatchesNothingIsAWarning() throws {
         let cli = try CLI()
         let preset = try cli.run("schemas", "show", "makestagram").stdout
-        try cli.write(preset.replacingOccurrences(of: "postLikes/{post}/{user}", with: "likes/{post}/{user}"), to: "app.toml")
+        try cli.write(
+            preset.replacingOccurrences(of: "postLikes/{post}/{user}", with: "likes/{post}/{user}"), to: "app.toml")
         let result = try cli.run("check", Self.demo, "--schema", "app.toml", "--format", "json")
         #expect(result.code == 1, "the check runs: \(result.stderr)")
-        #expect(result.stderr == "warning: \(Self.demo): [likes] path \"likes/{post}/{user}\" matched nothing; \(Self.demoKeys)\n",
-                "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "warning: \(Self.demo): [likes] path \"likes/{post}/{user}\" matched nothing; \(Self.demoKeys)\n",
+            "\(result.stderr)")
         // The demo read with its own preset warns about nothing.
         #expect(try cli.run("check", Self.demo, "--format", "json").stderr.isEmpty)
     }
 
     @Test func aSchemaWithANameButNoUsernameShowsTheName() throws {
         let cli = try CLI()
-        try cli.write("""
+        try cli.write(
+            """
             {"members": {"u1": {"displayName": "Ada Lovelace"}, "u2": {"displayName": "Grace Hopper"}},
              "photos": {"-Kfm1DtVx0kQ9zPq2Lm7": {"owner": "u1", "time": 1490119356, "text": "hi"}},
              "likes": {"-Kfm1DtVx0kQ9zPq2Lm7": {"u2": true}}}
             """, to: "export.json")
-        try cli.write("""
+        try cli.write(
+            """
             [users]
             path = "members/{user}"
             name = "displayName"
@@ -79,8 +88,11 @@ import Testing
         for (file, what) in [("empty.toml", "the file is empty"), ("named.toml", "the schema places no relation")] {
             let result = try cli.run("check", Self.demo, "--schema", file)
             #expect(result.code == 2)
-            #expect(result.stderr.contains("\(file): \(what), so it would read nothing from an export. A schema file says "
-                + "where each relation is, at least users and posts, e.g. [users] path = \"users/{user}\""), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(file): \(what), so it would read nothing from an export. A schema file says "
+                        + "where each relation is, at least users and posts, e.g. [users] path = \"users/{user}\""),
+                "\(result.stderr)")
             #expect(result.stderr.contains("`fanout schemas show makestagram` prints a complete one"))
             #expect(!result.stderr.contains("expected \n") && !result.stderr.hasSuffix("expected\n"))
         }
@@ -91,15 +103,19 @@ import Testing
         try cli.write("{\"foo\": 1, \"bar\": {\"x\": 1}}", to: "unknown.json")
         let unknown = try cli.run("check", "unknown.json")
         #expect(unknown.code == 2)
-        #expect(unknown.stderr.contains("cannot tell the layout: its top-level keys are \"foo\", \"bar\", and none of them is "
-            + "a key of a preset (makestagram, instaclone, friendlypix)"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "cannot tell the layout: its top-level keys are \"foo\", \"bar\", and none of them is "
+                    + "a key of a preset (makestagram, instaclone, friendlypix)"), "\(unknown.stderr)")
         for absent in ["postLikes", "user-feed", "people", "\"users\""] {
             #expect(!unknown.stderr.contains(absent), "\(absent) is not in the export")
         }
         try cli.write("{\"foo\": 1, \"users\": {}, \"bar\": {}}", to: "ambiguous.json")
         let ambiguous = try cli.run("check", "ambiguous.json")
-        #expect(ambiguous.stderr.contains("ambiguous layout: its top-level keys are \"foo\", \"users\", \"bar\"; of these, "
-            + "\"users\" fits makestagram, instaclone, friendlypix alike"), "\(ambiguous.stderr)")
+        #expect(
+            ambiguous.stderr.contains(
+                "ambiguous layout: its top-level keys are \"foo\", \"users\", \"bar\"; of these, "
+                    + "\"users\" fits makestagram, instaclone, friendlypix alike"), "\(ambiguous.stderr)")
         // Many keys: the first ten, and how many in all.
         let many = "{" + (1...25).map { "\"k\($0)\": 1" }.joined(separator: ", ") + "}"
         try cli.write(many, to: "many.json")

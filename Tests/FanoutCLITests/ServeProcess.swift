@@ -1,8 +1,9 @@
 import FanoutTestSupport
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A running `fanout serve`, started as a user would start it (the built binary, in a folder), and a plain HTTP/1.1
@@ -26,7 +27,9 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let box = stderrBox
-        Thread { box.data = stderr.fileHandleForReading.readDataToEndOfFile(); box.done.signal() }.start()
+        Thread {
+            box.data = stderr.fileHandleForReading.readDataToEndOfFile(); box.done.signal()
+        }.start()
         // The first line of standard output is the URL; read it byte by byte, so nothing after it is consumed.
         var line = Data()
         let handle = stdout.fileHandleForReading
@@ -40,18 +43,23 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
             process.terminate()
             process.waitUntilExit()
             stderrBox.done.wait()
-            throw CLIError("no URL line from serve (got \"\(url)\"): \(String(decoding: stderrBox.data, as: UTF8.self))")
+            throw CLIError(
+                "no URL line from serve (got \"\(url)\"): \(String(decoding: stderrBox.data, as: UTF8.self))")
         }
         self.port = port
     }
 
     /// Stops the server with `signal` and returns its exit status, the rest of its standard output and its stderr.
-    func stop(_ signal: Int32 = SIGINT) -> (status: Int32, reason: Process.TerminationReason, rest: String, stderr: String) {
+    func stop(_ signal: Int32 = SIGINT) -> (
+        status: Int32, reason: Process.TerminationReason, rest: String, stderr: String
+    ) {
         process.stop(with: signal, within: 20)
         let rest = stdout.fileHandleForReading.readDataToEndOfFile()
         stderrBox.done.wait()
-        return (process.terminationStatus, process.terminationReason, String(decoding: rest, as: UTF8.self),
-                String(decoding: stderrBox.data, as: UTF8.self))
+        return (
+            process.terminationStatus, process.terminationReason, String(decoding: rest, as: UTF8.self),
+            String(decoding: stderrBox.data, as: UTF8.self)
+        )
     }
 
     deinit {
@@ -101,7 +109,9 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -116,7 +126,9 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
         }
         let lines = String(decoding: answer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw CLIError("bad status line \(lines[0])") }
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw CLIError("bad status line \(lines[0])")
+        }
         let headers = lines.dropFirst().compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
@@ -132,7 +144,8 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
         var out = Data()
         var rest = data[...]
         while let lineEnd = rest.range(of: Data("\r\n".utf8)),
-              let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0 {
+            let size = Int(String(decoding: rest[..<lineEnd.lowerBound], as: UTF8.self), radix: 16), size > 0
+        {
             let start = lineEnd.upperBound
             out.append(rest[start..<min(rest.endIndex, start + size)])
             rest = rest[min(rest.endIndex, start + size + 2)...]

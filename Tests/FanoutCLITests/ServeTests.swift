@@ -1,8 +1,9 @@
 import FanoutServe
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `fanout serve` (docs/serve.md), driven as a user drives it: the built binary started in a site
@@ -13,7 +14,9 @@ import FoundationNetworking
     static func project(users: Int?) throws -> CLI {
         let cli = try CLI()
         if let users {
-            #expect(try cli.run("generate", "--users", "\(users)", "--seed", "11", "--defects", "6", "--out", "gen.json").code == 0)
+            #expect(
+                try cli.run("generate", "--users", "\(users)", "--seed", "11", "--defects", "6", "--out", "gen.json")
+                    .code == 0)
             #expect(try cli.run("init", "proj", "--export", "gen.json").code == 0)
         } else {
             #expect(try cli.run("init", "proj").code == 0)
@@ -33,7 +36,9 @@ import FoundationNetworking
         let text = response.text
         let parts = text.components(separatedBy: LiveReload.script)
         #expect(parts.count == 2, "\(path): the live-reload script \(parts.count - 1) times")
-        #expect(parts.first?.contains("<head>") == true && parts.last?.hasPrefix("</head>") == true, "\(path): script not at the end of the head")
+        #expect(
+            parts.first?.contains("<head>") == true && parts.last?.hasPrefix("</head>") == true,
+            "\(path): script not at the end of the head")
         return Data(parts.joined().utf8)
     }
 
@@ -57,14 +62,20 @@ import FoundationNetworking
         let count = try Self.compareEveryFile(cli, server)
         #expect(count > (users == nil ? 30 : 150))
         // Folders answer with their index.html, as a static server's do.
-        #expect(Self.withoutScript(try server.request("/"), path: "/") == (try Data(contentsOf: cli.url("built/index.html"))))
+        #expect(
+            Self.withoutScript(try server.request("/"), path: "/")
+                == (try Data(contentsOf: cli.url("built/index.html"))))
         let user = try #require(cli.files(under: "built/users").first { $0.hasSuffix("/index.html") })
         let folder = "/users/" + user.dropLast("index.html".count)
-        #expect(Self.withoutScript(try server.request(folder), path: folder) == (try Data(contentsOf: cli.url("built/users/" + user))))
+        #expect(
+            Self.withoutScript(try server.request(folder), path: folder)
+                == (try Data(contentsOf: cli.url("built/users/" + user))))
         // Types a browser and a feed reader go by.
         #expect(try server.request("/style.css").header("Content-Type") == "text/css; charset=utf-8")
         #expect(try server.request("/report.json").header("Content-Type") == "application/json; charset=utf-8")
-        #expect(try server.request("/" + folder.dropFirst() + "feed.xml").header("Content-Type") == "application/atom+xml; charset=utf-8")
+        #expect(
+            try server.request("/" + folder.dropFirst() + "feed.xml").header("Content-Type")
+                == "application/atom+xml; charset=utf-8")
         let stop = server.stop()
         #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
     }
@@ -86,10 +97,15 @@ import FoundationNetworking
         for file in liked {
             let (data, response) = try synchronousFetch(try #require(URL(string: file, relativeTo: profile)))
             let http = try #require(response as? HTTPURLResponse)
-            let page = ServeProcess.Response(status: http.statusCode, headers: http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, body: data)
+            let page = ServeProcess.Response(
+                status: http.statusCode, headers: http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, body: data)
             #expect(http.statusCode == 200, "\(file)")
-            #expect(page.header("Content-Type") == (file.hasSuffix(".md") ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8"))
-            #expect(Self.withoutScript(page, path: file) == (try Data(contentsOf: cli.url("built/" + folder + file))), "\(file)")
+            #expect(
+                page.header("Content-Type")
+                    == (file.hasSuffix(".md") ? "text/markdown; charset=utf-8" : "text/html; charset=utf-8"))
+            #expect(
+                Self.withoutScript(page, path: file) == (try Data(contentsOf: cli.url("built/" + folder + file))),
+                "\(file)")
         }
         let pages = liked.count { $0.hasSuffix(".html") }
         for missing in ["liked-1.html", "liked-02.html", "liked-\(pages + 1).html", "liked-\(pages + 1).md"] {
@@ -108,14 +124,17 @@ import FoundationNetworking
         #expect(try cli.run(["build", export, "--out", "built"] + Self.siteArguments).code == 0)
         let server = try ServeProcess(cli, [export] + Self.siteArguments)
         let files = try cli.files(under: "built").filter { file in
-            try file.hasPrefix("posts/") || (file.hasSuffix(".html") && cli.read("built/" + file).contains(".html#comments\""))
+            try file.hasPrefix("posts/")
+                || (file.hasSuffix(".html") && cli.read("built/" + file).contains(".html#comments\""))
         }
         #expect(files.count > 270)
         var comments = 0
         for file in files {
             let response = try server.request("/" + file)
             let built = try Data(contentsOf: cli.url("built/" + file))
-            #expect(response.status == 200 && Self.withoutScript(response, path: file) == built, "/\(file) differs from the built file")
+            #expect(
+                response.status == 200 && Self.withoutScript(response, path: file) == built,
+                "/\(file) differs from the built file")
             comments += response.text.components(separatedBy: "<li class=\"comment\"").count - 1
         }
         #expect(comments == 14, "every comment of the export, served")
@@ -129,11 +148,13 @@ import FoundationNetworking
     @Test func searchLookupAndLiveReload() throws {
         let cli = try Self.project(users: 120)
         #expect(try cli.run("export", "gen.json", "--out", "snap").code == 0)
-        let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("snap/snapshot.json"))) as? [String: Any])
+        let snapshot = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("snap/snapshot.json"))) as? [String: Any])
         let users = try #require(snapshot["users"] as? [String: [String: Any]])
         let (uid, user) = try #require(users.sorted { $0.key < $1.key }.first { ($0.value["posts"] as? Int ?? 0) > 0 })
         let username = try #require(user["username"] as? String)
-        let postKey = try #require((snapshot["posts"] as? [String: [String: Any]])?.first { $0.value["owner"] as? String == uid }?.key)
+        let postKey = try #require(
+            (snapshot["posts"] as? [String: [String: Any]])?.first { $0.value["owner"] as? String == uid }?.key)
 
         let server = try ServeProcess(cli, Self.siteArguments, in: "proj")
         let base = try #require(URL(string: server.url))
@@ -143,7 +164,9 @@ import FoundationNetworking
         }
         func built(_ path: String) throws -> Data { try Data(contentsOf: cli.url("built/" + path)) }
         func page(_ data: Data, _ response: HTTPURLResponse) -> ServeProcess.Response {
-            ServeProcess.Response(status: response.statusCode, headers: response.allHeaderFields.map { ("\($0.key)", "\($0.value)") }, body: data)
+            ServeProcess.Response(
+                status: response.statusCode, headers: response.allHeaderFields.map { ("\($0.key)", "\($0.value)") },
+                body: data)
         }
 
         let (index, indexResponse) = try fetch("/")
@@ -156,14 +179,22 @@ import FoundationNetworking
         #expect(hit["username"] == username && hits.count <= 20)
         #expect(hits.allSatisfy { $0["username"]!.lowercased().hasPrefix(username.prefix(3).lowercased()) })
         let (byUID, _) = try fetch("/_fanout/search?q=" + uid.prefix(uid.count - 1))
-        #expect((try JSONSerialization.jsonObject(with: byUID) as? [[String: String]])?.contains { $0["uid"] == uid } == true)
+        #expect(
+            (try JSONSerialization.jsonObject(with: byUID) as? [[String: String]])?.contains { $0["uid"] == uid }
+                == true)
         // As the built site's search (search.js over search.json) matches: username or uid, in any case, and
         // how many match in all in X-Total-Count, the first 20 listed.
         let entries = try #require(try JSONSerialization.jsonObject(with: built("search.json")) as? [[String: String]])
-        for query in ["a", "0", String(uid.prefix(2)).uppercased(), String(uid.prefix(2)).lowercased(), String(username.prefix(1))] {
+        for query in [
+            "a", "0", String(uid.prefix(2)).uppercased(), String(uid.prefix(2)).lowercased(),
+            String(username.prefix(1)),
+        ] {
             let q = query.lowercased()
-            let matching = entries.filter { $0["username"]!.lowercased().hasPrefix(q) || $0["uid"]!.lowercased().hasPrefix(q) }
-            let answer = try server.request("/_fanout/search?q=" + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            let matching = entries.filter {
+                $0["username"]!.lowercased().hasPrefix(q) || $0["uid"]!.lowercased().hasPrefix(q)
+            }
+            let answer = try server.request(
+                "/_fanout/search?q=" + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             let listed = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [[String: String]])
             #expect(answer.header("X-Total-Count") == "\(matching.count)", "\(query)")
             #expect(listed.count == min(20, matching.count), "\(query)")
@@ -180,7 +211,8 @@ import FoundationNetworking
         let (post, postResponse) = try fetch("/p/" + postKey)
         let postPath = String(try #require(postResponse.url?.path).dropFirst())
         let builtPost = try built(postPath)
-        #expect(postPath.hasPrefix("posts/") && Self.withoutScript(page(post, postResponse), path: postPath) == builtPost)
+        #expect(
+            postPath.hasPrefix("posts/") && Self.withoutScript(page(post, postResponse), path: postPath) == builtPost)
         #expect(try server.request("/u/no-such-user").status == 404)
         let (report, reportResponse) = try fetch("/report.html")
         #expect(Self.withoutScript(page(report, reportResponse), path: "report.html") == (try built("report.html")))
@@ -202,11 +234,14 @@ import FoundationNetworking
         try (original + "{{#posts}}\n").write(to: template, atomically: true, encoding: .utf8)
         #expect(read(events, until: "event: reload", seconds: 15))
         let broken = try server.request("/" + timelinePath).text
-        #expect(broken.contains("id=\"fanout-serve-error\"") && broken.contains("timeline.mustache"), "\(broken.suffix(600))")
+        #expect(
+            broken.contains("id=\"fanout-serve-error\"") && broken.contains("timeline.mustache"),
+            "\(broken.suffix(600))")
         #expect(broken.contains("served-edit-marker"))
         try original.write(to: template, atomically: true, encoding: .utf8)
         #expect(read(events, until: "event: reload", seconds: 15))
-        #expect(Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
+        #expect(
+            Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
 
         // A broken export: its error on the page, and still there after a template edit meanwhile (the reload
         // reads the export again rather than reusing the last one that loaded), until the export is mended.
@@ -218,12 +253,15 @@ import FoundationNetworking
         try (original + "<p>edited-while-broken</p>\n").write(to: template, atomically: true, encoding: .utf8)
         #expect(read(events, until: "event: reload", seconds: 15))
         let stillBroken = try server.request("/" + timelinePath).text
-        #expect(stillBroken.contains("id=\"fanout-serve-error\"") && stillBroken.contains("gen.json"), "\(stillBroken.suffix(600))")
+        #expect(
+            stillBroken.contains("id=\"fanout-serve-error\"") && stillBroken.contains("gen.json"),
+            "\(stillBroken.suffix(600))")
         try original.write(to: template, atomically: true, encoding: .utf8)
         #expect(read(events, until: "event: reload", seconds: 15))
         try export.write(to: exportFile)
         #expect(read(events, until: "event: reload", seconds: 15))
-        #expect(Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
+        #expect(
+            Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
 
         let stop = server.stop(SIGTERM)
         #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
@@ -237,7 +275,8 @@ import FoundationNetworking
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         let server = try ServeProcess(cli, [demo])
         for target in [
-            "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/.%2E/.%2e/etc/passwd", "/users/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+            "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/.%2E/.%2e/etc/passwd",
+            "/users/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
             "/users%2F..%2F..%2Fetc%2Fpasswd", "/..%5c..%5cetc%5cpasswd", "/style.css%00.html", "/%zz", "/%ff%fe",
             "http://evil.example/../../etc/passwd", "*",
         ] {
@@ -245,13 +284,18 @@ import FoundationNetworking
             #expect(response.status == 400, "\(target): \(response.status)")
             #expect(!response.text.contains("root:"), "\(target)")
         }
-        for target in ["/etc/passwd", "/users/", "/posts/nope.html", "/u/", "/p/", "/.fanout-manifest", "/users/x/../../etc/passwd/"] {
+        for target in [
+            "/etc/passwd", "/users/", "/posts/nope.html", "/u/", "/p/", "/.fanout-manifest",
+            "/users/x/../../etc/passwd/",
+        ] {
             let response = try server.request(target)
             #expect(response.status == 404 || response.status == 400, "\(target): \(response.status)")
             #expect(!response.text.contains("root:"), "\(target)")
         }
         let missing = try server.request("/no-such-page.html")
-        #expect(missing.status == 404 && missing.header("Content-Type") == "text/html; charset=utf-8" && missing.text.contains("Not found"))
+        #expect(
+            missing.status == 404 && missing.header("Content-Type") == "text/html; charset=utf-8"
+                && missing.text.contains("Not found"))
         // A folder's path without its slash is sent to the folder, as a static server does; other paths are not.
         let timeline = try #require(try server.request("/u/uidAlice0000000000000000000").header("Location"))
         let folder = String(timeline.dropLast("/index.html".count))
@@ -265,13 +309,15 @@ import FoundationNetworking
         let headers = (0..<20).map { "X-Filler-\($0): " + String(repeating: "h", count: 1024) }
         #expect(try server.request("/", headers: headers).status == 431)
         // Past the HTTP decoder's limits: 400 and the connection closed.
-        #expect(try server.request("/", headers: ["X-Huge: " + String(repeating: "h", count: 200 * 1024)]).status == 400)
+        #expect(
+            try server.request("/", headers: ["X-Huge: " + String(repeating: "h", count: 200 * 1024)]).status == 400)
 
         let get = try server.request("/report.html")
         let head = try server.request("/report.html", method: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(get.body.count))
         for method in ["OPTIONS", "POST", "PUT", "DELETE", "TRACE", "PATCH"] {
-            let response = try server.request("/", method: method, headers: method == "POST" ? ["Content-Length: 5"] : [])
+            let response = try server.request(
+                "/", method: method, headers: method == "POST" ? ["Content-Length: 5"] : [])
             #expect(response.status == 405 && response.header("Allow") == "GET, HEAD", "\(method): \(response.status)")
         }
         #expect(try server.raw(Data("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)).status == 405)
@@ -280,8 +326,11 @@ import FoundationNetworking
         // Clients that leave midway: in the request line, in the headers, before reading, after a few bytes.
         for i in 0..<60 {
             let socket = try server.connect()
-            let partial = ["GET /rep", "GET /report.html HTTP/1.1\r\nHost: x\r\nX-A: b", "GET /report.html HTTP/1.1\r\nHost: x\r\n\r\n",
-                           "GET /report.html HTTP/1.1\r\nHost: x\r\n\r\n"][i % 4]
+            let partial = [
+                "GET /rep", "GET /report.html HTTP/1.1\r\nHost: x\r\nX-A: b",
+                "GET /report.html HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /report.html HTTP/1.1\r\nHost: x\r\n\r\n",
+            ][i % 4]
             _ = partial.withCString { send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
             if i % 4 == 3 {
                 var few = [UInt8](repeating: 0, count: 10)
@@ -302,7 +351,9 @@ import FoundationNetworking
             for n in 0..<15 {
                 let path = timelines[(worker + n) % timelines.count]
                 let response = try? server.request(path)
-                if response?.status != 200 || response?.text.contains("</html>") != true { failures.withLock { $0 += 1 } }
+                if response?.status != 200 || response?.text.contains("</html>") != true {
+                    failures.withLock { $0 += 1 }
+                }
             }
         }
         #expect(failures.withLock { $0 } == 0)
@@ -318,14 +369,18 @@ import FoundationNetworking
         #expect(server.port > 0 && server.url == "http://127.0.0.1:\(server.port)/")
         let second = try cli.run("serve", demo, "--port", "\(server.port)")
         #expect(second.code == 2 && second.stdout.isEmpty)
-        #expect(second.stderr == "Error: 127.0.0.1:\(server.port): the port is in use; give another with --port N (--port 0 picks a free one)\n")
+        #expect(
+            second.stderr
+                == "Error: 127.0.0.1:\(server.port): the port is in use; give another with --port N (--port 0 picks a free one)\n"
+        )
         #expect(try cli.run("serve", demo, "--port", "70000").code == 2)
         // An address that is no address, or not this machine's: one message, exit 2, before the export is read.
         let noAddress = try cli.run("serve", demo, "--port", "0", "--bind", "999.1.1.1")
         #expect(noAddress.code == 2 && noAddress.stdout.isEmpty)
         #expect(noAddress.stderr == "Error: --bind 999.1.1.1: neither an IP address nor a host name that resolves\n")
         let notOurs = try cli.run("serve", demo, "--port", "0", "--bind", "192.0.2.1")
-        #expect(notOurs.code == 2 && notOurs.stderr.hasPrefix("Error: 192.0.2.1:0: cannot listen: "), "\(notOurs.stderr)")
+        #expect(
+            notOurs.code == 2 && notOurs.stderr.hasPrefix("Error: 192.0.2.1:0: cannot listen: "), "\(notOurs.stderr)")
         #expect(try cli.run("serve", "missing.json").code == 2)
         _ = server.stop()
     }

@@ -8,12 +8,15 @@ import Testing
 @Suite struct TablePartsTests {
     /// Each table's rows in manifest order, file after file, and the manifest without its files.
     static func tables(_ cli: CLI, _ folder: String) throws -> (rows: [String: [String]], manifest: [String: Any]) {
-        var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(folder)/_manifest.json"))) as! [String: Any]
+        var manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(folder)/_manifest.json")))
+            as! [String: Any]
         var rows: [String: [String]] = [:]
         var tables = manifest["tables"] as! [String: [String: Any]]
         for (name, table) in tables {
             rows[name] = try (table["files"] as! [String]).flatMap { file in
-                try String(contentsOf: cli.url("\(folder)/\(file)"), encoding: .utf8).split(separator: "\n").map(String.init)
+                try String(contentsOf: cli.url("\(folder)/\(file)"), encoding: .utf8).split(separator: "\n").map(
+                    String.init)
             }
             tables[name]!["files"] = nil
         }
@@ -22,8 +25,10 @@ import Testing
     }
 
     /// Writes `export` whole and in 1 to `most` parts, and checks each merge against the whole.
-    func expectPartsMatchWhole(_ cli: CLI, _ export: String, schema: String? = nil, most: Int = 8,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectPartsMatchWhole(
+        _ cli: CLI, _ export: String, schema: String? = nil, most: Int = 8,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let layout = schema.map { ["--schema", $0] } ?? []
         let whole = try cli.run(["tables", export, "--out", "whole"] + layout)
         try #require(whole.code == 0, "\(whole.stderr)", sourceLocation: sourceLocation)
@@ -38,27 +43,34 @@ import Testing
             try #require(merged.code == 0, "\(n): \(merged.stderr)", sourceLocation: sourceLocation)
             let got = try Self.tables(cli, folder)
             for (table, rows) in expected.rows {
-                #expect(got.rows[table] == rows, "\(export) in \(n) parts: table \(table) differs", sourceLocation: sourceLocation)
+                #expect(
+                    got.rows[table] == rows, "\(export) in \(n) parts: table \(table) differs",
+                    sourceLocation: sourceLocation)
             }
-            #expect(NSDictionary(dictionary: got.manifest).isEqual(to: expected.manifest),
-                    "\(export) in \(n) parts: the manifests differ apart from files", sourceLocation: sourceLocation)
+            #expect(
+                NSDictionary(dictionary: got.manifest).isEqual(to: expected.manifest),
+                "\(export) in \(n) parts: the manifests differ apart from files", sourceLocation: sourceLocation)
         }
     }
 
     @Test func everyLayoutsFixturesGiveTheWholeTablesInOneToEightParts() throws {
         let cli = try CLI()
         try expectPartsMatchWhole(cli, CLI.repository.appendingPathComponent("Content/demo-export.json").path)
-        #expect(try cli.run("generate", "--users", "150", "--seed", "4", "--defects", "60", "--out", "generated.json").code == 0)
+        #expect(
+            try cli.run("generate", "--users", "150", "--seed", "4", "--defects", "60", "--out", "generated.json").code
+                == 0)
         try expectPartsMatchWhole(cli, "generated.json")
         try expectPartsMatchWhole(cli, LayoutTests.friendlyPix.path)
         try cli.write(Feed.sample.instaclone, to: "instaclone.json")
         try expectPartsMatchWhole(cli, "instaclone.json")
         for name in ["hostile-export", "sql-edge-export"] {
-            try expectPartsMatchWhole(cli, CLI.repository.appendingPathComponent("Tests/Fixtures/\(name).json").path, most: 5)
+            try expectPartsMatchWhole(
+                cli, CLI.repository.appendingPathComponent("Tests/Fixtures/\(name).json").path, most: 5)
         }
         for layout in DeclaredFixtures.all {
             try cli.write(try DeclaredFixtures.drifted(layout), to: "\(layout.name).json")
-            try expectPartsMatchWhole(cli, "\(layout.name).json", schema: DeclaredFixtures.schema(layout, in: cli), most: 4)
+            try expectPartsMatchWhole(
+                cli, "\(layout.name).json", schema: DeclaredFixtures.schema(layout, in: cli), most: 4)
         }
     }
 
@@ -84,7 +96,9 @@ import Testing
         try expectPartsMatchWhole(cli, "hostile.json", schema: "makestagram")
         // The same export pretty-printed with CRLF line ends.
         let object = try JSONSerialization.jsonObject(with: Data(export.utf8))
-        let pretty = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+        let pretty = String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
+            as: UTF8.self)
         try cli.write(pretty.replacingOccurrences(of: "\n", with: "\r\n"), to: "pretty.json")
         try expectPartsMatchWhole(cli, "pretty.json", schema: "makestagram")
     }
@@ -97,8 +111,12 @@ import Testing
         try cli.write(try String(contentsOf: URL(fileURLWithPath: demo), encoding: .utf8), to: "demo.json")
         try runTool("gzip", ["-k", cli.url("demo.json").path])
         var result = try cli.run("tables", "demo.json.gz", "--part", "1/2", "--out", "t")
-        #expect(result.code == 2 && result.stderr.contains("gzip-compressed; --part reads a byte range of the file: inflate it first"), "\(result.stderr)")
-        result = try cli.run(["tables", "-", "--part", "1/2", "--out", "t"], stdin: Data(try cli.read("demo.json").utf8))
+        #expect(
+            result.code == 2
+                && result.stderr.contains("gzip-compressed; --part reads a byte range of the file: inflate it first"),
+            "\(result.stderr)")
+        result = try cli.run(
+            ["tables", "-", "--part", "1/2", "--out", "t"], stdin: Data(try cli.read("demo.json").utf8))
         #expect(result.code == 2 && result.stderr.contains("save the export to a file first"), "\(result.stderr)")
         for bad in ["0/2", "3/2", "1", "a/b", "1/0"] {
             result = try cli.run("tables", "demo.json", "--part", bad, "--out", "t")
@@ -115,14 +133,22 @@ import Testing
         result = try cli.run("tables", "--merge", "--out", "t")
         #expect(result.code == 2 && result.stderr.contains("parts of 2 and 3 parts"), "\(result.stderr)")
         result = try cli.run("tables", "demo.json", "--merge", "--out", "t")
-        #expect(result.code == 2 && result.stderr.contains("--merge reads the parts in --out DIR, not an export"), "\(result.stderr)")
+        #expect(
+            result.code == 2 && result.stderr.contains("--merge reads the parts in --out DIR, not an export"),
+            "\(result.stderr)")
         // A part of another export.
         try FileManager.default.removeItem(at: cli.url("t"))
-        try cli.write(try cli.read("demo.json").replacingOccurrences(of: "carol_sings", with: "carol_sang"), to: "other.json")
+        try cli.write(
+            try cli.read("demo.json").replacingOccurrences(of: "carol_sings", with: "carol_sang"), to: "other.json")
         #expect(try cli.run("tables", "demo.json", "--part", "1/2", "--out", "t").code == 0)
         #expect(try cli.run("tables", "other.json", "--part", "2/2", "--out", "t").code == 0)
         result = try cli.run("tables", "--merge", "--out", "t")
-        #expect(result.code == 2 && result.stderr.contains("another export, schema or options than part 1's"), "\(result.stderr)")
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: cli.url("t").path)).contains { $0.contains("fanout-tmp") })
+        #expect(
+            result.code == 2 && result.stderr.contains("another export, schema or options than part 1's"),
+            "\(result.stderr)")
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: cli.url("t").path)).contains {
+                $0.contains("fanout-tmp")
+            })
     }
 }

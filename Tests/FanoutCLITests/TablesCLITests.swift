@@ -16,14 +16,18 @@ import Testing
         var lines: [String: [String]] = [:]
 
         init(_ cli: CLI, _ folder: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(folder)/_manifest.json"))) as! [String: Any]
+            manifest =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(folder)/_manifest.json")))
+                as! [String: Any]
             for (name, table) in manifest["tables"] as! [String: [String: Any]] {
                 var lines: [String] = []
                 for file in table["files"] as! [String] {
                     var data = try Data(contentsOf: cli.url("\(folder)/\(file)"))
                     if file.hasSuffix(".gz") { data = try TablesCLITests.gunzip(cli, "\(folder)/\(file)") }
                     let text = String(decoding: data, as: UTF8.self)
-                    #expect(text.isEmpty || text.hasSuffix("\n"), "\(file) ends with a newline", sourceLocation: sourceLocation)
+                    #expect(
+                        text.isEmpty || text.hasSuffix("\n"), "\(file) ends with a newline",
+                        sourceLocation: sourceLocation)
                     lines += text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
                 }
                 self.lines[name] = lines
@@ -74,7 +78,9 @@ import Testing
 
     /// A JSON number that is not a boolean, as JSONSerialization gives it.
     static func number(_ value: Any?) -> NSNumber? {
-        guard let number = value as? NSNumber, String(describing: type(of: number)) != "__NSCFBoolean" else { return nil }
+        guard let number = value as? NSNumber, String(describing: type(of: number)) != "__NSCFBoolean" else {
+            return nil
+        }
         return number
     }
 
@@ -94,11 +100,14 @@ import Testing
 
     /// The rows each table must hold for the Makestagram export at `path`, without `seq` and `field_problems`.
     static func expectedRows(_ path: String) throws -> [String: [[String: Any]]] {
-        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        let root =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
         func object(_ value: Any?) -> [String: Any] { value as? [String: Any] ?? [:] }
         var rows: [String: [[String: Any]]] = [:]
         for (uid, node) in object(root["users"]) where present(node) {
-            rows["users", default: []].append(["path": "users/\(uid)", "user": uid, "username": object(node)["username"] ?? NSNull()])
+            rows["users", default: []].append([
+                "path": "users/\(uid)", "user": uid, "username": object(node)["username"] ?? NSNull(),
+            ])
         }
         for (owner, byKey) in object(root["posts"]) {
             for (key, node) in object(byKey) where present(node) {
@@ -107,9 +116,11 @@ import Testing
                 let count = number(post["like_count"]).flatMap { Int64(exactly: $0.doubleValue) }
                 rows["posts", default: []].append([
                     "path": "posts/\(owner)/\(key)", "post": key, "owner": owner,
-                    "created_at": created.map { $0 as Any } ?? NSNull(), "push_id_time": pushIDTime(key).map { $0 as Any } ?? NSNull(),
+                    "created_at": created.map { $0 as Any } ?? NSNull(),
+                    "push_id_time": pushIDTime(key).map { $0 as Any } ?? NSNull(),
                     "like_count": count.map { $0 as Any } ?? NSNull(),
-                    "poster_uid": poster["uid"] as? String ?? NSNull(), "poster_username": poster["username"] as? String ?? NSNull(),
+                    "poster_uid": poster["uid"] as? String ?? NSNull(),
+                    "poster_username": poster["username"] as? String ?? NSNull(),
                 ])
             }
         }
@@ -120,12 +131,16 @@ import Testing
         }
         for (user, targets) in object(root["following"]) {
             for (target, value) in object(targets) where present(value) {
-                rows["following", default: []].append(["path": "following/\(user)/\(target)", "user": user, "target": target])
+                rows["following", default: []].append([
+                    "path": "following/\(user)/\(target)", "user": user, "target": target,
+                ])
             }
         }
         for (target, users) in object(root["followers"]) {
             for (user, value) in object(users) where present(value) {
-                rows["followers", default: []].append(["path": "followers/\(target)/\(user)", "user": user, "target": target])
+                rows["followers", default: []].append([
+                    "path": "followers/\(target)/\(user)", "user": user, "target": target,
+                ])
             }
         }
         for (user, posts) in object(root["timeline"]) {
@@ -142,7 +157,9 @@ import Testing
     /// Checks the tables in `folder` against the independent reading of `export`, and against `check`'s
     /// `post-field` and `key-invalid` findings; returns the tables.
     @discardableResult
-    func expectTablesMatch(_ cli: CLI, export: String, folder: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Tables {
+    func expectTablesMatch(
+        _ cli: CLI, export: String, folder: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Tables {
         let tables = try Tables(cli, folder)
         let expected = try Self.expectedRows(export)
         for (name, rows) in expected {
@@ -157,28 +174,40 @@ import Testing
         for (name, rows) in tables.rows {
             let columns = tables.columns(name)
             for row in rows {
-                #expect(Set(row.keys) == Set(columns.map(\.name)), "\(name): \(row.keys.sorted())", sourceLocation: sourceLocation)
+                #expect(
+                    Set(row.keys) == Set(columns.map(\.name)), "\(name): \(row.keys.sorted())",
+                    sourceLocation: sourceLocation)
                 for column in columns {
                     let value = row[column.name]!
                     guard !(value is NSNull) else { continue }
-                    let ok = switch column.type {
-                    case "string": value is String
-                    case "bigint": Self.number(value).map { Int64(exactly: $0.doubleValue) != nil } ?? false
-                    case "double": Self.number(value) != nil
-                    default: value is [Any]
-                    }
-                    #expect(ok, "\(name).\(column.name) = \(value) is not a \(column.type)", sourceLocation: sourceLocation)
+                    let ok =
+                        switch column.type {
+                        case "string": value is String
+                        case "bigint": Self.number(value).map { Int64(exactly: $0.doubleValue) != nil } ?? false
+                        case "double": Self.number(value) != nil
+                        default: value is [Any]
+                        }
+                    #expect(
+                        ok, "\(name).\(column.name) = \(value) is not a \(column.type)", sourceLocation: sourceLocation)
                 }
             }
             let seqs = rows.map { ($0["seq"] as! NSNumber).int64Value }
-            if name != "key_problems" { #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count, "\(name) seq", sourceLocation: sourceLocation) }
+            if name != "key_problems" {
+                #expect(
+                    seqs == seqs.sorted() && Set(seqs).count == seqs.count, "\(name) seq",
+                    sourceLocation: sourceLocation)
+            }
         }
 
         // `check`'s findings of the two rules decided while reading come out of the tables.
         let report = try cli.run("check", export, "--format", "json", "--fail-on", "never")
-        let findings = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as! [String: Any])["findings"] as! [[String: Any]]
+        let findings =
+            (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as! [String: Any])["findings"]
+            as! [[String: Any]]
         func of(_ rule: String) -> [[String: Any]] { findings.filter { $0["rule"] as? String == rule } }
-        let fieldFindings = of("post-field").map { "\(($0["paths"] as! [String])[0]) \($0["expected"]!) \($0["actual"]!)" }.sorted()
+        let fieldFindings = of("post-field").map {
+            "\(($0["paths"] as! [String])[0]) \($0["expected"]!) \($0["actual"]!)"
+        }.sorted()
         let fieldRows = tables.rows["posts"]!.flatMap { $0["field_problems"] as! [[String: String]] }
             .map { "\($0["path"]!) \($0["expected"]!) \($0["actual"]!)" }.sorted()
         #expect(fieldRows == fieldFindings, sourceLocation: sourceLocation)
@@ -193,17 +222,24 @@ import Testing
             first[key] = row
         }
         let keyFindings = of("key-invalid").map { "\(($0["paths"] as! [String])[0]) \($0["message"]!)" }.sorted()
-        #expect(first.values.map { "\($0["path"]!) \($0["message"]!)" }.sorted() == keyFindings, sourceLocation: sourceLocation)
+        #expect(
+            first.values.map { "\($0["path"]!) \($0["message"]!)" }.sorted() == keyFindings,
+            sourceLocation: sourceLocation)
         return tables
     }
 
     /// The manifest's counts and files are the folder's: nothing more, nothing less.
-    func expectManifestMatchesFiles(_ cli: CLI, _ folder: String, _ tables: Tables, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectManifestMatchesFiles(
+        _ cli: CLI, _ folder: String, _ tables: Tables, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var listed: Set<String> = ["_manifest.json", ".fanout-output"]
         for (name, table) in tables.tables {
-            #expect((table["rows"] as! Int) == tables.lines[name]!.count, "\(name) rows", sourceLocation: sourceLocation)
+            #expect(
+                (table["rows"] as! Int) == tables.lines[name]!.count, "\(name) rows", sourceLocation: sourceLocation)
             let files = table["files"] as! [String]
-            #expect(!files.isEmpty && files.allSatisfy { $0.hasPrefix("\(name)/part-") }, "\(files)", sourceLocation: sourceLocation)
+            #expect(
+                !files.isEmpty && files.allSatisfy { $0.hasPrefix("\(name)/part-") }, "\(files)",
+                sourceLocation: sourceLocation)
             listed.formUnion(files)
         }
         #expect(Set(cli.files(under: folder)) == listed, sourceLocation: sourceLocation)
@@ -224,7 +260,9 @@ import Testing
         #expect(manifest["format_version"] as? Int == 1)
         let export = manifest["export"] as! [String: Any]
         #expect(export["name"] as? String == Self.demo)
-        #expect(export["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: Self.demo)[.size] as! NSNumber).intValue)
+        #expect(
+            export["bytes"] as? Int
+                == (try FileManager.default.attributesOfItem(atPath: Self.demo)[.size] as! NSNumber).intValue)
         let schema = manifest["schema"] as! [String: Any]
         #expect(schema["name"] as? String == "makestagram")
         let relations = schema["relations"] as! [String: [String: Any]]
@@ -238,10 +276,16 @@ import Testing
         #expect(try cli.run("generate", "--users", "60", "--seed", "5", "--defects", "30", "--out", "g.json").code == 0)
         // Keys Firebase refuses, in a user, a like and a timeline, and a post with fields of the wrong type.
         var text = try cli.read("g.json")
-        text.replace(#""users":{"#, with: #""users":{"bad.key":{"username":"dot"},"tab\tkey":{"username":"tab"},"#, maxReplacements: 1)
+        text.replace(
+            #""users":{"#, with: #""users":{"bad.key":{"username":"dot"},"tab\tkey":{"username":"tab"},"#,
+            maxReplacements: 1)
         text.replace(#""postLikes":{"#, with: #""postLikes":{"p$x":{"bad.key":true,"u1":true},"#, maxReplacements: 1)
         text.replace(#""timeline":{"#, with: #""timeline":{"bad.key":{"p$x":{"poster_uid":"u1"}},"#, maxReplacements: 1)
-        text.replace(#""posts":{"#, with: #""posts":{"u9":{"-Kfm1DtVx0kQ9zPq2Lm7":{"like_count":"7","created_at":"yesterday","image_height":[1],"poster":{"uid":5}}},"#, maxReplacements: 1)
+        text.replace(
+            #""posts":{"#,
+            with:
+                #""posts":{"u9":{"-Kfm1DtVx0kQ9zPq2Lm7":{"like_count":"7","created_at":"yesterday","image_height":[1],"poster":{"uid":5}}},"#,
+            maxReplacements: 1)
         try cli.write(text, to: "g.json")
         let result = try cli.run("tables", "g.json", "--out", "t")
         #expect(result.code == 0, "\(result.stderr)")
@@ -312,7 +356,8 @@ import Testing
             #expect(result.code == 2, "\(file)")
             #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains(file), "\(result.stderr)")
         }
-        #expect(cli.files(under: ".").sorted() == ["array.json", "bad.json", "cut.json"], "no folder, no temporary left")
+        #expect(
+            cli.files(under: ".").sorted() == ["array.json", "bad.json", "cut.json"], "no folder, no temporary left")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
         #expect(siblings.allSatisfy { !$0.contains("fanout-tmp") })
 
@@ -335,10 +380,19 @@ import Testing
         #expect(try cli.run("tables", "instaclone.json", "--out", "i").code == 0)
         let insta = try Tables(cli, "i")
         expectManifestMatchesFiles(cli, "i", insta)
-        #expect(Set(insta.rows["posts"]!.map { "\($0["path"]!) \($0["owner"]!)" }) == Set(feed.posts.map { "posts/\($0.key) \($0.owner)" }))
-        #expect(Set(insta.rows["like_mirror"]!.map { $0["path"] as! String }) == Set(feed.likes.map { "user-likes/\($0.user)/\($0.post)" }))
-        #expect(insta.rows["like_mirror"]!.allSatisfy { ($0["path"] as! String) == "user-likes/\($0["user"]!)/\($0["post"]!)" })
-        #expect(Set(insta.rows["timeline"]!.map { $0["path"] as! String }) == Set(feed.storedTimelines.map { "user-feed/\($0.user)/\($0.post)" }))
+        #expect(
+            Set(insta.rows["posts"]!.map { "\($0["path"]!) \($0["owner"]!)" })
+                == Set(feed.posts.map { "posts/\($0.key) \($0.owner)" }))
+        #expect(
+            Set(insta.rows["like_mirror"]!.map { $0["path"] as! String })
+                == Set(feed.likes.map { "user-likes/\($0.user)/\($0.post)" }))
+        #expect(
+            insta.rows["like_mirror"]!.allSatisfy {
+                ($0["path"] as! String) == "user-likes/\($0["user"]!)/\($0["post"]!)"
+            })
+        #expect(
+            Set(insta.rows["timeline"]!.map { $0["path"] as! String })
+                == Set(feed.storedTimelines.map { "user-feed/\($0.user)/\($0.post)" }))
         #expect(insta.rows["timeline"]!.allSatisfy { $0["poster"] is NSNull })
         #expect((insta.manifest["schema"] as! [String: Any])["edge_value"] as? Int == 1)
 
@@ -348,11 +402,17 @@ import Testing
         expectManifestMatchesFiles(cli, "f", pix)
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: LayoutTests.friendlyPix)) as! [String: Any]
         let posts = root["posts"] as! [String: [String: Any]]
-        let likes = posts.flatMap { key, post in ((post["likes"] as? [String: Any]) ?? [:]).keys.map { "posts/\(key)/likes/\($0)" } }
+        let likes = posts.flatMap { key, post in
+            ((post["likes"] as? [String: Any]) ?? [:]).keys.map { "posts/\(key)/likes/\($0)" }
+        }
         #expect(Set(pix.rows["likes"]!.map { $0["path"] as! String }) == Set(likes))
-        #expect(Set(pix.rows["posts"]!.map { "\($0["post"]!) \($0["owner"]!)" }) == Set(posts.map { "\($0.key) \($0.value["author"]!)" }))
+        #expect(
+            Set(pix.rows["posts"]!.map { "\($0["post"]!) \($0["owner"]!)" })
+                == Set(posts.map { "\($0.key) \($0.value["author"]!)" }))
         #expect(Set(pix.rows["users"]!.map { $0["user"] as! String }) == Set((root["people"] as! [String: Any]).keys))
-        let feedEntries = (root["feed"] as! [String: [String: Any]]).flatMap { user, posts in posts.keys.map { "feed/\(user)/\($0)" } }
+        let feedEntries = (root["feed"] as! [String: [String: Any]]).flatMap { user, posts in
+            posts.keys.map { "feed/\(user)/\($0)" }
+        }
         #expect(Set(pix.rows["timeline"]!.map { $0["path"] as! String }) == Set(feedEntries))
     }
 
@@ -386,14 +446,22 @@ import Testing
         expectManifestMatchesFiles(cli, "t", tables)
         let feed = Feed.sample
         #expect(Set(tables.rows["users"]!.map { $0["path"] as! String }) == Set(feed.users.map { "_User/\($0.uid)" }))
-        #expect(Set(tables.rows["posts"]!.map { "\($0["path"]!) \($0["owner"]!)" }) == Set(feed.posts.map { "Post/\($0.key) \($0.owner)" }))
-        #expect(tables.rows["posts"]!.allSatisfy { ($0["created_at"] as? NSNumber) != nil && $0["like_count"] is NSNull })
+        #expect(
+            Set(tables.rows["posts"]!.map { "\($0["path"]!) \($0["owner"]!)" })
+                == Set(feed.posts.map { "Post/\($0.key) \($0.owner)" }))
+        #expect(
+            tables.rows["posts"]!.allSatisfy { ($0["created_at"] as? NSNumber) != nil && $0["like_count"] is NSNull })
         let likes = tables.rows["likes"]!
         #expect(likes.count == feed.likes.count + 1, "the double tap's second row too")
-        #expect(Set(likes.map { $0["path"] as! String }) == Set((0..<feed.likes.count).map { "Like/like\($0)" } + ["Like/likeAgain"]))
+        #expect(
+            Set(likes.map { $0["path"] as! String })
+                == Set((0..<feed.likes.count).map { "Like/like\($0)" } + ["Like/likeAgain"]))
         #expect(likes.allSatisfy { $0["path"] as? String == "Like/\($0["id"]!)" })
-        #expect(Set(tables.rows["following"]!.map { "\($0["user"]!)>\($0["target"]!)" }) == Set(feed.follows.map { "\($0.user)>\($0.target)" }))
-        #expect(tables.rows["flags"]!.map { $0["path"] as! String } == ["FlaggedContent/flag0", "FlaggedContent/flag1"])
+        #expect(
+            Set(tables.rows["following"]!.map { "\($0["user"]!)>\($0["target"]!)" })
+                == Set(feed.follows.map { "\($0.user)>\($0.target)" }))
+        #expect(
+            tables.rows["flags"]!.map { $0["path"] as! String } == ["FlaggedContent/flag0", "FlaggedContent/flag1"])
         #expect(tables.rows["key_problems"]!.isEmpty, "key-invalid does not run on Parse exports")
         #expect((tables.manifest["schema"] as! [String: Any])["format"] as? String == "parse")
         // Rows of each class keep the file's order.

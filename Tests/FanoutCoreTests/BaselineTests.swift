@@ -43,7 +43,8 @@ import Testing
 
     @Test func theFileRoundTripsSortedAndVersioned() throws {
         let baseline = Baseline(entries: [
-            BaselineEntry(rule: "timeline-missing", path: "timeline/u/p"), BaselineEntry(rule: "like-duplicate", path: "b"),
+            BaselineEntry(rule: "timeline-missing", path: "timeline/u/p"),
+            BaselineEntry(rule: "like-duplicate", path: "b"),
             BaselineEntry(rule: "like-duplicate", path: "a"), BaselineEntry(rule: "like-duplicate", path: "a"),
         ])
         let text = baseline.render()
@@ -56,7 +57,11 @@ import Testing
     @Test func unusableFilesAreClearErrors() {
         #expect(throws: BaselineError.self) { try Baseline.parse("{") }
         #expect(throws: BaselineError.self) { try Baseline.parse("{\"tool\": \"detekt\"}") }
-        #expect(throws: BaselineError.self) { try Baseline.parse("{\"tool\": \"fanout\", \"version\": 2, \"findings\": []}") }
-        #expect(throws: BaselineError.self) { try Baseline.parse("{\"tool\": \"fanout\", \"version\": 1, \"findings\": [{\"rule\": 1}]}") }
+        #expect(throws: BaselineError.self) {
+            try Baseline.parse("{\"tool\": \"fanout\", \"version\": 2, \"findings\": []}")
+        }
+        #expect(throws: BaselineError.self) {
+            try Baseline.parse("{\"tool\": \"fanout\", \"version\": 1, \"findings\": [{\"rule\": 1}]}")
+        }
     }
 }

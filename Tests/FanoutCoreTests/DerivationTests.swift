@@ -100,7 +100,9 @@ import Testing
         b.comment("c-twice", on: "p3", by: "alice", at: 3)  // the same key on another post is another comment
         let derived = DerivedData(b.dataset)
         func keys(_ post: String) -> [String] {
-            derived.comments(post: derived.post(b.dataset.keys.lookup(post)!)!).map { b.dataset.key(b.dataset.comments[$0].id) }
+            derived.comments(post: derived.post(b.dataset.keys.lookup(post)!)!).map {
+                b.dataset.key(b.dataset.comments[$0].id)
+            }
         }
         #expect(keys("p2") == ["c-new", "c-B", "c-a", "c-old", "c-undated"])
         let p1 = derived.post(b.dataset.keys.lookup("p1")!)!

@@ -62,7 +62,8 @@ import Testing
         // Repeats closer together than the queue's depth and farther apart, keys longer than the queue copies
         // (interned at once, between queued ones) and than the table's slots hold, and the empty key.
         let long = String(repeating: "y", count: 70)
-        let pool = (0..<300).map { "u\($0)" } + (0..<5).map { "\(long)\($0)" }
+        let pool =
+            (0..<300).map { "u\($0)" } + (0..<5).map { "\(long)\($0)" }
             + [String(repeating: "z", count: 52), "", "-K"]
         var sequence: [String] = []
         var random = SeededGenerator(seed: 42)

@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// The pipeline's first two stages stay free of Foundation (CONTRIBUTING.md "Architecture"): the reader and the
@@ -9,7 +9,9 @@ import Testing
 @Suite struct ModuleImportsTests {
     static let allowed: [String: Set<String>] = [
         "FanoutJSON": ["CPrefetch", "CScan", "Darwin", "Glibc", "Musl"],
-        "FanoutCore": ["FanoutJSON", "FanoutLocked", "CPrefetch", "Dispatch", "Synchronization", "Darwin", "Glibc", "Musl"],
+        "FanoutCore": [
+            "FanoutJSON", "FanoutLocked", "CPrefetch", "Dispatch", "Synchronization", "Darwin", "Glibc", "Musl",
+        ],
     ]
 
     nonisolated(unsafe) static let importLine =

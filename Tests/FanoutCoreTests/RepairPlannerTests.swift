@@ -29,11 +29,12 @@ import Testing
         b.like("pa", by: "ghost")  // not counted, deleted
         b.like("pb", by: "alice")  // counted: the counter of pb (0) is behind
         b.like("pb", by: "alice")  // a repeated key, written once
-        #expect(plan(b) == [
-            "postLikes/pa/ghost": .null,
-            "postLikes/pb/alice": true,
-            "posts/bob/pb/like_count": 1,
-        ])
+        #expect(
+            plan(b) == [
+                "postLikes/pa/ghost": .null,
+                "postLikes/pb/alice": true,
+                "posts/bob/pb/like_count": 1,
+            ])
     }
 
     @Test func followingIsTheTruthAndTimelinesFollowIt() {
@@ -48,15 +49,16 @@ import Testing
         // A follow of a deleted user and a self-follow go on both sides.
         b.follow("bob", "ghost")
         b.follow("carol", "carol")
-        #expect(plan(b) == [
-            "followers/carol/alice": true,
-            "followers/bob/carol": .null,
-            "following/bob/ghost": .null,
-            "followers/ghost/bob": .null,
-            "following/carol/carol": .null,
-            "followers/carol/carol": .null,
-            "timeline/alice/pc": ["poster_uid": "carol"],
-        ])
+        #expect(
+            plan(b) == [
+                "followers/carol/alice": true,
+                "followers/bob/carol": .null,
+                "following/bob/ghost": .null,
+                "followers/ghost/bob": .null,
+                "following/carol/carol": .null,
+                "followers/carol/carol": .null,
+                "timeline/alice/pc": ["poster_uid": "carol"],
+            ])
     }
 
     @Test func timelineEntriesAreDeletedRewrittenAndAdded() {
@@ -67,12 +69,13 @@ import Testing
         b.dataset.timeline[i].posterUID = bob  // wrong poster
         b.timeline("alice", "deleted", poster: "bob")  // a deleted post
         b.timeline("ghost", "pa", poster: "alice")  // the timeline of a deleted user
-        #expect(plan(b) == [
-            "timeline/alice/pa": ["poster_uid": "alice"],
-            "timeline/bob/pa/poster_uid": "alice",
-            "timeline/alice/deleted": .null,
-            "timeline/ghost/pa": .null,
-        ])
+        #expect(
+            plan(b) == [
+                "timeline/alice/pa": ["poster_uid": "alice"],
+                "timeline/bob/pa/poster_uid": "alice",
+                "timeline/alice/deleted": .null,
+                "timeline/ghost/pa": .null,
+            ])
     }
 
     @Test func unfollowingRemovesTheTimelineEntriesItImplies() {
@@ -99,19 +102,21 @@ import Testing
         b.dataset.posts[1].storedLikeCount = 1
         b.mirrorLike("pa", by: "alice")
         b.like("pa", by: "ghost")
-        #expect(plan(b) == [
-            "user-likes/alice/pb": true,
-            "user-likes/alice/pa": .null,
-            "postLikes/pa/ghost": .null,
-            "user-likes/ghost/pa": .null,
-        ])
+        #expect(
+            plan(b) == [
+                "user-likes/alice/pb": true,
+                "user-likes/alice/pa": .null,
+                "postLikes/pa/ghost": .null,
+                "user-likes/ghost/pa": .null,
+            ])
     }
 
     @Test func whatNeedsAPersonIsLeftAlone() {
         var b = RuleTrigger.consistent()
         b.post("pg", by: "ghost", at: 5, likeCount: 0, posterCopy: "ghost", posterUID: "ghost")
         b.user("a.b")
-        b.dataset.fieldProblems.append(FieldProblem(path: "posts/alice/pa/image_url", expected: "string", actual: "missing"))
+        b.dataset.fieldProblems.append(
+            FieldProblem(path: "posts/alice/pa/image_url", expected: "string", actual: "missing"))
         #expect(plan(b).isEmpty)
     }
 

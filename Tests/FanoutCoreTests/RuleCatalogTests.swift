@@ -29,8 +29,12 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
 
     /// Every rule of docs/checks.md, each with its trigger.
     static let all: [RuleTrigger] = [
-        RuleTrigger(rule: "like-count-mismatch", path: "posts/alice/pa/like_count") { $0.dataset.posts[0].storedLikeCount = 3 },
-        RuleTrigger(rule: "like-count-negative", path: "posts/bob/pb/like_count") { $0.dataset.posts[1].storedLikeCount = -1 },
+        RuleTrigger(rule: "like-count-mismatch", path: "posts/alice/pa/like_count") {
+            $0.dataset.posts[0].storedLikeCount = 3
+        },
+        RuleTrigger(rule: "like-count-negative", path: "posts/bob/pb/like_count") {
+            $0.dataset.posts[1].storedLikeCount = -1
+        },
         RuleTrigger(rule: "like-unknown-user", path: "postLikes/pa/ghost") { $0.like("pa", by: "ghost") },
         RuleTrigger(rule: "like-unknown-post", path: "postLikes/gone/alice") { $0.like("gone", by: "alice") },
         RuleTrigger(rule: "like-mirror-missing", path: "user-likes/alice/pb", schema: TestSchema.withLikeMirror) { b in
@@ -38,13 +42,18 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
             b.dataset.posts[1].storedLikeCount = 1
         },
         RuleTrigger(rule: "like-duplicate", path: "postLikes/pa/bob") { $0.like("pa", by: "bob") },
-        RuleTrigger(rule: "poster-copy-stale", path: "posts/alice/pa/poster/username") { $0.dataset.users[0].username = "alice2" },
-        RuleTrigger(rule: "poster-copy-uid", path: "posts/bob/pb/poster/uid") { $0.dataset.posts[1].posterCopyUID = $0.id("alice") },
+        RuleTrigger(rule: "poster-copy-stale", path: "posts/alice/pa/poster/username") {
+            $0.dataset.users[0].username = "alice2"
+        },
+        RuleTrigger(rule: "poster-copy-uid", path: "posts/bob/pb/poster/uid") {
+            $0.dataset.posts[1].posterCopyUID = $0.id("alice")
+        },
         RuleTrigger(rule: "post-unknown-poster", path: "posts/ghost/pg") {
             $0.post("pg", by: "ghost", at: 5, likeCount: 0, posterCopy: "ghost", posterUID: "ghost")
         },
         RuleTrigger(rule: "post-field", path: "posts/alice/pa/image_url") {
-            $0.dataset.fieldProblems.append(FieldProblem(path: "posts/alice/pa/image_url", expected: "string", actual: "missing"))
+            $0.dataset.fieldProblems.append(
+                FieldProblem(path: "posts/alice/pa/image_url", expected: "string", actual: "missing"))
         },
         RuleTrigger(rule: "follow-mirror-missing", path: "followers/bob/alice") { b in
             let alice = b.id("alice")
@@ -61,7 +70,9 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
             b.dataset.following.removeAll { $0.user == alice }
             b.dataset.followers.removeAll { $0.user == alice }
         },
-        RuleTrigger(rule: "timeline-unknown-post", path: "timeline/alice/deleted") { $0.timeline("alice", "deleted", poster: "bob") },
+        RuleTrigger(rule: "timeline-unknown-post", path: "timeline/alice/deleted") {
+            $0.timeline("alice", "deleted", poster: "bob")
+        },
         RuleTrigger(rule: "timeline-poster", path: "timeline/bob/pa/poster_uid") { b in
             let (bob, pa) = (b.id("bob"), b.id("pa"))
             let i = b.dataset.timeline.firstIndex { $0.user == bob && $0.post == pa }!
@@ -69,7 +80,9 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
         },
         RuleTrigger(rule: "key-invalid", path: "users/ca.rol") { $0.user("ca.rol", "carol") },
         RuleTrigger(rule: "push-id-time", path: "posts/alice/-KfmfQdQx1kQ9zPq2Lm7/created_at") { b in
-            b.post("-KfmfQdQx1kQ9zPq2Lm7", by: "alice", at: 1_490_130_156_000, likeCount: 0, posterCopy: "alice", posterUID: "alice")
+            b.post(
+                "-KfmfQdQx1kQ9zPq2Lm7", by: "alice", at: 1_490_130_156_000, likeCount: 0, posterCopy: "alice",
+                posterUID: "alice")
             b.fanOutTimelines()
         },
     ]
@@ -100,7 +113,9 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
         #expect(!finding.message.isEmpty)
         let descriptor = try #require(RuleCatalog.descriptor(trigger.rule))
         #expect(finding.severity == descriptor.defaultSeverity)
-        #expect(findings.allSatisfy { $0.fix.isEmpty != descriptor.isMechanical }, "mechanical rules carry fixes, others none")
+        #expect(
+            findings.allSatisfy { $0.fix.isEmpty != descriptor.isMechanical },
+            "mechanical rules carry fixes, others none")
     }
 
     @Test func consistentDatasetsHaveNoFindingsAtAll() {
@@ -111,7 +126,8 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
     }
 
     @Test func theAuditRecordsConfiguredSeverities() {
-        let result = RuleTrigger.consistent().audit(AuditConfiguration(settings: ["follow-self": .severity(.error), "timeline-stale": .severity(.warning)]))
+        let result = RuleTrigger.consistent().audit(
+            AuditConfiguration(settings: ["follow-self": .severity(.error), "timeline-stale": .severity(.warning)]))
         #expect(result.severities == ["follow-self": .error], "only changed severities are recorded")
         let followSelf = RuleCatalog.descriptor("follow-self")!
         #expect(result.severity(of: followSelf) == .error)
@@ -201,7 +217,8 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
     @Test func keyInvalidReportsPathsTooDeepForFirebase() throws {
         var schema = TestSchema.makestagram
         let deep = (0..<30).map { "level\($0)" }.joined(separator: "/")
-        schema.timeline = TimelineRelation(pattern: PathPattern("\(deep)/{user}/{post}")!, posterUID: FieldPath("poster_uid"))
+        schema.timeline = TimelineRelation(
+            pattern: PathPattern("\(deep)/{user}/{post}")!, posterUID: FieldPath("poster_uid"))
         let b = DatasetBuilder(schema: schema)
         let f = try #require(b.findings("key-invalid").first)
         #expect(f.message.contains("33 keys deep") && f.actual == 33)

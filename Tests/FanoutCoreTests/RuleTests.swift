@@ -94,7 +94,9 @@ import Testing
         #expect(likes.hasSuffix("stores like_count 3 but 1 user likes it (+2)"), "\(likes)")
         b.like("pa", by: "carol")
         b.dataset.posts[0].storedLikeCount = 5
-        #expect(b.findings("like-count-mismatch").first?.message.contains("but 1 user likes it") == true, "carol is unknown")
+        #expect(
+            b.findings("like-count-mismatch").first?.message.contains("but 1 user likes it") == true, "carol is unknown"
+        )
         let follows = b.findings("follow-unknown-user").map(\.message)
         #expect(follows.contains { $0.hasSuffix("but ghost does not exist") }, "\(follows)")
         #expect(follows.contains { $0.hasSuffix("but ghoul and ghost do not exist") }, "\(follows)")
@@ -142,7 +144,9 @@ import Testing
 
     @Test func pushIDTimeComparesWithinADay() {
         var b = consistent()
-        b.post("-KfmfQdQx1kQ9zPq2Lm7", by: "alice", at: 1_490_130_156, likeCount: 0, posterCopy: "alice", posterUID: "alice")
+        b.post(
+            "-KfmfQdQx1kQ9zPq2Lm7", by: "alice", at: 1_490_130_156, likeCount: 0, posterCopy: "alice",
+            posterUID: "alice")
         b.fanOutTimelines()
         #expect(b.findings("push-id-time").isEmpty)
         b.dataset.posts[2].createdAt = 1_490_130_156 * 1000

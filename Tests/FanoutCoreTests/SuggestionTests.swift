@@ -6,8 +6,12 @@ import Testing
     @Test func typosFindTheirName() {
         #expect(Suggestion.nearest(to: "buidl", among: ["build", "check", "export"]) == "build", "a swap")
         #expect(Suggestion.nearest(to: "makestagam", among: ["makestagram", "instaclone"]) == "makestagram")
-        #expect(Suggestion.nearest(to: "like-count-mismatc", among: RuleCatalog.descriptors.map(\.id)) == "like-count-mismatch")
-        #expect(Suggestion.nearest(to: "Timeline-Stale", among: RuleCatalog.descriptors.map(\.id)) == "timeline-stale", "case ignored")
+        #expect(
+            Suggestion.nearest(to: "like-count-mismatc", among: RuleCatalog.descriptors.map(\.id))
+                == "like-count-mismatch")
+        #expect(
+            Suggestion.nearest(to: "Timeline-Stale", among: RuleCatalog.descriptors.map(\.id)) == "timeline-stale",
+            "case ignored")
         #expect(Suggestion.nearest(to: "shw", among: ["list", "show"]) == "show")
     }
 
@@ -18,7 +22,9 @@ import Testing
     }
 
     @Test func messagesNameTheNearest() {
-        #expect(RuleCatalog.unknownMessage("folow-self").hasPrefix("unknown rule \"folow-self\" (did you mean \"follow-self\"?); known rules: "))
+        #expect(
+            RuleCatalog.unknownMessage("folow-self").hasPrefix(
+                "unknown rule \"folow-self\" (did you mean \"follow-self\"?); known rules: "))
         #expect(RuleCatalog.unknownMessage("x").hasPrefix("unknown rule \"x\"; known rules: like-count-mismatch, "))
     }
 }

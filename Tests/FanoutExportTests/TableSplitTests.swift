@@ -1,9 +1,10 @@
-@testable import FanoutExport
 import FanoutGenerate
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
+
+@testable import FanoutExport
 
 /// `fanout tables` reads large exports with two walkers, each writing its own parts (`SplitRead`). Wherever the
 /// export is split, the tables must be the bytes one walker writes: the same rows in the same order, the same
@@ -11,13 +12,16 @@ import Testing
 @Suite struct TableSplitTests {
     /// Every table's rows, its parts concatenated in manifest order, and the manifest's row counts.
     private func tables(_ folder: URL) throws -> (rows: [String: String], counts: [String: Int], parts: Int) {
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("_manifest.json"))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("_manifest.json")))
+            as! [String: Any]
         let tables = manifest["tables"] as! [String: [String: Any]]
         var rows: [String: String] = [:], counts: [String: Int] = [:], parts = 0
         for (name, table) in tables {
             let files = table["files"] as! [String]
             parts += files.count
-            rows[name] = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+            rows[name] = try files.map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+                .joined()
             counts[name] = table["rows"] as? Int
         }
         return (rows, counts, parts)
@@ -37,12 +41,15 @@ import Testing
         #expect(expected.counts["timeline"]! > 1000 && expected.counts["likes"]! > 100)
 
         let limited = root.appendingPathComponent("limited")
-        _ = try TableExport.write(path: export.path, schema: nil, out: limited.path, options: .init(rowsPerFile: 5000), splitTarget: .some(nil))
+        _ = try TableExport.write(
+            path: export.path, schema: nil, out: limited.path, options: .init(rowsPerFile: 5000),
+            splitTarget: .some(nil))
         let singleParts = try tables(limited).parts
         var split = 0
         for target in (1..<12).map({ size * $0 / 12 }) {
             let out = root.appendingPathComponent("split-\(target)")
-            _ = try TableExport.write(path: export.path, schema: nil, out: out.path, options: .init(rowsPerFile: 5000), splitTarget: target)
+            _ = try TableExport.write(
+                path: export.path, schema: nil, out: out.path, options: .init(rowsPerFile: 5000), splitTarget: target)
             let found = try tables(out)
             #expect(found.rows == expected.rows, "split near \(target)")
             #expect(found.counts == expected.counts, "split near \(target)")

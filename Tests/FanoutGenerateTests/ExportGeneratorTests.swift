@@ -1,6 +1,6 @@
 import FanoutGenerate
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @Suite("ExportGenerator")
@@ -122,8 +122,9 @@ struct ExportGeneratorTests {
         let expected = Set(out.defects.map { Violation(kind: $0.kind, path: $0.paths[0]) })
         #expect(violations(root) == expected)
         if users == 0 {
-            #expect(String(decoding: out.bytes, as: UTF8.self)
-                == #"{"followers":{},"following":{},"postLikes":{},"posts":{},"timeline":{},"users":{}}"#)
+            #expect(
+                String(decoding: out.bytes, as: UTF8.self)
+                    == #"{"followers":{},"following":{},"postLikes":{},"posts":{},"timeline":{},"users":{}}"#)
             #expect(out.defects.isEmpty)
         }
     }
@@ -143,7 +144,9 @@ struct ExportGeneratorTests {
         let root = try parse(out.bytes)
         let expected = Set(out.defects.map { Violation(kind: $0.kind, path: $0.paths[0]) })
         let found = violations(root)
-        #expect(found == expected, "missing: \(expected.subtracting(found).sorted()) extra: \(found.subtracting(expected).sorted())")
+        #expect(
+            found == expected,
+            "missing: \(expected.subtracting(found).sorted()) extra: \(found.subtracting(expected).sorted())")
     }
 
     @Test(arguments: [(2, 10), (3, 13), (4, 37), (11, 50)])
@@ -157,15 +160,18 @@ struct ExportGeneratorTests {
         let root = try parse(out.bytes)
         let expected = Set(out.defects.map { Violation(kind: $0.kind, path: $0.paths[0]) })
         let found = violations(root)
-        #expect(found == expected, "missing: \(expected.subtracting(found).sorted()) extra: \(found.subtracting(expected).sorted())")
+        #expect(
+            found == expected,
+            "missing: \(expected.subtracting(found).sorted()) extra: \(found.subtracting(expected).sorted())")
     }
 
     @Test func defectKindsAreTheDocumentedTen() {
-        #expect(ExportGenerator.defectKinds == [
-            "like-count-mismatch", "like-count-negative", "poster-copy-stale", "like-unknown-user",
-            "like-unknown-post", "follow-mirror-missing", "timeline-missing", "timeline-stale",
-            "timeline-poster", "timeline-unknown-post",
-        ])
+        #expect(
+            ExportGenerator.defectKinds == [
+                "like-count-mismatch", "like-count-negative", "poster-copy-stale", "like-unknown-user",
+                "like-unknown-post", "follow-mirror-missing", "timeline-missing", "timeline-stale",
+                "timeline-poster", "timeline-unknown-post",
+            ])
     }
 
     // MARK: shape

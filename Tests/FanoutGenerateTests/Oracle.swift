@@ -4,7 +4,8 @@ import Foundation
 /// Test helpers: an independent oracle for the Makestagram export rules,
 /// built only on Foundation's JSONSerialization plus a tiny strict scanner.
 
-func generate(_ options: ExportGenerator.Options) -> (bytes: [UInt8], defects: [ExportGenerator.Defect], chunks: [Int]) {
+func generate(_ options: ExportGenerator.Options) -> (bytes: [UInt8], defects: [ExportGenerator.Defect], chunks: [Int])
+{
     var bytes: [UInt8] = []
     var chunks: [Int] = []
     let defects = ExportGenerator(options).write { chunk in
@@ -48,7 +49,8 @@ func isPushID(_ s: String) -> Bool {
 }
 
 func isUID(_ s: String) -> Bool {
-    s.utf8.count == 28 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
+    s.utf8.count == 28
+        && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }
 }
 
 func isUsername(_ s: String) -> Bool {
@@ -124,12 +126,16 @@ func violations(_ root: [String: Any]) -> Set<Violation> {
             if let caption = p["caption"], (caption as? String)?.isEmpty != false { flag("caption", path + "/caption") }
             if let created = number(p["created_at"])?.doubleValue, let ms = pushMillis(k) {
                 if Int64((created * 1000).rounded(.down)) != ms { flag("created-at", path + "/created_at") }
-                if ms >= endMillis || ms < endMillis - 731 * dayMillis { flag("created-at-range", path + "/created_at") }
+                if ms >= endMillis || ms < endMillis - 731 * dayMillis {
+                    flag("created-at-range", path + "/created_at")
+                }
             } else {
                 flag("created-at", path + "/created_at")
             }
             if let h = number(p["image_height"])?.doubleValue, h > 0 {} else { flag("image-height", path) }
-            if p["image_url"] as? String != "https://firebasestorage.googleapis.com/v0/b/makestagram/o/images%2F\(k).jpg" {
+            if p["image_url"] as? String
+                != "https://firebasestorage.googleapis.com/v0/b/makestagram/o/images%2F\(k).jpg"
+            {
                 flag("image-url", path + "/image_url")
             }
             if let n = number(p["like_count"]), Double(n.intValue) == n.doubleValue {
@@ -229,7 +235,10 @@ func violations(_ root: [String: Any]) -> Set<Violation> {
 /// A strict RFC 8259 scanner that also checks every object's keys are in
 /// strictly increasing byte order (sorted output, hence no duplicate keys).
 struct StrictJSON {
-    enum Failure: Error { case syntax(Int), unsorted(Int) }
+    enum Failure: Error {
+        case syntax(Int)
+        case unsorted(Int)
+    }
 
     private let b: [UInt8]
     private var i = 0
@@ -323,7 +332,9 @@ struct StrictJSON {
                 guard let e = peek() else { throw Failure.syntax(i) }
                 if e == UInt8(ascii: "u") {
                     for k in 1...4 {
-                        guard i + k < b.count, let _ = Int(String(UnicodeScalar(b[i + k])), radix: 16) else { throw Failure.syntax(i) }
+                        guard i + k < b.count, Int(String(UnicodeScalar(b[i + k])), radix: 16) != nil else {
+                            throw Failure.syntax(i)
+                        }
                     }
                     i += 5
                     continue

@@ -1,9 +1,10 @@
 import FanoutCore
 import FanoutGenerate
-@testable import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
+
+@testable import FanoutImport
 
 /// Large exports are read by two walkers at once (`SplitRead`); whatever the split point, the dataset and
 /// any error must be exactly those of one walker reading the whole file.
@@ -16,10 +17,12 @@ struct SplitReadTests {
 
     @Test func everySplitPointGivesTheSameDatasetAsOneWalker() throws {
         let bytes = ExportBytes(bytes: Self.export, source: "split.json")
-        let whole = try ExportLoader.load(bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: .some(nil))
+        let whole = try ExportLoader.load(
+            bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: .some(nil))
         var splits = 0
         for target in Self.targets(Self.export.count) {
-            let halves = try ExportLoader.load(bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: target)
+            let halves = try ExportLoader.load(
+                bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: target)
             expectSame(halves, whole, "split near \(target)")
             if try didSplit(bytes, target: target) { splits += 1 }
         }
@@ -42,7 +45,8 @@ struct SplitReadTests {
         let likes = pairs("postLikes"), timeline = pairs("timeline"), followers = pairs("followers")
         #expect(likes.count > 100 && timeline.count > 100 && followers.count > 100)
         for target in [Int?.none, Self.export.count / 2, Self.export.count * 3 / 4] {
-            let read = try ExportLoader.load(bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: .some(target))
+            let read = try ExportLoader.load(
+                bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: .some(target))
             #expect(read.likes.map { "\(read.key($0.post)) \(read.key($0.user))" }.sorted() == likes)
             #expect(read.timeline.map { "\(read.key($0.user)) \(read.key($0.post))" }.sorted() == timeline)
             #expect(read.followers.map { "\(read.key($0.target)) \(read.key($0.user))" }.sorted() == followers)
@@ -53,9 +57,11 @@ struct SplitReadTests {
         let url = repositoryFile("Tests/Fixtures/friendlypix-initial_db.json")
         let data = try ExportBytes(path: url.path)
         let schema = Presets.named("friendlypix")!
-        let whole = try ExportLoader.load(data, schema: schema, foreignKeys: [:], progress: nil, splitTarget: .some(nil))
+        let whole = try ExportLoader.load(
+            data, schema: schema, foreignKeys: [:], progress: nil, splitTarget: .some(nil))
         for target in Self.targets(data.buffer.count) {
-            let halves = try ExportLoader.load(data, schema: schema, foreignKeys: [:], progress: nil, splitTarget: target)
+            let halves = try ExportLoader.load(
+                data, schema: schema, foreignKeys: [:], progress: nil, splitTarget: target)
             expectSame(halves, whole, "split near \(target)")
         }
     }
@@ -98,7 +104,8 @@ struct SplitReadTests {
 
     private func loadError(_ bytes: ExportBytes, splitTarget: Int??) -> InputError? {
         do {
-            _ = try ExportLoader.load(bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: splitTarget)
+            _ = try ExportLoader.load(
+                bytes, schema: Presets.makestagram, foreignKeys: [:], progress: nil, splitTarget: splitTarget)
             return nil
         } catch {
             return error
@@ -107,7 +114,9 @@ struct SplitReadTests {
 
     private func expectSame(_ a: Dataset, _ b: Dataset, _ note: String) {
         #expect(a.keys.count == b.keys.count, "\(note)")
-        let keysMatch = (0..<min(a.keys.count, b.keys.count)).allSatisfy { a.keys.string(KeyID($0)) == b.keys.string(KeyID($0)) }
+        let keysMatch = (0..<min(a.keys.count, b.keys.count)).allSatisfy {
+            a.keys.string(KeyID($0)) == b.keys.string(KeyID($0))
+        }
         #expect(keysMatch, "\(note)")
         #expect(a.users == b.users ? true : false, "users differ, \(note)")
         #expect(a.posts == b.posts ? true : false, "posts differ, \(note)")

@@ -1,7 +1,7 @@
 import FanoutCore
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// Gzip exports (Firebase's automated backups) read exactly like the plain file, whatever they are called.
@@ -51,7 +51,8 @@ import Testing
         #expect {
             try ExportBytes(path: folder.path("cut.json.gz"))
         } throws: { error in
-            "\(error)" == "cannot read \(folder.path("cut.json.gz")): truncated gzip data: the file ends inside the compressed stream"
+            "\(error)"
+                == "cannot read \(folder.path("cut.json.gz")): truncated gzip data: the file ends inside the compressed stream"
         }
         var corrupt = compressed
         for i in 20..<40 { corrupt[i] ^= 0x5A }

@@ -1,7 +1,7 @@
 import FanoutCore
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// Parse exports: one file per class, rows keyed by objectId, pointers, ISO 8601 times, read into the same core.
@@ -13,14 +13,16 @@ import Testing
     /// A small export in a folder: `{"results": [...]}` files and a bare array, a duplicate like, a flag.
     static func writeExport(to folder: TemporaryFolder, under name: String = "") throws {
         let p = pointer
-        try folder.write("""
+        try folder.write(
+            """
             {"results": [
               {"objectId": "uA", "username": "alice", "createdAt": "2017-03-20T10:00:00.000Z"},
               {"username": "nobody-has-no-objectId"},
               {"objectId": "uB", "username": "bob", "createdAt": "2017-03-20T11:00:00.000Z"}
             ]}
             """, to: name + "_User.json")
-        try folder.write("""
+        try folder.write(
+            """
             [
               {"objectId": "pA1", "user": \(p("_User", "uA")), "createdAt": "2017-03-21T18:02:36.786Z",
                "imageFile": {"__type": "File", "name": "a.jpg", "url": "https://files.example/a.jpg"}},
@@ -28,7 +30,8 @@ import Testing
               {"objectId": "pX", "createdAt": 7}
             ]
             """, to: name + "Post.json")
-        try folder.write("""
+        try folder.write(
+            """
             {"results": [
               {"objectId": "l1", "fromUser": \(p("_User", "uB")), "toPost": \(p("Post", "pA1"))},
               {"objectId": "l2", "fromUser": \(p("_User", "uB")), "toPost": \(p("Post", "pA1"))},
@@ -36,10 +39,12 @@ import Testing
               {"objectId": "l4", "fromUser": null, "toPost": \(p("Post", "pA1"))}
             ]}
             """, to: name + "Like.json")
-        try folder.write("""
+        try folder.write(
+            """
             {"results": [{"objectId": "f1", "fromUser": \(p("_User", "uB")), "toUser": \(p("_User", "uA"))}]}
             """, to: name + "Follow.json")
-        try folder.write("""
+        try folder.write(
+            """
             {"results": [{"objectId": "fl1", "fromUser": \(p("_User", "uA")), "toPost": \(p("Post", "pB1"))}]}
             """, to: name + "FlaggedContent.json")
         try folder.write("{\"results\": [{\"objectId\": \"x\"}]}", to: name + "Installation.json")
@@ -52,9 +57,11 @@ import Testing
         #expect(d.posts.map { d.key($0.key) } == ["pA1", "pB1", "pX"])
         #expect(d.posts[0].createdAt == 1490119356.786 && d.key(d.posts[0].owner) == "uA")
         #expect(d.posts[0].imageURL == "https://files.example/a.jpg")
-        #expect(d.posts[1].createdAt == 1490173200)
-        #expect(d.likes.map { [d.key($0.post), d.key($0.user), d.key($0.id)] }
-                == [["pA1", "uB", "l1"], ["pA1", "uB", "l2"], ["pA1", "gone", "l3"]], "duplicates kept, null pointers dropped")
+        #expect(d.posts[1].createdAt == 1_490_173_200)
+        #expect(
+            d.likes.map { [d.key($0.post), d.key($0.user), d.key($0.id)] }
+                == [["pA1", "uB", "l1"], ["pA1", "uB", "l2"], ["pA1", "gone", "l3"]],
+            "duplicates kept, null pointers dropped")
         #expect(d.likes.map { d.path(ofLike: $0) } == ["Like/l1", "Like/l2", "Like/l3"])
         #expect(d.following.map { [d.key($0.user), d.key($0.target)] } == [["uB", "uA"]] && d.followers.isEmpty)
         #expect(d.path(ofFollowing: d.following[0]) == "Follow/f1")
@@ -116,7 +123,9 @@ import Testing
             "{\"objectId\": \"x\(i)\", \"fromUser\": \(Self.pointer("_User", "uB")), \"toPost\": \(Self.pointer("Post", "pA1"))}"
         }
         try folder.write("{\"results\": [\(likes.joined(separator: ",\n"))]}", to: "Xber/Like.json")
-        try folder.run("python3", "-c", """
+        try folder.run(
+            "python3", "-c",
+            """
             import shutil
             shutil.make_archive('parse', 'zip', '.', 'Xber')
             data = open('parse.zip', 'rb').read().replace(b'Xber/', b'\\x81ber/')  # ü in code page 437
@@ -148,7 +157,8 @@ import Testing
         #expect {
             try ExportLoader.load(path: folder.path("damaged.zip"), schema: nil)
         } throws: { error in
-            "\(error)".contains("damaged.zip: export/Post.json: cannot extract it from the archive: its compressed data is damaged")
+            "\(error)".contains(
+                "damaged.zip: export/Post.json: cannot extract it from the archive: its compressed data is damaged")
         }
     }
 
@@ -158,13 +168,16 @@ import Testing
         #expect {
             try ExportLoader.load(path: folder.path("empty"), schema: nil)
         } throws: { error in
-            "\(error)".contains("not a parse export: it has none of _User.json, Post.json, Like.json, Follow.json, FlaggedContent.json; it has notes.json")
+            "\(error)".contains(
+                "not a parse export: it has none of _User.json, Post.json, Like.json, Follow.json, FlaggedContent.json; it has notes.json"
+            )
         }
         try folder.write("{\"rows\": []}", to: "odd/Post.json")
         #expect {
             try ExportLoader.load(path: folder.path("odd"), schema: nil)
         } throws: { error in
-            "\(error)".contains("odd/Post.json: not a Parse class export: expected {\"results\": [...]} or an array of Post objects")
+            "\(error)".contains(
+                "odd/Post.json: not a Parse class export: expected {\"results\": [...]} or an array of Post objects")
         }
         try folder.write("{\"results\": [{\"objectId\": 1,}]}", to: "broken/_User.json")
         #expect {
@@ -175,7 +188,8 @@ import Testing
         #expect {
             try ExportLoader.load(path: folder.path("odd"), schema: Presets.makestagram)
         } throws: { error in
-            "\(error)".contains("a folder is read as a Parse export, but the makestagram schema reads one Firebase JSON file")
+            "\(error)".contains(
+                "a folder is read as a Parse export, but the makestagram schema reads one Firebase JSON file")
         }
         try folder.write("{\"users\": {}}", to: "plain.json")
         #expect {

@@ -1,7 +1,7 @@
 import FanoutCore
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// The second pass that finds where findings' paths are in the export (docs/reports.md): each path at its
@@ -26,7 +26,8 @@ import Testing
               }
             }
             """
-        let found = try locate(["posts/u1/p1/like_count", "posts/u1/p1/poster/username", "users/u1", "posts"], in: text)
+        let found = try locate(
+            ["posts/u1/p1/like_count", "posts/u1/p1/poster/username", "users/u1", "posts"], in: text)
         #expect(found["posts/u1/p1/like_count"] == "5:14")
         #expect(found["posts/u1/p1/poster/username"] == "5:42")
         #expect(found["users/u1"] == "2:13")
@@ -58,7 +59,8 @@ import Testing
               {"like_count": 2}],
              "users": {"\\u0075\\u0031": {"username": "x"}, "bad/key": {"username": "y"}}}
             """
-        let found = try locate(["posts/2/like_count", "posts/1", "users/u1/username", "users/bad/key/username", "users/bad/key"], in: text)
+        let found = try locate(
+            ["posts/2/like_count", "posts/1", "users/u1/username", "users/bad/key/username", "users/bad/key"], in: text)
         #expect(found["posts/2/like_count"] == "2:4", "a Firebase array: index 2, null holes counted")
         #expect(found["posts/1"] == "1:18", "an element is found at its first byte")
         #expect(found["users/u1/username"] == "3:29", "the key as the reader unescapes it")
@@ -82,8 +84,10 @@ import Testing
 
     @Test func parseFolderRowsAndFieldsAreFoundInTheirClassFiles() throws {
         let folder = try TemporaryFolder()
-        try folder.write("{\"results\": [\n  {\"objectId\": \"u1\", \"username\": \"a\"}\n]}\n", to: "export/_User.json")
-        try folder.write("""
+        try folder.write(
+            "{\"results\": [\n  {\"objectId\": \"u1\", \"username\": \"a\"}\n]}\n", to: "export/_User.json")
+        try folder.write(
+            """
             [
               {"objectId": "p1", "user": {"__type": "Pointer", "className": "_User", "objectId": "u1"},
                "createdAt": "2017-03-21T18:02:36.786Z"},
@@ -101,7 +105,8 @@ import Testing
         let post = folder.path("export/Post.json")
         #expect(located[0].location == SourceLocation(file: post, line: 4, column: 3), "the row's {")
         #expect(located[1].location == SourceLocation(file: post, line: 3, column: 4), "the field's key")
-        #expect(located[2].location == SourceLocation(file: post, line: 1, column: 1), "a row not in the file: its start")
+        #expect(
+            located[2].location == SourceLocation(file: post, line: 1, column: 1), "a row not in the file: its start")
         #expect(located[3].location == nil, "no Like.json")
     }
 
@@ -110,7 +115,9 @@ import Testing
         try folder.write("[{\"objectId\": \"p1\"}]", to: "z/Post.json")
         try folder.run("python3", "-c", "import shutil; shutil.make_archive('export', 'zip', '.', 'z')")
         let finding = Finding(rule: "post-unknown-poster", severity: .error, message: "", paths: ["Post/p1"])
-        #expect(try FindingLocator.locate([finding], path: folder.path("export.zip"), bytes: nil, name: "x")[0].location == nil)
+        #expect(
+            try FindingLocator.locate([finding], path: folder.path("export.zip"), bytes: nil, name: "x")[0].location
+                == nil)
 
         try folder.write("{\"posts\": {\"p1\": {}}}", to: "e.json")
         let json = Finding(rule: "post-field", severity: .error, message: "", paths: ["posts/p1"])

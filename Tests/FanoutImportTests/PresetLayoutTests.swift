@@ -1,7 +1,7 @@
 import FanoutCore
 import FanoutImport
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 /// The presets read their apps' layouts into the same core; detection picks them from the top-level keys.
@@ -11,7 +11,8 @@ import Testing
     func pairs(_ d: Dataset, _ likes: [Like]) -> [[String]] { likes.map { [d.key($0.post), d.key($0.user)] } }
 
     @Test func instacloneReadsOnesAsPresentAndTheOwnerFromAField() throws {
-        let d = try load("""
+        let d = try load(
+            """
             {"users": {"u1": {"username": "ann", "name": "Ann A", "profileImageUrl": "https://x/a.jpg"}, "u2": {"username": "bo"}},
              "posts": {"-Kx": {"ownerUid": "u1", "caption": "hi", "imageUrl": "https://x/p.jpg", "likes": 2, "creationDate": 1591945200}},
              "user-posts": {"u1": {"-Kx": 1}},
@@ -22,7 +23,7 @@ import Testing
         #expect(d.users.map(\.name) == ["Ann A", nil] && d.users[0].profileImageURL == "https://x/a.jpg")
         let post = try #require(d.posts.first)
         #expect(d.key(post.owner) == "u1" && post.ownerField == post.owner && post.pathOwner == noKey)
-        #expect(post.createdAt == 1591945200 && post.storedLikeCount == 2 && post.imageURL == "https://x/p.jpg")
+        #expect(post.createdAt == 1_591_945_200 && post.storedLikeCount == 2 && post.imageURL == "https://x/p.jpg")
         #expect(pairs(d, d.likes) == [["-Kx", "u2"], ["-Kx", "u1"]] && pairs(d, d.likeMirror) == [["-Kx", "u2"]])
         #expect(d.postMirror.map { [d.key($0.user), d.key($0.post)] } == [["u1", "-Kx"]])
         #expect(d.following.count == 1 && d.followers.count == 1)
@@ -39,7 +40,9 @@ import Testing
         #expect(d.posts.allSatisfy { $0.owner != noKey && $0.createdAt != nil })
         #expect(d.posts.filter { $0.caption != nil }.count == 197, "69 posts have no text")
         let kitty = try #require(d.posts.first { d.key($0.key) == "-K9euzjFOpEFYT5lUZrh" })
-        #expect(kitty.caption == "Kitty!!!" && kitty.createdAt == 1454566538.308 && d.key(kitty.owner) == "05781774870892877580")
+        #expect(
+            kitty.caption == "Kitty!!!" && kitty.createdAt == 1454566538.308
+                && d.key(kitty.owner) == "05781774870892877580")
         #expect(d.likes.count == 3 && d.likeMirror.count == 3)
         #expect(d.following.count == 9 && d.followers.count == 9)
         #expect(d.postMirror.count == 249, "17 posts are missing from users/{uid}/posts")
@@ -54,12 +57,15 @@ import Testing
         var schema = Presets.makestagram
         schema.likes = EdgeRelation(
             pattern: PathPattern("likeRows/{id}")!, user: FieldPath("by"), post: FieldPath("on/key"))
-        let d = try load("""
+        let d = try load(
+            """
             {"users": {"u1": {"username": "a"}},
              "likeRows": {"r1": {"by": "u1", "on": {"key": "-Kx"}}, "r2": {"by": "u1", "on": {"key": "-Kx"}},
                           "r3": {"on": {"key": "-Kx"}}, "r4": false}}
             """, schema: schema)
-        #expect(pairs(d, d.likes) == [["-Kx", "u1"], ["-Kx", "u1"]], "duplicates are kept; a row without its user is not a like")
+        #expect(
+            pairs(d, d.likes) == [["-Kx", "u1"], ["-Kx", "u1"]],
+            "duplicates are kept; a row without its user is not a like")
         #expect(d.likes.map { d.path(ofLike: $0) } == ["likeRows/r1", "likeRows/r2"])
     }
 
@@ -93,14 +99,22 @@ import Testing
             }
         }
         let unknown = try message("{\"comments\": {}, \"stuff\": []}")
-        #expect(unknown.contains("cannot tell the layout: its top-level keys are \"comments\", \"stuff\""), "\(unknown)")
-        #expect(unknown.contains("none of them is a key of a preset (makestagram, instaclone, friendlypix)"), "\(unknown)")
-        #expect(!unknown.contains("postLikes") && !unknown.contains("\"users\""), "only keys the export has: \(unknown)")
+        #expect(
+            unknown.contains("cannot tell the layout: its top-level keys are \"comments\", \"stuff\""), "\(unknown)")
+        #expect(
+            unknown.contains("none of them is a key of a preset (makestagram, instaclone, friendlypix)"), "\(unknown)")
+        #expect(
+            !unknown.contains("postLikes") && !unknown.contains("\"users\""), "only keys the export has: \(unknown)")
         #expect(unknown.contains("presets: makestagram, instaclone, friendlypix, parse"), "\(unknown)")
         let ambiguous = try message("{\"posts\": {}, \"users\": {}}")
-        #expect(ambiguous.contains("ambiguous layout: its top-level keys are \"posts\", \"users\"; of these, \"posts\", \"users\" fit makestagram, instaclone, friendlypix"), "\(ambiguous)")
+        #expect(
+            ambiguous.contains(
+                "ambiguous layout: its top-level keys are \"posts\", \"users\"; of these, \"posts\", \"users\" fit makestagram, instaclone, friendlypix"
+            ), "\(ambiguous)")
         let mixed = try message("{\"followers\": {}, \"user-feed\": {}}")
-        #expect(mixed.contains("ambiguous layout: it has top-level keys of makestagram") && mixed.contains("\"user-feed\" (instaclone)"), "\(mixed)")
+        #expect(
+            mixed.contains("ambiguous layout: it has top-level keys of makestagram")
+                && mixed.contains("\"user-feed\" (instaclone)"), "\(mixed)")
         let array = try message("[1, 2]")
         #expect(array.contains("not a Firebase export"), "\(array)")
         let broken = try message("{\"users\": {\"u1\": }")

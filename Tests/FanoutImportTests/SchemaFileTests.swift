@@ -45,13 +45,15 @@ import Testing
             likes: EdgeRelation(pattern: PathPattern("postLikes/{post}/{user}")!),
             following: EdgeRelation(pattern: PathPattern("following/{user}/{target}")!),
             followers: EdgeRelation(pattern: PathPattern("followers/{target}/{user}")!),
-            timeline: TimelineRelation(pattern: PathPattern("timeline/{user}/{post}")!, posterUID: FieldPath("poster_uid")))
+            timeline: TimelineRelation(
+                pattern: PathPattern("timeline/{user}/{post}")!, posterUID: FieldPath("poster_uid")))
         expected.summary = Presets.makestagram.summary
         #expect(Presets.makestagram == expected)
     }
 
     @Test func shortFormsRowsAndEveryKey() throws {
-        let schema = try parse("""
+        let schema = try parse(
+            """
             name = "rows"
             format = "parse"
             users = "People/{user}"
@@ -100,27 +102,71 @@ import Testing
     @Test func semanticErrorsNameFileLineAndKey() {
         let cases: [(String, String)] = [
             // A misspelled key is an error, not silently ignored.
-            ("[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncaptoin = \"c\"\n", "app.toml: line 4: posts.captoin: unknown key; [posts] takes path,"),
+            (
+                "[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncaptoin = \"c\"\n",
+                "app.toml: line 4: posts.captoin: unknown key; [posts] takes path,"
+            ),
             ("colour = 1\n", "app.toml: line 1: colour: unknown key; a schema file takes name,"),
-            ("[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = { field = \"t\", unit = \"mss\" }\n",
-             "app.toml: line 4: posts.created_at.unit: \"mss\" is not a unit; use s, ms or iso8601"),
-            ("[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = \"t\"\n", "app.toml: line 4: posts.created_at: expected { field"),
-            ("[posts]\npath = \"p/{post}\"\nposter = 3\n", "app.toml: line 3: posts.poster: expected a string, found an integer"),
-            ("\n[likes]\npath = \"likes/{post}/{liker}\"\n", "app.toml: line 3: likes.path: \"likes/{post}/{liker}\" uses {liker}; this relation captures {post}, {user}, {id}"),
-            ("[likes]\npath = \"likes/{post}\"\n", "app.toml: line 2: likes.path: \"likes/{post}\" must capture {user}, or read it from a field of the row"),
-            ("[likes]\npath = \"likes/{post}/{user}\"\nuser = \"by\"\n", "likes.path: \"likes/{post}/{user}\" uses {user} ({user} is already read from a field)"),
-            ("[posts]\npath = \"posts/{post}\"\n", "app.toml: line 2: posts.path: posts need an owner: capture {poster} in the path or name the owner's field"),
-            ("[posts]\npath = \"posts/{poster}/{post}\"\nposter = \"uid\"\n", "app.toml: line 3: posts.poster: the path already captures {poster}"),
-            ("[posts]\npath = \"posts//{post}\"\nposter = \"o\"\n", "app.toml: line 2: posts.path: \"posts//{post}\" is not a path pattern"),
-            ("[posts]\npath = \"posts/{post}\"\nposter = \"a//b\"\n", "app.toml: line 3: posts.poster: \"a//b\" is not a field path"),
+            (
+                "[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = { field = \"t\", unit = \"mss\" }\n",
+                "app.toml: line 4: posts.created_at.unit: \"mss\" is not a unit; use s, ms or iso8601"
+            ),
+            (
+                "[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = \"t\"\n",
+                "app.toml: line 4: posts.created_at: expected { field"
+            ),
+            (
+                "[posts]\npath = \"p/{post}\"\nposter = 3\n",
+                "app.toml: line 3: posts.poster: expected a string, found an integer"
+            ),
+            (
+                "\n[likes]\npath = \"likes/{post}/{liker}\"\n",
+                "app.toml: line 3: likes.path: \"likes/{post}/{liker}\" uses {liker}; this relation captures {post}, {user}, {id}"
+            ),
+            (
+                "[likes]\npath = \"likes/{post}\"\n",
+                "app.toml: line 2: likes.path: \"likes/{post}\" must capture {user}, or read it from a field of the row"
+            ),
+            (
+                "[likes]\npath = \"likes/{post}/{user}\"\nuser = \"by\"\n",
+                "likes.path: \"likes/{post}/{user}\" uses {user} ({user} is already read from a field)"
+            ),
+            (
+                "[posts]\npath = \"posts/{post}\"\n",
+                "app.toml: line 2: posts.path: posts need an owner: capture {poster} in the path or name the owner's field"
+            ),
+            (
+                "[posts]\npath = \"posts/{poster}/{post}\"\nposter = \"uid\"\n",
+                "app.toml: line 3: posts.poster: the path already captures {poster}"
+            ),
+            (
+                "[posts]\npath = \"posts//{post}\"\nposter = \"o\"\n",
+                "app.toml: line 2: posts.path: \"posts//{post}\" is not a path pattern"
+            ),
+            (
+                "[posts]\npath = \"posts/{post}\"\nposter = \"a//b\"\n",
+                "app.toml: line 3: posts.poster: \"a//b\" is not a field path"
+            ),
             ("[timeline]\nposter = \"p\"\n", "app.toml: line 1: timeline: missing path"),
             ("[follows]\n", "app.toml: line 1: follows: name where follows are stored"),
-            ("[follows]\nfollowing = { path = \"f/{user}/{target}\", post = \"x\" }\n", "app.toml: line 2: follows.following.post: unknown key"),
+            (
+                "[follows]\nfollowing = { path = \"f/{user}/{target}\", post = \"x\" }\n",
+                "app.toml: line 2: follows.following.post: unknown key"
+            ),
             ("format = \"sql\"\n", "app.toml: line 1: format: \"sql\" is not a format"),
-            ("\nedge_value = 2\n", "app.toml: line 2: edge_value: expected true or 1 (what the app stores at an edge's key), found 2"),
+            (
+                "\nedge_value = 2\n",
+                "app.toml: line 2: edge_value: expected true or 1 (what the app stores at an edge's key), found 2"
+            ),
             ("edge_value = \"1\"\n", "app.toml: line 1: edge_value: expected true or 1"),
-            ("format = \"parse\"\nusers = \"{user}\"\n", "app.toml: line 2: users: \"{user}\" must start with the class name"),
-            ("[posts]\npath = \"p/{post}\"\nposter = \"o\"\nrequired = [\"a\", 2]\n", "app.toml: line 4: posts.required: expected an array of field paths, found an integer in it"),
+            (
+                "format = \"parse\"\nusers = \"{user}\"\n",
+                "app.toml: line 2: users: \"{user}\" must start with the class name"
+            ),
+            (
+                "[posts]\npath = \"p/{post}\"\nposter = \"o\"\nrequired = [\"a\", 2]\n",
+                "app.toml: line 4: posts.required: expected an array of field paths, found an integer in it"
+            ),
         ]
         for (text, expected) in cases {
             let message = failure(text)

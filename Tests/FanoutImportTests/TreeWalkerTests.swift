@@ -54,7 +54,8 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
     }
 
     @Test func wrongTypesAndMissingFieldsBecomeFieldProblems() throws {
-        let d = try load("""
+        let d = try load(
+            """
             {"users": {"u1": {"username": "a"}},
              "posts": {"u1": {"-Kx": {"created_at": "yesterday", "image_height": 1, "image_url": "https://x",
                                        "like_count": "3", "poster": {"uid": "u1"}}}}}
@@ -68,7 +69,8 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
     }
 
     @Test func priorityWrappersAndFalseEdgesAndMetadataKeys() throws {
-        let d = try load("""
+        let d = try load(
+            """
             {"users": {"u1": {"username": {".value": "alice", ".priority": 3}, ".priority": 1}, "u2": {"username": "b"}},
              "postLikes": {"-Kx": {"u1": true, "u2": false}},
              "following": {"u1": {".priority": 5, "u2": true}}}
@@ -79,7 +81,8 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
     }
 
     @Test func arraysAreObjectsWithIntegerKeys() throws {
-        let d = try load("""
+        let d = try load(
+            """
             {"users": [{"username": "zero"}, null, {"username": "two"}]}
             """)
         #expect(d.users.map { d.key($0.key) } == ["0", "2"])
@@ -90,7 +93,8 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
             try load("{\n  \"users\": {\n    \"u1\": {\"username\": \"a\",}\n  }\n}")
         } throws: { error in
             guard case InputError.syntax(let source, let syntax) = error else { return false }
-            return source == "test.json" && syntax.line == 3 && "\(error)".hasPrefix("test.json: invalid JSON at line 3, column ")
+            return source == "test.json" && syntax.line == 3
+                && "\(error)".hasPrefix("test.json: invalid JSON at line 3, column ")
         }
     }
 
@@ -106,12 +110,13 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
     @Test func iso8601Timestamps() throws {
         var schema = Presets.makestagram
         schema.posts?.createdAt = TimeField(FieldPath("createdAt"), unit: .iso8601)
-        let d = try load("""
+        let d = try load(
+            """
             {"users": {"u": {"username": "u"}}, "posts": {"u": {"a": {"createdAt": "2017-03-21T18:02:36.786Z"}, "b": {"createdAt": "2017-03-21T20:02:36+02:00"},
                              "c": {"createdAt": "2017-13-01T00:00:00Z"}}}}
             """, schema: schema)
         #expect(d.posts[0].createdAt == 1490119356.786)
-        #expect(d.posts[1].createdAt == 1490119356)
+        #expect(d.posts[1].createdAt == 1_490_119_356)
         #expect(d.posts[2].createdAt == nil)
     }
 }

@@ -39,7 +39,8 @@ struct ConformanceTests {
         let parsed = parseError(bytes)
         let skipped = skipError(bytes)
         if name.hasPrefix("y_") {
-            #expect(parsed == nil, "\(name): JSONValue.parse rejected it: \(parsed.map(String.init(describing:)) ?? "")")
+            #expect(
+                parsed == nil, "\(name): JSONValue.parse rejected it: \(parsed.map(String.init(describing:)) ?? "")")
             #expect(skipped == nil, "\(name): skipValue rejected it: \(skipped.map(String.init(describing:)) ?? "")")
         } else if name.hasPrefix("n_") {
             for (how, error) in [("JSONValue.parse", parsed), ("skipValue", skipped)] {
@@ -54,7 +55,9 @@ struct ConformanceTests {
             }
         } else {
             // i_: implementation-defined; both passes must agree (and not crash).
-            #expect((parsed == nil) == (skipped == nil), "\(name): parse \(String(describing: parsed)) vs skip \(String(describing: skipped))")
+            #expect(
+                (parsed == nil) == (skipped == nil),
+                "\(name): parse \(String(describing: parsed)) vs skip \(String(describing: skipped))")
         }
     }
 

@@ -11,9 +11,13 @@ struct MutationTests {
         "{\"café\": [\"日本\", {}, [], \"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]}",
     ]
 
-    static let fragments: [[UInt8]] = [
-        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "0", "-", ".", "e", "+", "true", "nul", " ", "\n",
-    ].map { Array($0.utf8) } + [[0x00], [0x1F], [0x80], [0xC3, 0xA9], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]]
+    static let fragments: [[UInt8]] =
+        [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\ud800", "0", "-", ".", "e", "+", "true", "nul", " ",
+            "\n",
+        ].map { Array($0.utf8) } + [
+            [0x00], [0x1F], [0x80], [0xC3, 0xA9], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+        ]
 
     @Test("JSONValue.parse and skipValue agree on 20,000 random mutations, never crash, and round-trip")
     func parseAndSkipAgree() throws {
@@ -28,7 +32,8 @@ struct MutationTests {
                 case 0 where position < bytes.count:
                     bytes[position] = UInt8(truncatingIfNeeded: generator.next())
                 case 1:
-                    bytes.insert(contentsOf: Self.fragments[Int(generator.next() % UInt64(Self.fragments.count))], at: position)
+                    bytes.insert(
+                        contentsOf: Self.fragments[Int(generator.next() % UInt64(Self.fragments.count))], at: position)
                 case 2 where position < bytes.count:
                     bytes.removeSubrange(position..<min(bytes.count, position + 1 + Int(generator.next() % 3)))
                 default:

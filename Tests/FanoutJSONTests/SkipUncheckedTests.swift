@@ -1,6 +1,6 @@
 import CScan
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutJSON
@@ -75,7 +75,8 @@ import Testing
         for run in 0..<70 {
             let backslashes = String(repeating: #"\\"#, count: run)
             for shift in 0..<65 {
-                let text = String(repeating: " ", count: shift) + #"["x"# + backslashes + #"\"]", "y"# + backslashes
+                let text =
+                    String(repeating: " ", count: shift) + #"["x"# + backslashes + #"\"]", "y"# + backslashes
                     + #"", "]"]"# + " ]]"
                 let expected = text.utf8.count - 3
                 #expect(try Self.end(Array(text.utf8), unchecked: true) == expected, "run \(run) shift \(shift)")

@@ -21,7 +21,9 @@ struct StringTests {
         #expect(try decode(#""\"\\\/\b\f\n\r\t""#) == "\"\\/\u{8}\u{C}\n\r\t")
         #expect(try decode(#""\u0041\u00e9\u20AC\u0000""#) == "A\u{E9}\u{20AC}\u{0}")
         #expect(try decode(#""""#) == "")
-        #expect(try decode(#""plain ascii that is longer than eight bytes""#) == "plain ascii that is longer than eight bytes")
+        #expect(
+            try decode(#""plain ascii that is longer than eight bytes""#)
+                == "plain ascii that is longer than eight bytes")
     }
 
     @Test("surrogate escapes: pairs decode to the scalar, lone surrogates to U+FFFD")
@@ -45,23 +47,25 @@ struct StringTests {
         #expect(try decode(Array(("\"" + long + "\"").utf8)) == long)
     }
 
-    @Test("invalid UTF-8 in strings is rejected", arguments: [
-        [0xC0, 0x80],  // overlong NUL
-        [0xC1, 0xBF],  // overlong
-        [0xE0, 0x80, 0x80],  // overlong 3-byte
-        [0xE0, 0x9F, 0xBF],  // overlong 3-byte
-        [0xF0, 0x80, 0x80, 0x80],  // overlong 4-byte
-        [0xF0, 0x8F, 0xBF, 0xBF],  // overlong 4-byte
-        [0xED, 0xA0, 0x80],  // U+D800 encoded
-        [0xED, 0xBF, 0xBF],  // U+DFFF encoded
-        [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
-        [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE], [0x80], [0xBF],  // invalid bytes
-        [0xC3],  // truncated 2-byte
-        [0xE2, 0x82],  // truncated 3-byte
-        [0xF0, 0x9F, 0x98],  // truncated 4-byte
-        [0xC3, 0x28],  // bad continuation
-        [0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0xE9, 0x61],  // Latin-1 after an ASCII run
-    ] as [[UInt8]])
+    @Test(
+        "invalid UTF-8 in strings is rejected",
+        arguments: [
+            [0xC0, 0x80],  // overlong NUL
+            [0xC1, 0xBF],  // overlong
+            [0xE0, 0x80, 0x80],  // overlong 3-byte
+            [0xE0, 0x9F, 0xBF],  // overlong 3-byte
+            [0xF0, 0x80, 0x80, 0x80],  // overlong 4-byte
+            [0xF0, 0x8F, 0xBF, 0xBF],  // overlong 4-byte
+            [0xED, 0xA0, 0x80],  // U+D800 encoded
+            [0xED, 0xBF, 0xBF],  // U+DFFF encoded
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE], [0x80], [0xBF],  // invalid bytes
+            [0xC3],  // truncated 2-byte
+            [0xE2, 0x82],  // truncated 3-byte
+            [0xF0, 0x9F, 0x98],  // truncated 4-byte
+            [0xC3, 0x28],  // bad continuation
+            [0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0xE9, 0x61],  // Latin-1 after an ASCII run
+        ] as [[UInt8]])
     func invalidUTF8(_ sequence: [UInt8]) {
         let bytes: [UInt8] = [0x5B, 0x22] + sequence + [0x22, 0x5D]  // ["…"]
         for error in [parseError(bytes), skipError(bytes)] {

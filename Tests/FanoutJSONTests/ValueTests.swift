@@ -6,7 +6,8 @@ import Testing
 struct ValueTests {
     @Test("parses every kind of value")
     func kinds() throws {
-        let value = try JSONValue.parse(#" {"s": "x", "n": -1.25, "i": 10, "t": true, "f": false, "z": null, "a": [1, [2]], "o": {"k": "v"}} "#)
+        let value = try JSONValue.parse(
+            #" {"s": "x", "n": -1.25, "i": 10, "t": true, "f": false, "z": null, "a": [1, [2]], "o": {"k": "v"}} "#)
         let expected: JSONValue = [
             "s": "x", "n": -1.25, "i": 10, "t": true, "f": false, "z": .null, "a": [1, [2]], "o": ["k": "v"],
         ]

@@ -61,7 +61,9 @@ struct WriterTests {
         #expect(writer.write(.number(JSONNumber(1e-5))) == "1e-05")
         #expect(writer.write(.number(JSONNumber(1e300))) == "1e+300")
         #expect(writer.write(.number(JSONNumber(2.0))) == "2.0")
-        #expect(writer.write([.number(JSONNumber(.infinity)), .number(JSONNumber(-.infinity)), .number(JSONNumber(.nan))]) == "[null,null,null]")
+        #expect(
+            writer.write([.number(JSONNumber(.infinity)), .number(JSONNumber(-.infinity)), .number(JSONNumber(.nan))])
+                == "[null,null,null]")
         #expect(JSONWriter.formatted(JSONNumber(double: 3, int64: 3)) == "3")
     }
 
@@ -77,7 +79,8 @@ struct WriterTests {
         let values: [JSONValue] = [
             sample, .null, true, "", "\u{0}\u{1F}\"\\", 0, -1, 1.5, 1e-300, 123456789.123, [[[[]]]], [:],
             ["nested": ["deeper": ["deepest": [1, 2, ["x": "y"]]]]],
-            .number(JSONNumber(Int64.max)), .number(JSONNumber(-0.0)), .number(JSONNumber(Double.leastNonzeroMagnitude)),
+            .number(JSONNumber(Int64.max)), .number(JSONNumber(-0.0)),
+            .number(JSONNumber(Double.leastNonzeroMagnitude)),
             .number(JSONNumber(1.7976931348623157e308)), "\u{FFFD}\u{10FFFF}",
         ]
         let writer = JSONWriter(pretty: pretty, sortKeys: false)

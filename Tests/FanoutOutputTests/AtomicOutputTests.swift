@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutOutput
@@ -48,7 +48,8 @@ import Testing
             try first.write("old \(file)", to: file)
         }
         try first.commit()
-        let linked = try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int
+        let linked =
+            try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int
 
         let update = try StagedFolder(path: site)
         try update.write("new a", to: "a.html")
@@ -64,7 +65,9 @@ import Testing
         #expect(try read("keep/b.html") == "old keep/b.html")
         #expect(!FileManager.default.fileExists(atPath: path("site/gone")), "emptied folders go")
         #expect(!FileManager.default.fileExists(atPath: path("site/unnamed.html")))
-        #expect(try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int == linked,
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: path("site/stays/e.html"))[.systemFileNumber] as? Int
+                == linked,
             "a file no step names is not touched")
         #expect(contents() == ["site"], "no temporary left")
     }

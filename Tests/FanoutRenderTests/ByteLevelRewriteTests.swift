@@ -8,13 +8,17 @@ import Testing
 private enum Reference {
     static func fileName(_ key: String) -> String {
         let bytes = Array(key.utf8)
-        let plain = !bytes.isEmpty && bytes.count <= SafeFileName.maxPlainLength && bytes.allSatisfy { b in
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
-        } && bytes != Array("..".utf8) && bytes.first != 0x2E
+        let plain =
+            !bytes.isEmpty && bytes.count <= SafeFileName.maxPlainLength
+            && bytes.allSatisfy { b in
+                (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
+            } && bytes != Array("..".utf8) && bytes.first != 0x2E
         if plain { return key }
         var slug = ""
         for scalar in key.unicodeScalars.prefix(40) {
-            if scalar.isASCII, let c = Character(scalar).lowercased().first, c.isLetter || c.isNumber || c == "-" || c == "_" {
+            if scalar.isASCII, let c = Character(scalar).lowercased().first,
+                c.isLetter || c.isNumber || c == "-" || c == "_"
+            {
                 slug.append(c)
             } else if slug.last != "-" {
                 slug.append("-")
@@ -33,7 +37,10 @@ private enum Reference {
         guard let text else { return nil }
         let lower = text.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
-        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"\"'<>\\`".unicodeScalars.contains($0) })
+        guard
+            text.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value != 0x7F && !"\"'<>\\`".unicodeScalars.contains($0)
+            })
         else { return nil }
         return text
     }
@@ -52,18 +59,25 @@ private func samples(_ alphabet: [String], count: Int, seed: UInt64) -> [String]
     ]
 
     @Test func fileNamesMatchTheScalarVersion() {
-        let keys = samples(Self.alphabet, count: 3000, seed: 1)
-            + ["", ".", "..", "alice", "Alice", String(repeating: "k", count: 64), String(repeating: "k", count: 65),
-               "-KfMjZ0KXQ", String(repeating: "é", count: 50), "a\u{301}b"]
+        let keys =
+            samples(Self.alphabet, count: 3000, seed: 1)
+            + [
+                "", ".", "..", "alice", "Alice", String(repeating: "k", count: 64), String(repeating: "k", count: 65),
+                "-KfMjZ0KXQ", String(repeating: "é", count: 50), "a\u{301}b",
+            ]
         for key in keys {
             #expect(SafeFileName.forKey(key) == Reference.fileName(key), "\(key.debugDescription)")
         }
     }
 
     @Test func imageURLsMatchTheCharacterVersion() {
-        let urls = samples(Self.alphabet, count: 3000, seed: 2).map { "https://" + $0 }
+        let urls =
+            samples(Self.alphabet, count: 3000, seed: 2).map { "https://" + $0 }
             + samples(Self.alphabet, count: 3000, seed: 3)
-            + ["HTTP://x", "https://x/\u{301}", "https:/\u{301}/x", "http://é", "https://a b", "http://x\u{7F}", "https:", ""]
+            + [
+                "HTTP://x", "https://x/\u{301}", "https:/\u{301}/x", "http://é", "https://a b", "http://x\u{7F}",
+                "https:", "",
+            ]
         for url in urls {
             #expect(SafeURL.image(url) == Reference.image(url), "\(url.debugDescription)")
         }

@@ -8,13 +8,16 @@ import Testing
 /// What CI tools need from the reports (docs/reports.md): SARIF that GitHub accepts, JUnit that Jenkins' schema
 /// accepts, locations in the export, a text report that reads well at a terminal and in a log.
 @Suite struct CIReportTests {
-    static func located(_ finding: Finding, _ line: Int, _ column: Int, file: String = "backups/export.json") -> Finding {
+    static func located(_ finding: Finding, _ line: Int, _ column: Int, file: String = "backups/export.json") -> Finding
+    {
         var located = finding
         located.location = SourceLocation(file: file, line: line, column: column)
         return located
     }
 
-    static func sarif(_ result: AuditResult, info: ReportInfo = SampleAudit.info, maximumResults: Int = SARIFReport.maximumResults) throws -> [String: Any] {
+    static func sarif(
+        _ result: AuditResult, info: ReportInfo = SampleAudit.info, maximumResults: Int = SARIFReport.maximumResults
+    ) throws -> [String: Any] {
         let text = SARIFReport.render(result, info: info, maximumResults: maximumResults)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         return try #require((log["runs"] as? [[String: Any]])?.first)
@@ -23,8 +26,10 @@ import Testing
     static func physical(_ result: [String: Any]) -> (uri: String?, line: Int?, column: Int?) {
         let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
         let region = location?["region"] as? [String: Any]
-        return ((location?["artifactLocation"] as? [String: Any])?["uri"] as? String,
-                region?["startLine"] as? Int, region?["startColumn"] as? Int)
+        return (
+            (location?["artifactLocation"] as? [String: Any])?["uri"] as? String,
+            region?["startLine"] as? Int, region?["startColumn"] as? Int
+        )
     }
 
     @Test func sarifResultsPointAtTheirLineAndColumn() throws {
@@ -77,7 +82,9 @@ import Testing
         ]
         let run = try Self.sarif(SampleAudit.result(findings), maximumResults: 3)
         let results = try #require(run["results"] as? [[String: Any]])
-        #expect(results.map { $0["level"] as? String } == ["warning", "error", "error"], "both errors, then the first warning, in report order")
+        #expect(
+            results.map { $0["level"] as? String } == ["warning", "error", "error"],
+            "both errors, then the first warning, in report order")
         let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
         let notes = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
         let text = try #require((notes.first?["message"] as? [String: Any])?["text"] as? String)
@@ -136,24 +143,33 @@ import Testing
         #expect(text.contains("like-count-mismatch (error, 3,000 findings)"))
         #expect(text.hasPrefix("3,000 errors, 0 warnings, 0 info"))
         let all = TextReport.render(result, info: SampleAudit.info)
-        #expect(all.components(separatedBy: ": something is off").count - 1 == 3_000 && !all.contains("more (--max-per-rule"))
+        #expect(
+            all.components(separatedBy: ": something is off").count - 1 == 3_000
+                && !all.contains("more (--max-per-rule"))
     }
 
     @Test func quietPrintsOnlyTheSummary() {
-        let text = TextReport.render(SampleAudit.mixed, info: SampleAudit.info, options: TextReport.Options(quiet: true))
+        let text = TextReport.render(
+            SampleAudit.mixed, info: SampleAudit.info, options: TextReport.Options(quiet: true))
         #expect(!text.contains("something is off") && !text.contains("(error, 3 findings)"))
-        #expect(text.hasPrefix(TextReport.summaryLine(SampleAudit.mixed, info: SampleAudit.info) + "\n  error   3  like-count-mismatch\n"))
+        #expect(
+            text.hasPrefix(
+                TextReport.summaryLine(SampleAudit.mixed, info: SampleAudit.info)
+                    + "\n  error   3  like-count-mismatch\n"))
         #expect(text.split(separator: "\n").count == 1 + 4 + 1, "the line, four rules with findings, one skipped")
     }
 
     @Test func colourBySeverityOnlyWhenAsked() {
         let plain = TextReport.render(SampleAudit.mixed, info: SampleAudit.info)
         #expect(!plain.contains("\u{1B}"))
-        let coloured = TextReport.render(SampleAudit.mixed, info: SampleAudit.info, options: TextReport.Options(color: true))
+        let coloured = TextReport.render(
+            SampleAudit.mixed, info: SampleAudit.info, options: TextReport.Options(color: true))
         #expect(coloured.contains("\u{1B}[1;31mlike-count-mismatch (error, 3 findings)\u{1B}[0m"))
         #expect(coloured.contains("\u{1B}[33mwarning \u{1B}[0m"))
         #expect(coloured.contains("\u{1B}[1;36mpush-id-time (info, 1 finding)\u{1B}[0m"))
-        #expect(coloured.hasPrefix("\u{1B}[31m4 errors\u{1B}[0m, \u{1B}[33m1 warning\u{1B}[0m, \u{1B}[36m1 info\u{1B}[0m from"))
+        #expect(
+            coloured.hasPrefix(
+                "\u{1B}[31m4 errors\u{1B}[0m, \u{1B}[33m1 warning\u{1B}[0m, \u{1B}[36m1 info\u{1B}[0m from"))
         // Data from the export is escaped whether or not colours are on: only Fanout's own sequences remain.
         #expect(!coloured.contains("\u{1}"))
     }
@@ -171,12 +187,16 @@ import Testing
         info.baseline = BaselineOutcome(hidden: 4, fixed: [BaselineEntry(rule: "follow-self", path: "following/u/u")])
         let lines = GitHubReport.render(SampleAudit.mixed, info: info).split(separator: "\n")
         let baseline = lines.filter { $0.contains("baseline") }
-        #expect(baseline == ["::notice title=fanout baseline::baseline: 4 findings hidden, 1 entry fixed (no longer found)"])
+        #expect(
+            baseline == ["::notice title=fanout baseline::baseline: 4 findings hidden, 1 entry fixed (no longer found)"]
+        )
         #expect(!GitHubReport.render(SampleAudit.mixed, info: SampleAudit.info).contains("baseline"))
     }
 
     @Test func thousandsSeparators() {
         #expect(CountText.grouped(0) == "0" && CountText.grouped(999) == "999" && CountText.grouped(1_000) == "1,000")
-        #expect(CountText.grouped(2_980) == "2,980" && CountText.grouped(423_253) == "423,253" && CountText.grouped(-1_234_567) == "-1,234,567")
+        #expect(
+            CountText.grouped(2_980) == "2,980" && CountText.grouped(423_253) == "423,253"
+                && CountText.grouped(-1_234_567) == "-1,234,567")
     }
 }

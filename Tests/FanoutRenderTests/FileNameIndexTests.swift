@@ -1,6 +1,6 @@
 import FanoutCore
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -30,7 +30,8 @@ import Testing
         }
         let options = SiteOptions(exportName: "test.json", perPage: 10)
         let builder = SiteBuilder(
-            dataset: dataset, derived: DerivedData(dataset), audit: AuditResult(findings: [], rulesRun: [], skipped: []),
+            dataset: dataset, derived: DerivedData(dataset),
+            audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
         let folder = try TemporaryFolder("collide")
         try builder.build(into: folder.path)

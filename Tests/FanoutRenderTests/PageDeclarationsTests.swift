@@ -15,7 +15,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: content) }
         return try SitePages(
             dataset: dataset, derived: derived, audit: TemplateVariablesTests.audit(),
-            options: SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2, baseURL: "https://example.org/"),
+            options: SiteOptions(
+                exportName: "rich.json", contentDirectory: content, perPage: 2, baseURL: "https://example.org/"),
             templates: try TemplateSet(), byPath: true)
     }
 
@@ -23,7 +24,8 @@ import Testing
         let all = PageDeclarations.all
         #expect(Set(all.map(\.name)).count == all.count, "names are unique")
         let searched = all.filter(\.inSearch)
-        #expect(searched.count == 1 && searched.first?.subject == .user, "the search leads to one kind of per-user page")
+        #expect(
+            searched.count == 1 && searched.first?.subject == .user, "the search leads to one kind of per-user page")
         #expect(PageKind.allCases.last == .sitemap && Set(PageKind.allCases).count == PageKind.allCases.count)
         for kind in PageKind.allCases { #expect(PageKind(rawValue: kind.rawValue) == kind) }
         #expect(PageKind(rawValue: "timeline") == nil && PageKind(rawValue: "") == nil)
@@ -65,7 +67,9 @@ import Testing
                 let path = Self.spelled(other, name: name, number: number)
                 #expect(pages.job(at: path) == nil, "\(path)")
             }
-            if declaration.subject != .site { #expect(pages.job(at: declaration.path.path(name: "no-such-user")) == nil) }
+            if declaration.subject != .site {
+                #expect(pages.job(at: declaration.path.path(name: "no-such-user")) == nil)
+            }
         }
     }
 
@@ -82,11 +86,16 @@ import Testing
 
     @Test func patternsRenderAndMatch() {
         let path = PagePath("users/{user}/profile.html", then: "users/{user}/profile-{n}.html")
-        #expect(path.path(name: "u1") == "users/u1/profile.html" && path.path(name: "u1", page: 3) == "users/u1/profile-3.html")
+        #expect(
+            path.path(name: "u1") == "users/u1/profile.html"
+                && path.path(name: "u1", page: 3) == "users/u1/profile-3.html")
         #expect(path.file(page: 2) == "profile-2.html")
         #expect(path.match("users/a-b~12/profile-12.html")! == ("a-b~12", 12))
         #expect(path.match("users/u1/profile.html")! == ("u1", 1))
-        for miss in ["users/u1/profile-x.html", "users//profile.html", "users/a/b/profile.html", "users/u1/profile-.html", "users/u1/profile.htm"] {
+        for miss in [
+            "users/u1/profile-x.html", "users//profile.html", "users/a/b/profile.html", "users/u1/profile-.html",
+            "users/u1/profile.htm",
+        ] {
             #expect(path.match(miss) == nil, "\(miss)")
         }
         // A name may hold the literal that follows it.
@@ -95,7 +104,9 @@ import Testing
         #expect(PagePath("index.html", then: "page/{n}/index.html").mayBeAtRoot)
         // A Markdown twin: the same paths ending in `.md`, its template's name with `.md`, chosen by `markdown`.
         let twin = PageDeclarations.timelineMarkdown
-        #expect(twin.path.path(name: "u1") == "users/u1/index.md" && twin.path.path(name: "u1", page: 2) == "users/u1/page-2.md")
+        #expect(
+            twin.path.path(name: "u1") == "users/u1/index.md"
+                && twin.path.path(name: "u1", page: 2) == "users/u1/page-2.md")
         #expect(twin.template == "timeline.md" && twin.kind == .markdown && !twin.inSitemap && !twin.inSearch)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -11,15 +11,20 @@ import Testing
     }
 
     @Test func caseOnlyDifferencesAndUnsafeKeysGetDistinctSafeNames() {
-        let keys = ["Alice", "alice", "ALICE", "..", ".", "a/b", "a\\b", "a\u{0}b", "a\nb", "-Kx", "-kx", "",
-                    String(repeating: "k", count: 700), String(repeating: "k", count: 699) + "K", "con", "é"]
+        let keys = [
+            "Alice", "alice", "ALICE", "..", ".", "a/b", "a\\b", "a\u{0}b", "a\nb", "-Kx", "-kx", "",
+            String(repeating: "k", count: 700), String(repeating: "k", count: 699) + "K", "con", "é",
+        ]
         let names = keys.map(SafeFileName.forKey)
         #expect(Set(names).count == keys.count, "\(names)")
         #expect(Set(names.map { $0.lowercased() }).count == keys.count, "distinct on case-insensitive file systems")
         for name in names {
             #expect(!name.isEmpty && name.utf8.count <= 80, "\(name)")
             #expect(name != "." && name != ".." && !name.hasPrefix("."))
-            #expect(name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && !"/\\:*?\"<>|".unicodeScalars.contains($0) })
+            #expect(
+                name.unicodeScalars.allSatisfy {
+                    $0.isASCII && $0.value > 0x20 && !"/\\:*?\"<>|".unicodeScalars.contains($0)
+                })
         }
         #expect(SafeFileName.forKey("Alice") == SafeFileName.forKey("Alice"), "stable")
     }
@@ -31,11 +36,13 @@ import Testing
     }
 
     @Test func safeModeDropsRawHTMLAndDangerousLinks() {
-        let html = CommonMark.html("<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)> ![pic](javascript:y)")
+        let html = CommonMark.html(
+            "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)> ![pic](javascript:y)")
         #expect(!html.contains("<script") && !html.contains("javascript:") && !html.contains("onerror"))
         #expect(html == "<p>x  pic</p>\n", "links and images to dangerous URLs keep their text; no empty src")
-        #expect(CommonMark.html("[ok](https://example.com) ![p](data:image/png;base64,AA)")
-            == "<p><a href=\"https://example.com\">ok</a> <img src=\"data:image/png;base64,AA\" alt=\"p\" /></p>\n")
+        #expect(
+            CommonMark.html("[ok](https://example.com) ![p](data:image/png;base64,AA)")
+                == "<p><a href=\"https://example.com\">ok</a> <img src=\"data:image/png;base64,AA\" alt=\"p\" /></p>\n")
     }
 
     /// Apps show a caption's line breaks; Markdown documents (`Content/` pages) do not.
@@ -49,15 +56,20 @@ import Testing
     @Test func safeMarkdownKeepsTheCaptionsMarkdown() {
         #expect(CommonMark.safeMarkdown("a *mood* and **bold** `code`") == "a *mood* and **bold** `code`")
         #expect(CommonMark.safeMarkdown("line one\nline two") == "line one  \nline two", "soft breaks stay line breaks")
-        let cleaned = CommonMark.safeMarkdown("<div>x</div>\n\nhi <b>there</b> [bad](javascript:alert(1)) ![img](vbscript:x) [ok](https://e.org)")
+        let cleaned = CommonMark.safeMarkdown(
+            "<div>x</div>\n\nhi <b>there</b> [bad](javascript:alert(1)) ![img](vbscript:x) [ok](https://e.org)")
         #expect(cleaned == "hi there bad img [ok](https://e.org)", "\(cleaned)")
-        #expect(CommonMark.safeMarkdown("```\nopen fence").hasSuffix("\nopen fence\n```"), "what the caption opens is closed")
+        #expect(
+            CommonMark.safeMarkdown("```\nopen fence").hasSuffix("\nopen fence\n```"),
+            "what the caption opens is closed")
         #expect(CommonMark.safeMarkdown("<p>only html</p>").isEmpty)
     }
 
     @Test func plainTextIsTheTextWithoutMarkup() {
         #expect(CommonMark.plainText("First light over the *harbour* 🌅") == "First light over the harbour 🌅")
-        #expect(CommonMark.plainText("Rainy <b>day</b> [list](https://x.org)\nnext\n\n# Head") == "Rainy day list\nnext\n\nHead")
+        #expect(
+            CommonMark.plainText("Rainy <b>day</b> [list](https://x.org)\nnext\n\n# Head")
+                == "Rainy day list\nnext\n\nHead")
     }
 
     /// Every output of libcmark spells out what no document may hold, so a caption's ESC reaches no page raw.
@@ -76,7 +88,8 @@ import Testing
 /// Characters HTML forbids, spelled out in every HTML and Markdown escaper; counts as pages show them.
 @Suite struct TextTests {
     /// Swift's literals cannot hold noncharacters, so they are put in by code point.
-    static let hostile = "nul\u{0} esc\u{1B}[31m del\u{7F} nel\u{85} nonchar" + scalars(0xFDD0, 0xFFFE, 0x1FFFF)
+    static let hostile =
+        "nul\u{0} esc\u{1B}[31m del\u{7F} nel\u{85} nonchar" + scalars(0xFDD0, 0xFFFE, 0x1FFFF)
         + " tab\tlf\ncr\r <&>"
 
     static func scalars(_ values: UInt32...) -> String {
@@ -85,7 +98,10 @@ import Testing
 
     @Test func htmlEscapingSpellsOutForbiddenCharacters() {
         let html = HTMLText.escape(Self.hostile)
-        #expect(html == "nul\\u{0} esc\\u{1b}[31m del\\u{7f} nel\\u{85} nonchar\\u{fdd0}\\u{fffe}\\u{1ffff} tab\tlf\ncr\r &lt;&amp;&gt;")
+        #expect(
+            html
+                == "nul\\u{0} esc\\u{1b}[31m del\\u{7f} nel\\u{85} nonchar\\u{fdd0}\\u{fffe}\\u{1ffff} tab\tlf\ncr\r &lt;&amp;&gt;"
+        )
         #expect(HTMLText.escape("é € 😀 \u{FDCF}\u{FFFD}") == "é € 😀 \u{FDCF}\u{FFFD}", "allowed characters stay")
         #expect(HTMLText.escape("\u{1B}") == "\\u{1b}")
     }
@@ -108,7 +124,8 @@ import Testing
 
     @Test func photoHeightIsReservedOnlyWhenItIsAHeight() {
         #expect(SiteViews.photoHeight(375) == 375 && SiteViews.photoHeight(420.5) == 421)
-        #expect(SiteViews.photoHeight(nil) == nil && SiteViews.photoHeight(-10) == nil && SiteViews.photoHeight(0.2) == nil)
+        #expect(
+            SiteViews.photoHeight(nil) == nil && SiteViews.photoHeight(-10) == nil && SiteViews.photoHeight(0.2) == nil)
         #expect(SiteViews.photoHeight(1e300) == nil && SiteViews.photoHeight(.nan) == nil)
     }
 }
@@ -120,7 +137,9 @@ import Testing
         #expect(Set(names) == Set(BuiltinTemplates.files.keys), "run `make templates`")
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            #expect(BuiltinTemplates.files[name] == String(text.dropLast(text.hasSuffix("\n") ? 1 : 0)), "\(name): run `make templates`")
+            #expect(
+                BuiltinTemplates.files[name] == String(text.dropLast(text.hasSuffix("\n") ? 1 : 0)),
+                "\(name): run `make templates`")
         }
     }
 
@@ -129,7 +148,8 @@ import Testing
         try folder.write("custom {{title}}", to: "page.mustache")
         let set = try TemplateSet(overrides: folder.path)
         #expect(try set.render(["title": "<T>"], template: "page") == "custom &lt;T&gt;")
-        #expect(try set.render(["title": "x", "contentHTML": "<p>y</p>"], template: "layout").contains("<!DOCTYPE html>"))
+        #expect(
+            try set.render(["title": "x", "contentHTML": "<p>y</p>"], template: "layout").contains("<!DOCTYPE html>"))
         #expect(set.assets["style.css"] != nil)
     }
 
@@ -140,7 +160,8 @@ import Testing
     }
 
     @Test func markdownEscapingNeutralisesSyntax() {
-        #expect(MarkdownText.escape("a *b* [c](d) <e> `f` | g_h") == "a \\*b\\* \\[c\\]\\(d\\) \\<e\\> \\`f\\` \\| g\\_h")
+        #expect(
+            MarkdownText.escape("a *b* [c](d) <e> `f` | g_h") == "a \\*b\\* \\[c\\]\\(d\\) \\<e\\> \\`f\\` \\| g\\_h")
         #expect(MarkdownText.escape("# title\nnext") == "\\# title next")
         #expect(MarkdownText.escape("1. item") == "1\\. item")
         #expect(MarkdownText.escape("- item") == "\\- item")

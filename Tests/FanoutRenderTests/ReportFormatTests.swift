@@ -3,29 +3,34 @@ import FanoutJSON
 import Foundation
 import Testing
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 @testable import FanoutRender
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A small audit result with repeated paths, hostile text and every severity, for the report formats.
 enum SampleAudit {
-    static func finding(_ rule: String, _ severity: Severity, _ path: String, _ message: String = "something is off") -> Finding {
-        Finding(rule: rule, severity: severity, message: message, paths: [path], expected: 1, actual: 2,
-                fix: [PatchEntry(path, 1)])
+    static func finding(_ rule: String, _ severity: Severity, _ path: String, _ message: String = "something is off")
+        -> Finding
+    {
+        Finding(
+            rule: rule, severity: severity, message: message, paths: [path], expected: 1, actual: 2,
+            fix: [PatchEntry(path, 1)])
     }
 
     static func result(_ findings: [Finding]) -> AuditResult {
         let ids = Set(findings.map(\.rule))
         let run = RuleCatalog.descriptors.filter { ids.contains($0.id) || $0.id == "follow-self" }
-        return AuditResult(findings: findings, rulesRun: run, skipped: [SkippedRule(rule: "like-mirror-missing", reason: "no mirror")])
+        return AuditResult(
+            findings: findings, rulesRun: run, skipped: [SkippedRule(rule: "like-mirror-missing", reason: "no mirror")])
     }
 
     static let mixed = result([
         finding("like-count-mismatch", .error, "posts/u1/p1/like_count", "stored 7, counted 5 (+2) <&> \"quoted\""),
         finding("like-count-mismatch", .error, "posts/u1/p1/like_count", "the same path again"),
-        finding("like-count-mismatch", .error, "posts/u1/p1/like_count #2", "a path that looks like a renamed duplicate"),
+        finding(
+            "like-count-mismatch", .error, "posts/u1/p1/like_count #2", "a path that looks like a renamed duplicate"),
         finding("key-invalid", .error, "users/bad\u{1}key", "key with a control character"),
         finding("timeline-stale", .warning, "timeline/u2/p1", "line one\nline two\r\n100% stale, really: yes"),
         finding("push-id-time", .info, "posts/u1/p1/created_at"),
@@ -41,8 +46,10 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
     var skipped = 0
     private var suite = ""
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "testsuite": suite = attributes["name"] ?? ""
         case "testcase": cases.append((suite, attributes["classname"] ?? "", attributes["name"] ?? ""))
@@ -64,9 +71,13 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
         #expect(Set(pairs).count == pairs.count, "(classname, name) pairs are unique: \(pairs)")
         #expect(collector.failures == 6)
         #expect(collector.skipped == 1)
-        #expect(Set(collector.cases.map(\.suite)) == ["like-count-mismatch", "key-invalid", "timeline-stale", "push-id-time",
-                                                      "follow-self", "like-mirror-missing"])
-        #expect(collector.cases.contains { $0.suite == "follow-self" }, "a rule without findings still has a passing case")
+        #expect(
+            Set(collector.cases.map(\.suite)) == [
+                "like-count-mismatch", "key-invalid", "timeline-stale", "push-id-time",
+                "follow-self", "like-mirror-missing",
+            ])
+        #expect(
+            collector.cases.contains { $0.suite == "follow-self" }, "a rule without findings still has a passing case")
         #expect(xml.contains("&lt;&amp;&gt; &quot;quoted&quot;"))
     }
 
@@ -110,7 +121,8 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
     }
 
     @Test func githubAnnotationsAreEscapedAndLimitedPerSeverity() {
-        let many = (0..<25).map { SampleAudit.finding("like-count-mismatch", .error, "posts/u/p\($0)/like_count") }
+        let many =
+            (0..<25).map { SampleAudit.finding("like-count-mismatch", .error, "posts/u/p\($0)/like_count") }
             + (0..<3).map { SampleAudit.finding("timeline-stale", .warning, "timeline/u/p\($0)", "a, b: 100%\nnext") }
             + (0..<12).map { SampleAudit.finding("push-id-time", .info, "posts/u/p\($0)/created_at") }
         let lines = GitHubReport.render(SampleAudit.result(many), info: SampleAudit.info).split(separator: "\n")
@@ -129,7 +141,9 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
     @Test func jsonAndTextReportTheBaseline() throws {
         var info = SampleAudit.info
         info.baseline = BaselineOutcome(hidden: 4, fixed: [BaselineEntry(rule: "follow-self", path: "following/u/u")])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.render(SampleAudit.mixed, info: info).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(SampleAudit.mixed, info: info).utf8))
+                as? [String: Any])
         #expect(json["version"] as? Int == 1)
         let baseline = try #require((json["summary"] as? [String: Any])?["baseline"] as? [String: Any])
         #expect(baseline["hidden"] as? Int == 4)
@@ -137,8 +151,11 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
         let text = TextReport.render(SampleAudit.mixed, info: info)
         #expect(text.contains("baseline: 4 findings hidden, 1 entry fixed"))
         #expect(text.contains("  fixed follow-self following/u/u"))
-        #expect(text.hasSuffix(TextReport.summaryLine(SampleAudit.mixed, info: info) + "\n"), "the summary line is last")
-        let noBaseline = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.render(SampleAudit.mixed, info: SampleAudit.info).utf8)) as? [String: Any])
+        #expect(
+            text.hasSuffix(TextReport.summaryLine(SampleAudit.mixed, info: info) + "\n"), "the summary line is last")
+        let noBaseline = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(JSONReport.render(SampleAudit.mixed, info: SampleAudit.info).utf8)) as? [String: Any])
         #expect((noBaseline["summary"] as? [String: Any])?["baseline"] == nil)
     }
 

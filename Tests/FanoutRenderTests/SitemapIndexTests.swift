@@ -1,6 +1,6 @@
 import FanoutCore
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -20,7 +20,9 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         try site(users: users, limit: limit).built
     }
 
-    func site(users: Int, limit: Int) throws -> (built: (folder: TemporaryFolder, files: [String: String]), served: SitePages) {
+    func site(users: Int, limit: Int) throws -> (
+        built: (folder: TemporaryFolder, files: [String: String]), served: SitePages
+    ) {
         var dataset = Dataset(schema: Schema(name: "test"))
         for n in 0..<users {
             let uid = dataset.keys.intern("u\(n)")
@@ -33,7 +35,8 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         var options = SiteOptions(exportName: "test.json", perPage: 2, baseURL: "https://example.org/feeds")
         options.sitemapLimit = limit
         let builder = SiteBuilder(
-            dataset: dataset, derived: DerivedData(dataset), audit: AuditResult(findings: [], rulesRun: [], skipped: []),
+            dataset: dataset, derived: DerivedData(dataset),
+            audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
         let out = try TemporaryFolder("sitemap")
         try builder.build(into: out.path)
@@ -51,7 +54,8 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
     /// xmllint's verdict on `file` against `Tests/Schemas/<schema>`.
     func validate(_ file: String, schema: String) throws -> (ok: Bool, output: String) {
         let result = try runProcess(
-            URL(fileURLWithPath: xmllint!), ["--noout", "--schema", repositoryFile("Tests/Schemas/\(schema)").path, file])
+            URL(fileURLWithPath: xmllint!),
+            ["--noout", "--schema", repositoryFile("Tests/Schemas/\(schema)").path, file])
         return (result.code == 0, result.stdout + result.stderr)
     }
 
@@ -69,7 +73,8 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
             let part = try #require(files["sitemap-\(n).xml"])
             #expect(part.contains("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"))
             let urls = locs(part)
-            #expect(urls.count <= 10 && (n == expectedParts || urls.count == 10), "sitemap-\(n).xml: \(urls.count) URLs")
+            #expect(
+                urls.count <= 10 && (n == expectedParts || urls.count == 10), "sitemap-\(n).xml: \(urls.count) URLs")
             listed += urls
         }
         #expect(files["sitemap-\(expectedParts + 1).xml"] == nil)
@@ -96,7 +101,8 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         for (path, text) in files where !path.hasPrefix(".") {
             #expect(try served.render(path: path) == text, "\(path)")
         }
-        for path in ["sitemap-0.xml", "sitemap-99.xml", "page/7/index.html", "page/1/index.html", "page/02/index.html"] {
+        for path in ["sitemap-0.xml", "sitemap-99.xml", "page/7/index.html", "page/1/index.html", "page/02/index.html"]
+        {
             #expect(try served.render(path: path) == nil, "\(path)")
         }
     }

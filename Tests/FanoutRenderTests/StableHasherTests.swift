@@ -60,8 +60,10 @@ import Testing
         for i in 0..<50 { forward["k\(i)"] = i }
         for i in (0..<50).reversed() { backward["k\(i)"] = i }
         #expect(key(forward) == key(backward))
-        let distinct: [Any] = [1, "1", true, 1.0, [1], ["1"], ["a": 1], ["a": "1"], [[String: Any]](), [String: Any](),
-                               "", Optional<String>.none as Any, ["a", "b"], ["ab"]]
+        let distinct: [Any] = [
+            1, "1", true, 1.0, [1], ["1"], ["a": 1], ["a": "1"], [[String: Any]](), [String: Any](),
+            "", Optional<String>.none as Any, ["a", "b"], ["ab"],
+        ]
         #expect(Set(distinct.map(key)).count == distinct.count)
     }
 
@@ -91,7 +93,9 @@ import Testing
             let slot = manifest.slot(of: file.path)
             #expect(slot.map { manifest.entries[$0] } == file.entry, "\(file.path)")
         }
-        #expect(BuildManifest.text(files).hasPrefix("fanout-manifest 2\n0000000000000007 0000000000000008 Content with space.html\n"))
+        #expect(
+            BuildManifest.text(files).hasPrefix(
+                "fanout-manifest 2\n0000000000000007 0000000000000008 Content with space.html\n"))
     }
 
     /// A manifest of a Fanout before input keys gives content hashes and no keys; damaged lines are left out.
@@ -99,7 +103,8 @@ import Testing
         let manifest = BuildManifest(text: "00000000000000ff index.html\nnot a line\n000000000000000g bad.html\n")
         #expect(manifest.count == 1)
         #expect(manifest.slot(of: "index.html").map { manifest.entries[$0] } == .init(inputKey: nil, contentHash: 0xFF))
-        let keyed = BuildManifest(text: "fanout-manifest 2\n0000000000000001 00000000000000ff a.html\n0000000000000001 a.html\n")
+        let keyed = BuildManifest(
+            text: "fanout-manifest 2\n0000000000000001 00000000000000ff a.html\n0000000000000001 a.html\n")
         #expect(keyed.count == 1)
     }
 }

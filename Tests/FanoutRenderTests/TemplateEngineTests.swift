@@ -1,6 +1,6 @@
+import FanoutTestSupport
 import Foundation
 import Mustache
-import FanoutTestSupport
 import Testing
 
 @testable import FanoutRender
@@ -20,7 +20,9 @@ func templateFolder(_ files: [String: String]) throws -> String {
 
 @Suite struct HTMLTextTests {
     @Test func escapesTheFiveCharactersWithSwiftMustachesEntities() {
-        #expect(HTMLText.escape(#"<a href="x">Tom & Jerry's</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(
+            HTMLText.escape(#"<a href="x">Tom & Jerry's</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
         #expect(HTMLText.escape("") == "")
         #expect(HTMLText.escape("plain ✓ text 🎉") == "plain ✓ text 🎉")
     }
@@ -58,11 +60,13 @@ func templateFolder(_ files: [String: String]) throws -> String {
     /// Templates covering what a pragma line in front could disturb: standalone tags and their lines, indented
     /// partials, inheritance with and without overridden blocks, comments, delimiters, Markdown partials.
     static let files: [String: String] = [
-        "t-standalone.mustache": "{{#list}}\n  {{name}}\n{{/list}}\n{{^none}}\n  none\n{{/none}}\n{{! a comment }}\nend\n",
+        "t-standalone.mustache":
+            "{{#list}}\n  {{name}}\n{{/list}}\n{{^none}}\n  none\n{{/none}}\n{{! a comment }}\nend\n",
         "t-leading.mustache": "  {{#flag}}\n    indented\n  {{/flag}}\ntext {{name}}",
         "t-partial.mustache": "before\n  {{>t-leading}}\nafter {{>t-inline}}!\n",
         "t-inline.mustache": "[{{name}}]",
-        "t-parent.mustache": "<html>\n{{$head}}<title>{{title}}</title>{{/head}}\n<body>\n  {{$body}}default body{{/body}}\n</body>\n",
+        "t-parent.mustache":
+            "<html>\n{{$head}}<title>{{title}}</title>{{/head}}\n<body>\n  {{$body}}default body{{/body}}\n</body>\n",
         "t-child.mustache": "{{<t-parent}}\n{{$body}}\n<p>{{title}} & {{{raw}}}</p>\n{{/body}}\n{{/t-parent}}\n",
         "t-grandchild.mustache": "{{<t-child}}\n{{$head}}<title>new {{title}}</title>{{/head}}\n{{/t-child}}",
         "t-delims.mustache": "{{=<% %>=}}\n<% title %> {{not a tag}}\n<%={{ }}=%>\n{{title}}\n",
@@ -92,8 +96,10 @@ func templateFolder(_ files: [String: String]) throws -> String {
     @Test func parseErrorsGiveTheFilesOwnLineNumbers() throws {
         let text = "line one\nline two\n{{#open}} never closed\n"
         let folder = try templateFolder(["page.mustache": text])
-        #expect(throws: RenderError.templateLine(
-            file: folder + "/page.mustache", line: 3, message: "section \"open\" is never closed (no {{/open}})")) {
+        #expect(
+            throws: RenderError.templateLine(
+                file: folder + "/page.mustache", line: 3, message: "section \"open\" is never closed (no {{/open}})")
+        ) {
             try TemplateSet(overrides: folder)
         }
     }
@@ -107,7 +113,10 @@ func templateFolder(_ files: [String: String]) throws -> String {
             ("one\n{{#a}}\n{{#b}}\n{{/b}}\n", 2, "section \"a\" is never closed (no {{/a}})"),
             ("one\ntwo {{name\n", 2, "tag not closed: \"}}\" missing"),
             ("{{a b}}\n", 1, "malformed tag: expected a name (letters, digits, _ - . ?) and then \"}}\""),
-            ("{{<layout}}\n{{name}}\n{{/layout}}\n", 2, "only blocks ({{$name}}…{{/name}}) may stand directly inside a parent ({{<name}}…{{/name}})"),
+            (
+                "{{<layout}}\n{{name}}\n{{/layout}}\n", 2,
+                "only blocks ({{$name}}…{{/name}}) may stand directly inside a parent ({{<name}}…{{/name}})"
+            ),
         ]
         for (text, line, message) in cases {
             let folder = try templateFolder(["page.mustache": text])
@@ -115,7 +124,8 @@ func templateFolder(_ files: [String: String]) throws -> String {
                 _ = try TemplateSet(overrides: folder)
                 Issue.record("no error for \(text.debugDescription)")
             } catch {
-                #expect(error == .templateLine(file: folder + "/page.mustache", line: line, message: message), "\(text)")
+                #expect(
+                    error == .templateLine(file: folder + "/page.mustache", line: line, message: message), "\(text)")
                 #expect(!"\(error)".contains("Mustache.") && !"\(error)".contains("ParserError"))
             }
         }
@@ -125,19 +135,26 @@ func templateFolder(_ files: [String: String]) throws -> String {
 @Suite struct TemplateValueTests {
     /// Strings, numbers and booleans render and open sections as swift-mustache's fallbacks did.
     @Test func scalarsRenderAsBefore() throws {
-        let set = try TemplateSet(overrides: templateFolder([
-            "t.mustache": "{{s}}|{{{s}}}|{{n}}|{{b}}|{{#s}}in {{s}} {{other}}{{/s}}|{{#e}}empty opens{{/e}}|{{^e}}no{{/e}}"
-                + "|{{#z}}zero {{z}} opens{{/z}}|{{#s}}{{s.count}}{{nothing.deeper}}{{/s}}|{{#b}}yes{{/b}}{{^f}}not{{/f}}",
-        ]))
+        let set = try TemplateSet(
+            overrides: templateFolder([
+                "t.mustache":
+                    "{{s}}|{{{s}}}|{{n}}|{{b}}|{{#s}}in {{s}} {{other}}{{/s}}|{{#e}}empty opens{{/e}}|{{^e}}no{{/e}}"
+                    + "|{{#z}}zero {{z}} opens{{/z}}|{{#s}}{{s.count}}{{nothing.deeper}}{{/s}}|{{#b}}yes{{/b}}{{^f}}not{{/f}}"
+            ]))
         let context: [String: Any] = ["s": "a<b", "n": 42, "b": true, "f": false, "e": "", "z": 0, "other": "o"]
-        #expect(try set.render(context, template: "t") == "a&lt;b|a<b|42|true|in a&lt;b o|empty opens||zero 0 opens||yesnot")
+        #expect(
+            try set.render(context, template: "t") == "a&lt;b|a<b|42|true|in a&lt;b o|empty opens||zero 0 opens||yesnot"
+        )
     }
 
-    static var card: PostCard { PostCard(
-        root: "../../", key: "-K1", postHref: "posts/-k1.html", likesHref: "posts/-k1.html", posterName: "alice <3",
-        likeCount: 2, likeCountText: "2 likes", likersSummary: "bob and carol", profileHref: nil, flagged: true,
-        isoTime: nil, displayTime: "undated", imageURL: "https://x/y.jpg", imageHeight: 300, caption: Caption("hi *there*\nyou"),
-        storedLikeCount: 5, commentCount: 3, commentsHref: "posts/-k1.html#comments") }
+    static var card: PostCard {
+        PostCard(
+            root: "../../", key: "-K1", postHref: "posts/-k1.html", likesHref: "posts/-k1.html", posterName: "alice <3",
+            likeCount: 2, likeCountText: "2 likes", likersSummary: "bob and carol", profileHref: nil, flagged: true,
+            isoTime: nil, displayTime: "undated", imageURL: "https://x/y.jpg", imageHeight: 300,
+            caption: Caption("hi *there*\nyou"),
+            storedLikeCount: 5, commentCount: 3, commentsHref: "posts/-k1.html#comments")
+    }
 
     /// The structs pages use in place of dictionaries look the same to any template.
     @Test func postCardBehavesAsItsDictionary() throws {
@@ -145,10 +162,12 @@ func templateFolder(_ files: [String: String]) throws -> String {
         #expect(dictionary["profileHref"] == nil && dictionary["isoTime"] == nil)
         #expect(dictionary["storedCountDiffers"] as? Bool == true && dictionary["flagged"] as? Bool == true)
         #expect(dictionary.count == PostCard.names.count - 2)
-        let set = try TemplateSet(overrides: templateFolder([
-            "t.mustache": PostCard.names.map { "\($0)={{\($0)}};{{#\($0)}}+{{/\($0)}}{{^\($0)}}-{{/\($0)}}" }.joined()
-                + "{{count(.)}}{{#empty(.)}}E{{/empty(.)}}{{#sorted(.)}}{{key}},{{/sorted(.)}}",
-        ]))
+        let set = try TemplateSet(
+            overrides: templateFolder([
+                "t.mustache": PostCard.names.map { "\($0)={{\($0)}};{{#\($0)}}+{{/\($0)}}{{^\($0)}}-{{/\($0)}}" }
+                    .joined()
+                    + "{{count(.)}}{{#empty(.)}}E{{/empty(.)}}{{#sorted(.)}}{{key}},{{/sorted(.)}}"
+            ]))
         #expect(try set.render(Self.card, template: "t") == set.renderAny(dictionary, template: "t"))
         #expect(try set.render(Self.card, template: "post-card") == set.renderAny(dictionary, template: "post-card"))
         var unflagged = Self.card

@@ -1,5 +1,5 @@
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -7,7 +7,10 @@ import Testing
 /// What a template change reaches: the template, and every template including it, directly or not.
 @Suite struct TemplateIncludesTests {
     @Test func partialsAndParents() {
-        #expect(TemplateIncludes.names(in: "{{<layout}}{{$body}}{{> post-list}}{{/body}}{{/layout}}{{{raw}}}") == ["layout", "post-list"])
+        #expect(
+            TemplateIncludes.names(in: "{{<layout}}{{$body}}{{> post-list}}{{/body}}{{/layout}}{{{raw}}}") == [
+                "layout", "post-list",
+            ])
         #expect(TemplateIncludes.names(in: "{{=<% %>=}}<%> hidden%>") == nil)
         #expect(TemplateIncludes.names(in: "{{>*dynamic}}") == nil)
         let closures = TemplateIncludes.closures([

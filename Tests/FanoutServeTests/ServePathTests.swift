@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FanoutServe
 
 /// The request paths `serve` answers and the ones it refuses (docs/serve.md).
@@ -12,8 +13,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "users", "*", "http://evil/../x", "/..", "/../etc/passwd", "/a/../../etc/passwd", "/./index.html", "/%2e%2e/x",
-        "/%2E./x", "/.%2e/x", "/a%2Fb", "/a%2f..%2fb", "/a\\b", "/a%5cb", "/a%00b", "/a%0ab", "/a%7f", "/%", "/%4", "/%zz",
+        "", "users", "*", "http://evil/../x", "/..", "/../etc/passwd", "/a/../../etc/passwd", "/./index.html",
+        "/%2e%2e/x",
+        "/%2E./x", "/.%2e/x", "/a%2Fb", "/a%2f..%2fb", "/a\\b", "/a%5cb", "/a%00b", "/a%0ab", "/a%7f", "/%", "/%4",
+        "/%zz",
         "/%ff", "/%C3", "/a\u{01}b",
     ])
     func refuses(_ path: String) {
@@ -28,8 +31,9 @@ import Testing
 
     @Test func theScriptGoesInTheHeadAndTheErrorBeforeTheBodyEnds() {
         let page = "<html><head><title>t</title></head><body><p>x</p></body></html>"
-        #expect(LiveReload.inject(into: page, error: nil)
-            == "<html><head><title>t</title>\(LiveReload.script)</head><body><p>x</p></body></html>")
+        #expect(
+            LiveReload.inject(into: page, error: nil)
+                == "<html><head><title>t</title>\(LiveReload.script)</head><body><p>x</p></body></html>")
         let failed = LiveReload.inject(into: page, error: "Templates/a.mustache:1: <bad>")
         #expect(failed.contains("Templates/a.mustache:1: &lt;bad&gt;</div></body>"))
         #expect(LiveReload.inject(into: "plain", error: nil) == LiveReload.script + "plain")

@@ -50,12 +50,15 @@ public struct DatasetBuilder {
     }
 
     /// Stores comment `key` on `post` by `user`.
-    public mutating func comment(_ key: String, on post: String, by user: String, at time: Double? = nil, text: String? = nil) {
+    public mutating func comment(
+        _ key: String, on post: String, by user: String, at time: Double? = nil, text: String? = nil
+    ) {
         dataset.comments.append(Comment(id: id(key), post: id(post), user: id(user), text: text, createdAt: time))
     }
 
     public mutating func timeline(_ user: String, _ post: String, poster: String? = nil) {
-        dataset.timeline.append(TimelineEntry(user: id(user), post: id(post), posterUID: poster.map { id($0) } ?? noKey))
+        dataset.timeline.append(
+            TimelineEntry(user: id(user), post: id(post), posterUID: poster.map { id($0) } ?? noKey))
     }
 
     /// Writes the stored timeline every existing user should have (consistent fan-out).
@@ -103,7 +106,8 @@ public enum TestSchema {
     /// Parse's row layout for likes: each like is a `Like/{id}` row naming both ends.
     public static let withLikeRows: Schema = {
         var schema = makestagram
-        schema.likes = EdgeRelation(pattern: PathPattern("Like/{id}")!, user: FieldPath("fromUser"), post: FieldPath("toPost"))
+        schema.likes = EdgeRelation(
+            pattern: PathPattern("Like/{id}")!, user: FieldPath("fromUser"), post: FieldPath("toPost"))
         return schema
     }()
 }

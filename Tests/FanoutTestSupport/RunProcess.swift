@@ -72,10 +72,11 @@ public func builtExecutable(_ name: String) -> URL {
     if name == "fanout", let path = ProcessInfo.processInfo.environment["FANOUT_BINARY"] {
         return URL(fileURLWithPath: path)
     }
-    let candidates = [
-        Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-    ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+    let candidates =
+        [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
     for folder in candidates {
         let url = folder.appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: url.path) { return url }

@@ -65,7 +65,9 @@ public final class TemporaryFolder: @unchecked Sendable {
         let base = name.isEmpty ? url : url(name)
         var texts: [String: String] = [:]
         for file in files(under: name) {
-            if let text = try? String(contentsOf: base.appendingPathComponent(file), encoding: .utf8) { texts[file] = text }
+            if let text = try? String(contentsOf: base.appendingPathComponent(file), encoding: .utf8) {
+                texts[file] = text
+            }
         }
         return texts
     }
@@ -78,7 +80,8 @@ public func withTemporaryFolder<T>(_ label: String = "", _ body: (TemporaryFolde
 }
 
 /// Runs `body` with a new temporary folder, deleted when `body` returns or throws.
-public func withTemporaryFolder<T>(_ label: String = "", _ body: (TemporaryFolder) async throws -> T) async throws -> T {
+public func withTemporaryFolder<T>(_ label: String = "", _ body: (TemporaryFolder) async throws -> T) async throws -> T
+{
     let folder = try TemporaryFolder(label)
     defer { withExtendedLifetime(folder) {} }
     return try await body(folder)

@@ -28,11 +28,14 @@ struct BuildCommand: ParsableCommand {
     @ArgumentParser.Flag(name: .shortAndLong, help: "List every file written or deleted, and the time each phase took.")
     var verbose = false
 
-    @ArgumentParser.Flag(help: "Render and write every page, even those whose input did not change since the last build.")
+    @ArgumentParser.Flag(
+        help: "Render and write every page, even those whose input did not change since the last build.")
     var force = false
 
-    @Option(help: ArgumentHelp("Exit 1 when a finding is at or above this severity: \(FailOn.listed). "
-        + "Default: `fail_on` in fanout.toml, else never."))
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when a finding is at or above this severity: \(FailOn.listed). "
+                + "Default: `fail_on` in fanout.toml, else never."))
     var failOn: FailOn?
 
     func run() throws {
@@ -57,10 +60,14 @@ struct BuildCommand: ParsableCommand {
         if verbose {
             for file in summary.written { printStatus("  wrote \(file)") }
             for file in summary.deleted { printStatus("  deleted \(file)") }
-            printStatus("  time: " + Self.describe(analysis.phases.map { BuildPhase(name: $0.phase, seconds: $0.seconds) } + summary.phases))
+            printStatus(
+                "  time: "
+                    + Self.describe(
+                        analysis.phases.map { BuildPhase(name: $0.phase, seconds: $0.seconds) } + summary.phases))
         }
         if settings.kinds.contains(.sitemap) && settings.baseURL == nil {
-            printStatus("note: no sitemap.xml: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
+            printStatus(
+                "note: no sitemap.xml: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
         }
         let threshold = (failOn ?? project.failOn ?? .never).threshold
         if let threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
@@ -77,8 +84,10 @@ struct BuildCommand: ParsableCommand {
     static func describe(_ phases: [BuildPhase]) -> String {
         func seconds(_ phase: BuildPhase) -> String { "\(phase.name) \(String(format: "%.2f", phase.seconds)) s" }
         return phases.map { phase in
-            phase.parts.isEmpty ? seconds(phase) : seconds(phase) + " (" + phase.parts.map(seconds).joined(separator: ", ")
-                + " over all threads)"
+            phase.parts.isEmpty
+                ? seconds(phase)
+                : seconds(phase) + " (" + phase.parts.map(seconds).joined(separator: ", ")
+                    + " over all threads)"
         }.joined(separator: ", ")
     }
 }

@@ -22,22 +22,27 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: ArgumentHelp(
-        "Write every current finding to this baseline file and exit 0: it records, it does not judge (the report "
-            + "is still printed).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Write every current finding to this baseline file and exit 0: it records, it does not judge (the report "
+                + "is still printed).", valueName: "FILE"))
     var writeBaseline: String?
 
-    @Option(help: ArgumentHelp(
-        "The name reports give an export read from standard input (-), as a path relative to the repository: "
-            + "SARIF's artifact, the text report's export.json:LINE:COLUMN. Default: stdin.", valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "The name reports give an export read from standard input (-), as a path relative to the repository: "
+                + "SARIF's artifact, the text report's export.json:LINE:COLUMN. Default: stdin.", valueName: "NAME"))
     var stdinFilename: String?
 
-    @Option(help: ArgumentHelp(
-        "Append this run's metrics (the export, the time, facts per relation, findings per rule and severity) to this "
-            + "history file, one NDJSON line; `fanout history FILE` shows the trend.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Append this run's metrics (the export, the time, facts per relation, findings per rule and severity) to this "
+                + "history file, one NDJSON line; `fanout history FILE` shows the trend.", valueName: "FILE"))
     var history: String?
 
-    @Option(help: ArgumentHelp("Print what RULE checks, why copies drift and how it is fixed, then exit.", valueName: "RULE"))
+    @Option(
+        help: ArgumentHelp(
+            "Print what RULE checks, why copies drift and how it is fixed, then exit.", valueName: "RULE"))
     var explain: String?
 
     func run() throws {
@@ -57,7 +62,8 @@ struct CheckCommand: ParsableCommand {
         let historyFile = try history.map { try HistoryFile($0, mayBeMissing: true) }
         let export = try input.input(project)
         if let stdinFilename, export.path != "-" {
-            throw UsageError(message: "--stdin-filename \(stdinFilename) names standard input, but the export is \(export.path)")
+            throw UsageError(
+                message: "--stdin-filename \(stdinFilename) names standard input, but the export is \(export.path)")
         }
         let templates = try RenderedReports.templates(for: requests)
         // Only the reports that show where findings are pay for the second pass that finds them.
@@ -75,9 +81,12 @@ struct CheckCommand: ParsableCommand {
             audit.findings = try analysis.locate(audit.findings, name: file)
         }
         let info = ReportInfo(exportName: exportName, schemaName: analysis.dataset.schema.name, baseline: outcome)
-        let coverage = needsCoverage
-            ? ChartsData.timelineCoverage(dataset: analysis.dataset, derived: analysis.derived).map(TimelineCoverage.init) : nil
-        let reports = try RenderedReports(requests, audit: audit, info: info, templates: templates, coverage: coverage, options: report)
+        let coverage =
+            needsCoverage
+            ? ChartsData.timelineCoverage(dataset: analysis.dataset, derived: analysis.derived).map(
+                TimelineCoverage.init) : nil
+        let reports = try RenderedReports(
+            requests, audit: audit, info: info, templates: templates, coverage: coverage, options: report)
 
         var wrote = try reports.writeFiles()
         if let writeBaseline {
@@ -86,8 +95,9 @@ struct CheckCommand: ParsableCommand {
         }
         if let historyFile {
             // Every finding, whatever a baseline hides: the trend is of the data (docs/diff-and-history.md).
-            try historyFile.append(HistoryRecord(
-                dataset: analysis.dataset, audit: analysis.audit, export: exportName, time: HistoryFile.now()))
+            try historyFile.append(
+                HistoryRecord(
+                    dataset: analysis.dataset, audit: analysis.audit, export: exportName, time: HistoryFile.now()))
             wrote.append(historyFile.path)
         }
         reports.finish(wrote: wrote, audit: audit, info: info)

@@ -20,9 +20,10 @@ struct DiffCommand: ParsableCommand {
     /// Entries and findings listed per list in text, Markdown and HTML unless told otherwise.
     static let defaultListLength = 10
 
-    @Argument(help: ArgumentHelp(
-        "The older export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip.",
-        valueName: "OLD"))
+    @Argument(
+        help: ArgumentHelp(
+            "The older export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip.",
+            valueName: "OLD"))
     var old: String
 
     @Argument(help: ArgumentHelp("The newer export, likewise.", valueName: "NEW"))
@@ -31,20 +32,25 @@ struct DiffCommand: ParsableCommand {
     @OptionGroup var layout: LayoutOptions
     @OptionGroup var rules: RuleOptions
 
-    @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Report format: \(DiffWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.", valueName: "FORMAT"))
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "Report format: \(DiffWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.",
+            valueName: "FORMAT"))
     var formats: [ReportFormatArgument] = []
 
     @OptionGroup var outputs: ReportOutputs
 
-    @Option(help: ArgumentHelp(
-        "Exit 1 when a new finding is at or above this severity: \(DiffFailOn.allCases.map(\.rawValue).joined(separator: ", ")).",
-        valueName: "LEVEL"))
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when a new finding is at or above this severity: \(DiffFailOn.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "LEVEL"))
     var failOn: DiffFailOn = .newError
 
-    @Option(help: ArgumentHelp(
-        "Entries of each change and findings of each rule that text, Markdown and HTML list, a number or all; "
-            + "the rest are counted (JSON lists all). Default: \(defaultListLength).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Entries of each change and findings of each rule that text, Markdown and HTML list, a number or all; "
+                + "the rest are counted (JSON lists all). Default: \(defaultListLength).", valueName: "N"))
     var maxPerRule: PerRuleLimit?
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "List every entry and finding (--max-per-rule all).")
@@ -57,8 +63,9 @@ struct DiffCommand: ParsableCommand {
         let configuration = try rules.configuration(project, schema: schema)
         let requests = try outputs.requests(formats.map(\.value))
         if let other = requests.first(where: { !DiffWriter.formats.contains($0.format) }) {
-            throw UsageError(message: "--format \(other.format.rawValue): a diff is written as "
-                + DiffWriter.formats.map(\.rawValue).joined(separator: ", "))
+            throw UsageError(
+                message: "--format \(other.format.rawValue): a diff is written as "
+                    + DiffWriter.formats.map(\.rawValue).joined(separator: ", "))
         }
         if old == "-" && new == "-" {
             throw UsageError(message: "OLD and NEW are both standard input (-); one of them must be a file or folder")
@@ -74,17 +81,24 @@ struct DiffCommand: ParsableCommand {
         let (oldData, oldAudit) = try read(old)
         let (newData, newAudit) = try read(new)
         guard oldData.schema == newData.schema else {
-            throw UsageError(message: "\(old) reads as the \(oldData.schema.name) layout and \(new) as the "
-                + "\(newData.schema.name) layout; a diff compares two exports of one layout: give --schema NAME|FILE")
+            throw UsageError(
+                message: "\(old) reads as the \(oldData.schema.name) layout and \(new) as the "
+                    + "\(newData.schema.name) layout; a diff compares two exports of one layout: give --schema NAME|FILE"
+            )
         }
         let diff = PhaseClock.measure("diff") {
             ExportDiff(old: oldData, new: newData, oldAudit: oldAudit, newAudit: newAudit)
         }
         let info = DiffInfo(oldName: old, newName: new, schemaName: newData.schema.name)
         let limit = verbose ? nil : maxPerRule.map(\.value) ?? Self.defaultListLength
-        let reports = RenderedReports(rendered: try requests.map { request in
-            (request, try DiffWriter.render(diff, info: info, format: request.format, maxPerList: limit, templates: templates))
-        })
+        let reports = RenderedReports(
+            rendered: try requests.map { request in
+                (
+                    request,
+                    try DiffWriter.render(
+                        diff, info: info, format: request.format, maxPerList: limit, templates: templates)
+                )
+            })
         let wrote = try reports.writeFiles()
         reports.show(wrote: wrote)
         if !wrote.isEmpty { printStatus(DiffWriter.summaryLine(diff)) }

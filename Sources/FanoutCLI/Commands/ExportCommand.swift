@@ -38,8 +38,9 @@ struct ExportCommand: ParsableCommand {
         // Standard input cannot be read twice: its bytes are kept for the second pass that writes repaired.json.
         let analysis = try Analysis(export, keepsStandardInput: true)
         guard analysis.dataset.schema.format == .firebase else {
-            throw UsageError(message: "--repair writes a Firebase multi-path update, but \(export.path) is a "
-                + "\(analysis.dataset.schema.format.rawValue) export")
+            throw UsageError(
+                message: "--repair writes a Firebase multi-path update, but \(export.path) is a "
+                    + "\(analysis.dataset.schema.format.rawValue) export")
         }
         let patch = RepairPlanner.plan(CheckContext(dataset: analysis.dataset, derived: analysis.derived))
         let repairedPath = folder.appendingPathComponent("repaired.json")

@@ -38,7 +38,8 @@ struct GenerateCommand: ParsableCommand {
         try file.commit()
         if let manifest {
             let lines = injected.map { defect in
-                "{\"kind\": \"\(defect.kind)\", \"paths\": [" + defect.paths.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"
+                "{\"kind\": \"\(defect.kind)\", \"paths\": [" + defect.paths.map { "\"\($0)\"" }.joined(separator: ", ")
+                    + "]}"
             }
             try AtomicFile.write(lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n"), to: manifest)
         }

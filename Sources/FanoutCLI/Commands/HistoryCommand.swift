@@ -26,27 +26,35 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var layout: LayoutOptions
 
-    @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Report format: \(HistoryWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.", valueName: "FORMAT"))
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "Report format: \(HistoryWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.",
+            valueName: "FORMAT"))
     var formats: [ReportFormatArgument] = []
 
     @OptionGroup var outputs: ReportOutputs
 
-    @Option(help: ArgumentHelp("Exit 1 when the newest run is flagged (anomaly), or never. Default: never.", valueName: "WHEN"))
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when the newest run is flagged (anomaly), or never. Default: never.", valueName: "WHEN"))
     var failOn: FailOn = .never
 
     func run() throws {
         let project = try layout.project()
         let requests = try outputs.requests(formats.map(\.value))
         if let other = requests.first(where: { !HistoryWriter.formats.contains($0.format) }) {
-            throw UsageError(message: "--format \(other.format.rawValue): a history is written as "
-                + HistoryWriter.formats.map(\.rawValue).joined(separator: " or "))
+            throw UsageError(
+                message: "--format \(other.format.rawValue): a history is written as "
+                    + HistoryWriter.formats.map(\.rawValue).joined(separator: " or "))
         }
         guard let path = file ?? project.history?.file.map(layout.resolve) else {
             throw UsageError(message: "missing the history: give FILE, or set history in \(ProjectConfig.fileName)")
         }
-        let trend = HistoryTrend(try HistoryFile(path, mayBeMissing: false).records, settings: project.history?.settings ?? .init())
-        let reports = RenderedReports(rendered: try requests.map { ($0, try HistoryWriter.render(trend, html: $0.format == .html)) })
+        let trend = HistoryTrend(
+            try HistoryFile(path, mayBeMissing: false).records, settings: project.history?.settings ?? .init())
+        let reports = RenderedReports(
+            rendered: try requests.map { ($0, try HistoryWriter.render(trend, html: $0.format == .html)) })
         reports.show(wrote: try reports.writeFiles())
         if failOn == .anomaly && trend.newestIsFlagged { throw ExitCode(1) }
     }

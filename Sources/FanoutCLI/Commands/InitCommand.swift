@@ -7,7 +7,8 @@ import Foundation
 struct InitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Scaffold a site project: fanout.toml, an export, Content/ with a sample page, Templates/ with every built-in template.",
+        abstract:
+            "Scaffold a site project: fanout.toml, an export, Content/ with a sample page, Templates/ with every built-in template.",
         discussion: """
             The folder must be missing or empty, so that nothing of yours is overwritten. Without --export the \
             project gets the demo export as export.json, so that `fanout build` run in it works at once; replace \
@@ -20,10 +21,11 @@ struct InitCommand: ParsableCommand {
     @Argument(help: "The folder to create (it must be missing or empty).")
     var directory: String
 
-    @Option(help: ArgumentHelp(
-        "The export the project builds: a file or Parse export folder, which must exist (a relative path is "
-            + "relative to the current folder; fanout.toml gets it relative to DIR). Default: the demo export, "
-            + "written to DIR/export.json.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "The export the project builds: a file or Parse export folder, which must exist (a relative path is "
+                + "relative to the current folder; fanout.toml gets it relative to DIR). Default: the demo export, "
+                + "written to DIR/export.json.", valueName: "FILE"))
     var export: String?
 
     func run() throws {
@@ -44,9 +46,11 @@ struct InitCommand: ParsableCommand {
             folder.abandon()
             throw error
         }
-        let exportNote = export == nil ? ", \(ProjectScaffold.demoExportName) (the demo export: replace it with yours)" : ""
-        printStatus("\(directory)/: wrote \(ProjectConfig.fileName)\(exportNote), Content/about.md and "
-            + "\(BuiltinTemplateFiles.files.count) files in Templates/; run `fanout build` there")
+        let exportNote =
+            export == nil ? ", \(ProjectScaffold.demoExportName) (the demo export: replace it with yours)" : ""
+        printStatus(
+            "\(directory)/: wrote \(ProjectConfig.fileName)\(exportNote), Content/about.md and "
+                + "\(BuiltinTemplateFiles.files.count) files in Templates/; run `fanout build` there")
     }
 
     /// `--export` as fanout.toml names it: relative to the project's folder, since paths in the file are. Fails

@@ -22,15 +22,18 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: ArgumentHelp(
-        "The export the reports are on (a Firebase JSON file, plain or gzip, or a Parse export folder): findings "
-            + "without a file, line and column (a Spark job's) get them from it, as check finds them.",
-        valueName: "EXPORT"))
+    @Option(
+        help: ArgumentHelp(
+            "The export the reports are on (a Firebase JSON file, plain or gzip, or a Parse export folder): findings "
+                + "without a file, line and column (a Spark job's) get them from it, as check finds them.",
+            valueName: "EXPORT"))
     var export: String?
 
     func run() throws {
         // Everything is read and checked before anything is written.
-        guard !inputs.isEmpty else { throw UsageError(message: "give at least one JSON report (REPORT.json), as check --format json writes") }
+        guard !inputs.isEmpty else {
+            throw UsageError(message: "give at least one JSON report (REPORT.json), as check --format json writes")
+        }
         let threshold = (report.failOn ?? .error).threshold
         let requests = try report.requests()
         let known = try report.baseline.map(BaselineFile.read)
@@ -40,14 +43,18 @@ struct ReportCommand: ParsableCommand {
         var info = merged.info
         if let known {
             if info.baseline != nil {
-                throw UsageError(message: "--baseline: \(inputs.joined(separator: ", ")) already had a baseline applied; apply one baseline once")
+                throw UsageError(
+                    message:
+                        "--baseline: \(inputs.joined(separator: ", ")) already had a baseline applied; apply one baseline once"
+                )
             }
             (audit, info.baseline) = known.apply(to: audit)
         }
         if let export, report.showsLocations(requests) {
             audit.findings = try Self.locate(audit.findings, in: export)
         }
-        let reports = try RenderedReports(requests, audit: audit, info: info, templates: templates, coverage: merged.coverage, options: report)
+        let reports = try RenderedReports(
+            requests, audit: audit, info: info, templates: templates, coverage: merged.coverage, options: report)
         reports.finish(wrote: try reports.writeFiles(), audit: audit, info: info)
         if let threshold, audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
     }
@@ -56,7 +63,9 @@ struct ReportCommand: ParsableCommand {
     /// (``FindingLocator``); located ones keep theirs. Locations name the export as given, as check's do.
     static func locate(_ findings: [Finding], in export: String) throws -> [Finding] {
         guard export != "-" else {
-            throw UsageError(message: "--export -: give the export's file or folder; standard input cannot be read to locate findings")
+            throw UsageError(
+                message:
+                    "--export -: give the export's file or folder; standard input cannot be read to locate findings")
         }
         let missing = findings.indices.filter { findings[$0].location == nil }
         let located = try PhaseClock.measure("locate") {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
 import FanoutExport
 import FanoutJSON
+import FanoutRender
 import Foundation
 
 /// `fanout sql`: the rule catalogue and the derived data as SQL over the tables of `fanout tables`, for Spark or
@@ -24,15 +24,20 @@ struct SQLCommand: ParsableCommand {
     @OptionGroup var input: ExportOptions
     @OptionGroup var rules: RuleOptions
 
-    @Argument(help: ArgumentHelp("With --diff: the newer export's tables folder (TABLES is the older one's).", valueName: "NEW_TABLES"))
+    @Argument(
+        help: ArgumentHelp(
+            "With --diff: the newer export's tables folder (TABLES is the older one's).", valueName: "NEW_TABLES"))
     var newTables: String?
 
-    @ArgumentParser.Flag(help: ArgumentHelp(
-        "Print `fanout diff` as SQL over two tables folders: TABLES (the older export's) and NEW_TABLES, read as old_<table> "
-            + "and new_<table> (docs/diff-and-history.md)."))
+    @ArgumentParser.Flag(
+        help: ArgumentHelp(
+            "Print `fanout diff` as SQL over two tables folders: TABLES (the older export's) and NEW_TABLES, read as old_<table> "
+                + "and new_<table> (docs/diff-and-history.md)."))
     var diff = false
 
-    @Option(help: ArgumentHelp("The engine: \(SQLDialect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "DIALECT"))
+    @Option(
+        help: ArgumentHelp(
+            "The engine: \(SQLDialect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "DIALECT"))
     var dialect: SQLDialect = .spark
 
     @ArgumentParser.Flag(help: "Also print the derived data's queries: timelines, post_stats (like counts) and likers.")
@@ -51,7 +56,8 @@ struct SQLCommand: ParsableCommand {
         let derivedQueries = derived ? RuleQueries.derived(schema: schema, dialect: dialect) : []
         switch format {
         case .sql:
-            var out = "-- fanout sql --dialect \(dialect.rawValue): \(queries.count) rules over the tables of `fanout tables` "
+            var out =
+                "-- fanout sql --dialect \(dialect.rawValue): \(queries.count) rules over the tables of `fanout tables` "
                 + "(\(schema.name) layout)\n"
             for query in queries {
                 let summary = RuleCatalog.descriptor(query.rule, schema: schema)?.summary ?? ""
@@ -64,9 +70,21 @@ struct SQLCommand: ParsableCommand {
             var members: [(key: String, value: JSONValue)] = [
                 ("dialect", .string(dialect.rawValue)),
                 ("export", exportName.map(JSONValue.string) ?? .null),
-                ("queries", .array(queries.map { .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)), ("sql", .string($0.sql))]) })),
+                (
+                    "queries",
+                    .array(
+                        queries.map {
+                            .object([
+                                ("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue)),
+                                ("sql", .string($0.sql)),
+                            ])
+                        })
+                ),
                 ("schema", .string(schema.name)),
-                ("skipped", .array(skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) })),
+                (
+                    "skipped",
+                    .array(skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) })
+                ),
                 ("tool", .string("fanout")),
                 ("version", .number(JSONNumber(1))),
             ]
@@ -77,7 +95,11 @@ struct SQLCommand: ParsableCommand {
                 members.insert(("declared_rules", JSONReport.declaredRules(declaredRules)), at: 0)
             }
             if derived {
-                members.insert(("derived", .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })), at: 0)
+                members.insert(
+                    (
+                        "derived",
+                        .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })
+                    ), at: 0)
             }
             print(JSONWriter(pretty: true).write(.object(members)))
         }
@@ -86,23 +108,32 @@ struct SQLCommand: ParsableCommand {
     /// `--diff OLD NEW`: the comparison's views and queries over the two folders' tables.
     private func runDiff(_ project: ProjectConfig) throws {
         guard let oldTables = input.export, let newTables else {
-            throw UsageError(message: "--diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them")
+            throw UsageError(
+                message:
+                    "--diff compares two tables folders: give OLD_TABLES and NEW_TABLES, as `fanout tables` wrote them")
         }
         var manifests: [TableManifest] = []
         for folder in [oldTables, newTables] {
-            do { manifests.append(try TableManifest.read(folder: folder)) } catch { throw UsageError(message: error.description) }
+            do { manifests.append(try TableManifest.read(folder: folder)) } catch {
+                throw UsageError(message: error.description)
+            }
         }
         guard manifests[0].schema == manifests[1].schema else {
-            throw UsageError(message: "\(oldTables) holds tables of the \(manifests[0].schema.name) layout and \(newTables) of the "
-                + "\(manifests[1].schema.name) layout; a diff compares two exports of one layout")
+            throw UsageError(
+                message: "\(oldTables) holds tables of the \(manifests[0].schema.name) layout and \(newTables) of the "
+                    + "\(manifests[1].schema.name) layout; a diff compares two exports of one layout")
         }
         let schema = manifests[0].schema
-        let queries = DiffQueries(schema: schema, configuration: try rules.configuration(project, schema: schema), dialect: dialect)
+        let queries = DiffQueries(
+            schema: schema, configuration: try rules.configuration(project, schema: schema), dialect: dialect)
         switch format {
         case .sql:
-            var out = "-- fanout sql --diff --dialect \(dialect.rawValue): \(oldTables) (as \(DiffQueries.oldPrefix)<table>) against "
+            var out =
+                "-- fanout sql --diff --dialect \(dialect.rawValue): \(oldTables) (as \(DiffQueries.oldPrefix)<table>) against "
                 + "\(newTables) (as \(DiffQueries.newPrefix)<table>), \(schema.name) layout\n"
-            for view in queries.views { out += "\n-- view \(view.name)\nCREATE OR REPLACE TEMPORARY VIEW \(view.name) AS\n\(view.sql);\n" }
+            for view in queries.views {
+                out += "\n-- view \(view.name)\nCREATE OR REPLACE TEMPORARY VIEW \(view.name) AS\n\(view.sql);\n"
+            }
             for query in queries.queries { out += "\n-- \(query.name)\n\(query.sql);\n" }
             for rule in queries.skipped { out += "\n-- skipped \(rule.rule): \(rule.reason)\n" }
             print(out, terminator: "")
@@ -113,8 +144,12 @@ struct SQLCommand: ParsableCommand {
             func side(_ manifest: TableManifest, _ prefix: String) -> JSONValue {
                 .object([("export", manifest.exportName.map(JSONValue.string) ?? .null), ("prefix", .string(prefix))])
             }
-            let rules: [JSONValue] = queries.rules.map { .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue))]) }
-            let skipped: [JSONValue] = queries.skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) }
+            let rules: [JSONValue] = queries.rules.map {
+                .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue))])
+            }
+            let skipped: [JSONValue] = queries.skipped.map {
+                .object([("reason", .string($0.reason)), ("rule", .string($0.rule))])
+            }
             let members: [(key: String, value: JSONValue)] = [
                 ("kind", .string("diff")), ("dialect", .string(dialect.rawValue)), ("schema", .string(schema.name)),
                 ("old", side(manifests[0], DiffQueries.oldPrefix)), ("new", side(manifests[1], DiffQueries.newPrefix)),
@@ -133,7 +168,9 @@ struct SQLCommand: ParsableCommand {
         if let folder = input.export {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-                FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(TableExport.manifestName)) {
+                FileManager.default.fileExists(
+                    atPath: (folder as NSString).appendingPathComponent(TableExport.manifestName))
+            {
                 do {
                     let manifest = try TableManifest.read(folder: folder)
                     return (manifest.schema, manifest.exportName)
@@ -146,10 +183,12 @@ struct SQLCommand: ParsableCommand {
             return (try SchemaChoice.resolve(name), input.export)
         }
         guard let folder = input.export else {
-            throw UsageError(message: "missing the tables: give the folder `fanout tables` wrote, or --schema NAME|FILE")
+            throw UsageError(
+                message: "missing the tables: give the folder `fanout tables` wrote, or --schema NAME|FILE")
         }
-        throw UsageError(message: "\(folder): not a tables folder (no \(TableExport.manifestName)); give the folder "
-            + "`fanout tables` wrote, or --schema NAME|FILE")
+        throw UsageError(
+            message: "\(folder): not a tables folder (no \(TableExport.manifestName)); give the folder "
+                + "`fanout tables` wrote, or --schema NAME|FILE")
     }
 }
 

@@ -25,11 +25,14 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var rules: RuleOptions
     @OptionGroup var site: SiteArguments
 
-    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one (the URL printed says which).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp("The port to listen on; 0 picks a free one (the URL printed says which).", valueName: "N"))
     var port = 1313
 
-    @Option(help: ArgumentHelp(
-        "The address to listen on: 127.0.0.1 serves this machine only; 0.0.0.0 every network.", valueName: "ADDRESS"))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on: 127.0.0.1 serves this machine only; 0.0.0.0 every network.", valueName: "ADDRESS"
+        ))
     var bind = "127.0.0.1"
 
     @ArgumentParser.Flag(help: "Open the site in the browser (xdg-open, or open on macOS) once it is served.")
@@ -119,7 +122,8 @@ final class SiteLoader: Sendable {
             }
             return try PhaseClock.measure("index") {
                 try SitePages(
-                    dataset: dataset, derived: derived, audit: audit, options: settings.options(exportName: export.path),
+                    dataset: dataset, derived: derived, audit: audit,
+                    options: settings.options(exportName: export.path),
                     templates: templates, byPath: true)
             }
         } catch let error as UsageError {
@@ -138,16 +142,17 @@ enum Browser {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         #if os(macOS)
-        process.arguments = ["open", url]
+            process.arguments = ["open", url]
         #else
-        process.arguments = ["xdg-open", url]
+            process.arguments = ["xdg-open", url]
         #endif
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.terminationHandler = { process in
             if process.terminationStatus != 0 {
-                printStatus("note: could not open a browser (\(process.arguments?.first ?? "") exited with "
-                    + "\(process.terminationStatus)); open \(url) yourself")
+                printStatus(
+                    "note: could not open a browser (\(process.arguments?.first ?? "") exited with "
+                        + "\(process.terminationStatus)); open \(url) yourself")
             }
         }
         do {

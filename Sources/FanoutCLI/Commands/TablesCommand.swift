@@ -28,12 +28,14 @@ struct TablesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most rows a part file holds (default: no limit).", valueName: "N"))
     var rowsPerFile: Int?
 
-    @Option(help: ArgumentHelp(
-        "Read only part K of N of the export (K from 1 to N), into DIR/part-K-of-N: N processes, on one machine or many, "
-            + "read a plain JSON export at once; then --merge.", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Read only part K of N of the export (K from 1 to N), into DIR/part-K-of-N: N processes, on one machine or many, "
+                + "read a plain JSON export at once; then --merge.", valueName: "K/N"))
     var part: String?
 
-    @ArgumentParser.Flag(help: "Make DIR, where --part K/N wrote the N parts, the tables of the whole export (DIR/_manifest.json).")
+    @ArgumentParser.Flag(
+        help: "Make DIR, where --part K/N wrote the N parts, the tables of the whole export (DIR/_manifest.json).")
     var merge = false
 
     func validate() throws {
@@ -42,13 +44,17 @@ struct TablesCommand: ParsableCommand {
             throw ValidationError("--part \(part): expected K/N, a part K of N parts with 1 ≤ K ≤ N ≤ 100000, e.g. 3/8")
         }
         if merge, part != nil { throw ValidationError("--merge merges the parts --part wrote; give one or the other") }
-        if merge, input.export != nil { throw ValidationError("--merge reads the parts in --out DIR, not an export; give no EXPORT") }
+        if merge, input.export != nil {
+            throw ValidationError("--merge reads the parts in --out DIR, not an export; give no EXPORT")
+        }
     }
 
     /// `K/N` as the part (index from 0).
     static func part(_ text: String) -> ExportPart? {
         let pieces = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard pieces.count == 2, let k = Int(pieces[0]), let n = Int(pieces[1]), 1 <= k, k <= n, n <= 100_000 else { return nil }
+        guard pieces.count == 2, let k = Int(pieces[0]), let n = Int(pieces[1]), 1 <= k, k <= n, n <= 100_000 else {
+            return nil
+        }
         return ExportPart(index: k - 1, count: n)
     }
 
@@ -60,7 +66,9 @@ struct TablesCommand: ParsableCommand {
             } catch let error as TableExport.MergeError {
                 throw UsageError(message: error.description)
             }
-            printStatus("merged \(out): \(summary.rows.reduce(0, +)) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)")
+            printStatus(
+                "merged \(out): \(summary.rows.reduce(0, +)) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)"
+            )
             return
         }
         let export = try input.input(try input.project())

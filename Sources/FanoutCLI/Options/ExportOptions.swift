@@ -6,9 +6,10 @@ import Foundation
 /// The options every command that reads an export shares: the export, its layout and the site project file.
 /// Each is optional on the command line, since a project's `fanout.toml` may name the export and the schema.
 struct ExportOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "The export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip. "
-            + "Default: `export` in fanout.toml."))
+    @Argument(
+        help: ArgumentHelp(
+            "The export: a Firebase JSON file (plain or gzip), - for standard input, or a Parse export folder or .zip. "
+                + "Default: `export` in fanout.toml."))
     var export: String?
 
     @OptionGroup var layoutOptions: LayoutOptions
@@ -23,8 +24,9 @@ struct ExportOptions: ParsableArguments {
     /// The export to read and its layout: the command line's, else the project file's.
     func input(_ project: ProjectConfig) throws -> ExportInput {
         guard let path = export ?? project.export.map(resolve) else {
-            throw UsageError(message: "missing the export: give EXPORT (a file, or - for standard input) "
-                + "or set export in \(ProjectConfig.fileName)")
+            throw UsageError(
+                message: "missing the export: give EXPORT (a file, or - for standard input) "
+                    + "or set export in \(ProjectConfig.fileName)")
         }
         return ExportInput(path: path, schema: try layout(project))
     }
@@ -33,14 +35,18 @@ struct ExportOptions: ParsableArguments {
 /// The layout of the exports a command reads and the site project file: `--schema` and `--config`, which
 /// ``ExportOptions`` holds beside the export, and which `fanout diff` takes for its two exports.
 struct LayoutOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The export's layout: a preset (\(Presets.names.joined(separator: ", "))) or a schema file. Default: "
-            + "`schema` in fanout.toml, else detected from the export's top-level keys (see `fanout schemas`).",
-        valueName: "NAME|FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "The export's layout: a preset (\(Presets.names.joined(separator: ", "))) or a schema file. Default: "
+                + "`schema` in fanout.toml, else detected from the export's top-level keys (see `fanout schemas`).",
+            valueName: "NAME|FILE"))
     var schema: String?
 
-    @Option(name: .customLong("config"), help: ArgumentHelp(
-        "The project file (default: ./fanout.toml when it exists). Command-line options override it.", valueName: "FILE"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "The project file (default: ./fanout.toml when it exists). Command-line options override it.",
+            valueName: "FILE"))
     var configFile: String?
 
     /// The project file in use: `--config`, else `./fanout.toml` when there is one.
@@ -69,7 +75,8 @@ struct LayoutOptions: ParsableArguments {
     func existingFolder(_ name: String) -> String? {
         var isDirectory: ObjCBool = false
         let path = resolve(name)
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? path : nil
     }
 
     /// The layout `--schema` or the project file names; nil when the export's is to be detected.

@@ -6,25 +6,30 @@ import Foundation
 /// `--baseline`, `--max-per-rule`, `--quiet` — taken alike by `check`, which audits an export, and `report`,
 /// which renders JSON reports (docs/reports.md).
 struct ReportOptions: ParsableArguments {
-    @Option(name: .customLong("format"), help: ArgumentHelp(
-        "Report format: \(ReportFormat.listed). Repeatable.", valueName: "FORMAT"))
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "Report format: \(ReportFormat.listed). Repeatable.", valueName: "FORMAT"))
     var formats: [ReportFormatArgument] = []
 
     @OptionGroup var destinations: ReportOutputs
 
-    @Option(help: ArgumentHelp(
-        "Exit 1 when a finding is at or above this severity: \(FailOn.listed). Default: error (check: "
-            + "`fail_on` in fanout.toml when set)."))
+    @Option(
+        help: ArgumentHelp(
+            "Exit 1 when a finding is at or above this severity: \(FailOn.listed). Default: error (check: "
+                + "`fail_on` in fanout.toml when set)."))
     var failOn: FailOn?
 
-    @Option(help: ArgumentHelp(
-        "Hide the findings this baseline file lists (by rule and path); report how many and which are fixed.",
-        valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Hide the findings this baseline file lists (by rule and path); report how many and which are fixed.",
+            valueName: "FILE"))
     var baseline: String?
 
-    @Option(help: ArgumentHelp(
-        "Findings the text report lists per rule, a number or all; the rest are counted. Default: "
-            + "\(PerRuleLimit.terminalDefault) on a terminal, else all.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Findings the text report lists per rule, a number or all; the rest are counted. Default: "
+                + "\(PerRuleLimit.terminalDefault) on a terminal, else all.", valueName: "N"))
     var maxPerRule: PerRuleLimit?
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "Print only the text report's summary.")

@@ -3,9 +3,11 @@ import FanoutCore
 
 /// Options choosing which rules run.
 struct RuleOptions: ParsableArguments {
-    @Option(name: .customLong("rule"), help: ArgumentHelp(
-        "Switch a rule off or re-grade it: RULE=off|info|warning|error. Repeatable; overrides [rules] in fanout.toml.",
-        valueName: "RULE=SETTING"))
+    @Option(
+        name: .customLong("rule"),
+        help: ArgumentHelp(
+            "Switch a rule off or re-grade it: RULE=off|info|warning|error. Repeatable; overrides [rules] in fanout.toml.",
+            valueName: "RULE=SETTING"))
     var rules: [String] = []
 
     /// The configuration the options describe, over the settings of the project file (`project`), for an export laid

@@ -6,15 +6,17 @@ import Foundation
 /// The options of the site's pages, which `build` writes and `serve` renders on request: each falls back to the
 /// project's `fanout.toml`, then to the default.
 struct SiteArguments: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Posts per timeline and profile page, users per index page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
-        valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Posts per timeline and profile page, users per index page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
+            valueName: "N"))
     var perPage: Int?
 
-    @Option(help: ArgumentHelp(
-        "The URL the site is published at (http or https, without a query or fragment), for absolute URLs in Atom "
-            + "feeds and sitemap.xml, which is written only with one; page links stay relative. Default: `base_url` "
-            + "in fanout.toml, else none.", valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "The URL the site is published at (http or https, without a query or fragment), for absolute URLs in Atom "
+                + "feeds and sitemap.xml, which is written only with one; page links stay relative. Default: `base_url` "
+                + "in fanout.toml, else none.", valueName: "URL"))
     var baseURL: String?
 
     @Option(help: "Markdown pages to include (default: ./Content when it exists).")
@@ -26,27 +28,33 @@ struct SiteArguments: ParsableArguments {
     @Option(help: "The site's title. Default: `title` in fanout.toml, else Fanout.")
     var title: String?
 
-    @ArgumentParser.Flag(help: ArgumentHelp(
-        "Fail when a template looks up a value no page gives it, or includes a template that does not exist "
-            + "(a misspelled name would otherwise render as nothing). docs/template-variables.md lists every "
-            + "template's values."))
+    @ArgumentParser.Flag(
+        help: ArgumentHelp(
+            "Fail when a template looks up a value no page gives it, or includes a template that does not exist "
+                + "(a misspelled name would otherwise render as nothing). docs/template-variables.md lists every "
+                + "template's values."))
     var strict = false
 
-    @Option(help: ArgumentHelp(
-        "Only these kinds of page, comma-separated: " + PageKind.allCases.map(\.rawValue).joined(separator: ", ")
-            + ". Default: all.", valueName: "KINDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Only these kinds of page, comma-separated: " + PageKind.allCases.map(\.rawValue).joined(separator: ", ")
+                + ". Default: all.", valueName: "KINDS"))
     var pages: String?
 
     /// The site's settings from these options and `project`'s; fails on a bad value before anything is read.
     func settings(_ input: ExportOptions, _ project: ProjectConfig) throws -> SiteSettings {
         let kinds = try pageKinds()
         let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
-        guard perPage >= 1 else { throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1") }
+        guard perPage >= 1 else {
+            throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1")
+        }
         let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
         // A sitemap holds absolute URLs only (sitemaps.org), which need the base URL (docs/site.md "Pages, feeds and
         // the sitemap"): asked for by name without one, it is a usage error; among all kinds, it is left out.
         if pages != nil && kinds.contains(.sitemap) && baseURL == nil {
-            throw UsageError(message: "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
+            throw UsageError(
+                message:
+                    "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
         }
         return SiteSettings(
             title: title ?? project.title ?? "Fanout", contentDirectory: content ?? input.existingFolder("Content"),
@@ -64,13 +72,15 @@ struct SiteArguments: ParsableArguments {
 
     private func pageKinds() throws -> Set<PageKind> {
         guard let pages else { return Set(PageKind.allCases) }
-        return Set(try pages.split(separator: ",").map { name in
-            guard let kind = PageKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw UsageError(message: "--pages \(pages): unknown kind \"\(name)\"; kinds: "
-                    + PageKind.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return kind
-        })
+        return Set(
+            try pages.split(separator: ",").map { name in
+                guard let kind = PageKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(
+                        message: "--pages \(pages): unknown kind \"\(name)\"; kinds: "
+                            + PageKind.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return kind
+            })
     }
 
     /// The base URL, which must be an absolute http(s) URL since feeds and sitemaps need one to mean anything,
@@ -78,15 +88,17 @@ struct SiteArguments: ParsableArguments {
     private func checkedBaseURL(_ value: String?) throws -> String? {
         guard let value else { return nil }
         let lower = value.lowercased()
-        guard (lower.hasPrefix("http://") || lower.hasPrefix("https://")), URL(string: value)?.host != nil,
-              !value.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: value)?.host != nil,
+            !value.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
         else {
-            throw UsageError(message: "base URL \"\(value)\": expected an absolute http or https URL, "
-                + "such as https://feeds.example.com/")
+            throw UsageError(
+                message: "base URL \"\(value)\": expected an absolute http or https URL, "
+                    + "such as https://feeds.example.com/")
         }
         if let cut = value.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-            throw UsageError(message: "base URL \"\(value)\": it cannot have a query (?…) or fragment (#…), since page "
-                + "paths are appended to it; use \(value[..<cut]) instead")
+            throw UsageError(
+                message: "base URL \"\(value)\": it cannot have a query (?…) or fragment (#…), since page "
+                    + "paths are appended to it; use \(value[..<cut]) instead")
         }
         return value
     }

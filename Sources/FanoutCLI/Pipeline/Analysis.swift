@@ -15,12 +15,16 @@ struct Analysis {
 
     /// Reads `input` (laid out as its schema, or as the preset its top-level keys name) and runs the rules
     /// `configuration` enables. `keepsStandardInput`: keep the bytes of `-` for a second pass.
-    init(_ input: ExportInput, configuration: AuditConfiguration = AuditConfiguration(), keepsStandardInput: Bool = false) throws {
+    init(
+        _ input: ExportInput, configuration: AuditConfiguration = AuditConfiguration(), keepsStandardInput: Bool = false
+    ) throws {
         var kept: ExportBytes?
         var phases: [(phase: String, seconds: Double)] = []
         let dataset = try PhaseClock.measure("read", seconds: { phases.append(("read", $0)) }) {
             // Progress in megabytes read.
-            let progress = { (read: Int, total: Int) in TerminalProgress.shared.update(done: read >> 20, total: total >> 20) }
+            let progress = { (read: Int, total: Int) in
+                TerminalProgress.shared.update(done: read >> 20, total: total >> 20)
+            }
             let warn = { (message: String) in printStatus("warning: \(message)") }
             guard input.path == "-", keepsStandardInput else {
                 return try ExportLoader.load(path: input.path, schema: input.schema, progress: progress, warn: warn)
@@ -34,7 +38,9 @@ struct Analysis {
             Audit.run(CheckContext(dataset: dataset, derived: derived), configuration: configuration)
         }
         if PhaseClock.enabled {
-            for (rule, seconds) in audit.ruleSeconds { printStatus("timing rule \(rule) \(String(format: "%.3f", seconds))") }
+            for (rule, seconds) in audit.ruleSeconds {
+                printStatus("timing rule \(rule) \(String(format: "%.3f", seconds))")
+            }
         }
         self.dataset = dataset
         self.derived = derived

@@ -7,8 +7,10 @@ enum BaselineFile {
     /// Reads the baseline at `path`; any problem is a usage error naming the file.
     static func read(_ path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(message: "cannot read baseline \(path): "
-                + (FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"))
+            throw UsageError(
+                message: "cannot read baseline \(path): "
+                    + (FileManager.default.fileExists(atPath: path)
+                        ? "permission denied or not a file" : "no such file"))
         }
         do {
             return try Baseline.parse(String(decoding: data, as: UTF8.self))

@@ -20,7 +20,9 @@ struct HistoryFile {
             text = ""
         } else {
             guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError(message: "cannot read history \(path): " + (isDirectory.boolValue ? "a folder, not a file" : "permission denied"))
+                throw UsageError(
+                    message: "cannot read history \(path): "
+                        + (isDirectory.boolValue ? "a folder, not a file" : "permission denied"))
             }
             text = String(decoding: data, as: UTF8.self)
         }

@@ -20,12 +20,17 @@ struct RenderedReports {
     }
 
     /// Renders every request; `coverage` feeds the HTML chart and the JSON report's `summary.timeline_coverage`.
-    init(_ requests: [ReportRequest], audit: AuditResult, info: ReportInfo, templates: TemplateSet?,
-         coverage: TimelineCoverage?, options: ReportOptions) throws {
+    init(
+        _ requests: [ReportRequest], audit: AuditResult, info: ReportInfo, templates: TemplateSet?,
+        coverage: TimelineCoverage?, options: ReportOptions
+    ) throws {
         reports = try requests.map { request in
-            (request, try ReportWriter.render(
-                audit, info: info, format: request.format, templates: templates, coverage: coverage,
-                text: options.textOptions(toTerminal: request.output == nil)))
+            (
+                request,
+                try ReportWriter.render(
+                    audit, info: info, format: request.format, templates: templates, coverage: coverage,
+                    text: options.textOptions(toTerminal: request.output == nil))
+            )
         }
     }
 
@@ -53,7 +58,9 @@ struct RenderedReports {
     func finish(wrote: [String], audit: AuditResult, info: ReportInfo) {
         show(wrote: wrote)
         guard !wrote.isEmpty else { return }
-        if let outcome = info.baseline, !reports.contains(where: { $0.request.output == nil && $0.request.format == .text }) {
+        if let outcome = info.baseline,
+            !reports.contains(where: { $0.request.output == nil && $0.request.format == .text })
+        {
             printStatus(TextReport.baselineLine(outcome))
         }
         printStatus(TextReport.summaryLine(audit, info: info))

@@ -23,7 +23,9 @@ enum ReportInputs {
             throw UsageError(message: "cannot read report \(path): no such file")
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError(message: "cannot read report \(path): " + (isDirectory.boolValue ? "a folder, not a file" : "permission denied"))
+            throw UsageError(
+                message: "cannot read report \(path): "
+                    + (isDirectory.boolValue ? "a folder, not a file" : "permission denied"))
         }
         do {
             return try data.withUnsafeBytes { try JSONReport.parse($0) }
@@ -36,18 +38,23 @@ enum ReportInputs {
         guard let (firstPath, first) = reports.first else { throw UsageError(message: "give at least one JSON report") }
         var ranIn: [String: String] = [:]
         for (path, report) in reports {
-            guard report.info.exportName == first.info.exportName, report.info.schemaName == first.info.schemaName else {
-                throw UsageError(message: "\(path) is a report on \(report.info.exportName) (\(report.info.schemaName) layout), "
-                    + "\(firstPath) on \(first.info.exportName) (\(first.info.schemaName) layout); reports merge only when they are on one export")
+            guard report.info.exportName == first.info.exportName, report.info.schemaName == first.info.schemaName
+            else {
+                throw UsageError(
+                    message: "\(path) is a report on \(report.info.exportName) (\(report.info.schemaName) layout), "
+                        + "\(firstPath) on \(first.info.exportName) (\(first.info.schemaName) layout); reports merge only when they are on one export"
+                )
             }
             guard (report.info.baseline == nil) == (first.info.baseline == nil) else {
                 let (with, without) = report.info.baseline != nil ? (path, firstPath) : (firstPath, path)
-                throw UsageError(message: "\(with) had a baseline applied and \(without) did not; merge reports made alike")
+                throw UsageError(
+                    message: "\(with) had a baseline applied and \(without) did not; merge reports made alike")
             }
             for rule in report.result.rulesRun {
                 if let other = ranIn[rule.id] {
-                    throw UsageError(message: "\(rule.id) ran in both \(other) and \(path); reports merge only when each rule "
-                        + "ran in one of them (its findings would be counted twice)")
+                    throw UsageError(
+                        message: "\(rule.id) ran in both \(other) and \(path); reports merge only when each rule "
+                            + "ran in one of them (its findings would be counted twice)")
                 }
                 ranIn[rule.id] = path
             }
@@ -55,7 +62,9 @@ enum ReportInputs {
         // One report goes through the same steps: a job's report may list its findings in any order.
         var declared: [RuleDescriptor] = []
         for (_, report) in reports {
-            for rule in report.result.declaredRules where !declared.contains(where: { $0.id == rule.id }) { declared.append(rule) }
+            for rule in report.result.declaredRules where !declared.contains(where: { $0.id == rule.id }) {
+                declared.append(rule)
+            }
         }
         let catalogue = RuleCatalog.descriptors + declared
         let rulesRun = catalogue.filter { ranIn[$0.id] != nil }
@@ -83,7 +92,8 @@ enum ReportInputs {
         }
         return ParsedReport(
             result: AuditResult(
-                findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities, declaredRules: declared),
+                findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities,
+                declaredRules: declared),
             info: info, coverage: reports.lazy.compactMap(\.report.coverage).first)
     }
 }

@@ -10,17 +10,19 @@ struct ReportRequest: Equatable {
     static func pair(formats: [ReportFormat], outputs: [String]) throws -> [ReportRequest] {
         let formats = formats.isEmpty ? [.text] : formats
         guard outputs.count <= formats.count else {
-            throw UsageError(message: "\(outputs.count) --output for \(formats.count) --format: "
-                + "give each --output its --format (the i-th --output goes with the i-th --format)")
+            throw UsageError(
+                message: "\(outputs.count) --output for \(formats.count) --format: "
+                    + "give each --output its --format (the i-th --output goes with the i-th --format)")
         }
         let requests = formats.enumerated().map { i, format in
             ReportRequest(format: format, output: i < outputs.count ? outputs[i] : nil)
         }
         let toStdout = requests.filter { $0.output == nil }
         guard toStdout.count <= 1 else {
-            throw UsageError(message: "only one report can go to standard output, but "
-                + toStdout.map { "--format \($0.format.rawValue)" }.joined(separator: " and ")
-                + " have no --output")
+            throw UsageError(
+                message: "only one report can go to standard output, but "
+                    + toStdout.map { "--format \($0.format.rawValue)" }.joined(separator: " and ")
+                    + " have no --output")
         }
         var seen = Set<String>()
         for output in outputs where !seen.insert(output).inserted {

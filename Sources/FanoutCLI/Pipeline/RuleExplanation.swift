@@ -7,7 +7,8 @@ enum RuleExplanation {
         guard let rule = RuleCatalog.descriptor(id, schema: schema) else {
             throw UsageError(message: "--explain \(id): \(RuleCatalog.unknownMessage(id, schema: schema))")
         }
-        let fix = rule.isMechanical
+        let fix =
+            rule.isMechanical
             ? "Fix: mechanical; each finding carries it, and `fanout export EXPORT --out DIR --repair` writes the patch."
             : "Fix: none that is mechanical; a person has to decide."
         return [

@@ -24,7 +24,9 @@ public struct ProjectConfig: Sendable, Equatable {
     /// The file name looked for in the current folder.
     public static let fileName = "fanout.toml"
     /// The keys a project file may hold at its top level.
-    public static let keys = ["export", "schema", "title", "base_url", "per_page", "out", "fail_on", "history", "rules"]
+    public static let keys = [
+        "export", "schema", "title", "base_url", "per_page", "out", "fail_on", "history", "rules",
+    ]
 
     /// The export to read when the command line names none.
     public var export: String?
@@ -68,7 +70,9 @@ public struct ProjectConfig: Sendable, Equatable {
     public func checkRules(schema: Schema?) throws(ConfigError) {
         for (rule, error) in undeclaredRules.sorted(by: { ($0.value.line ?? 0, $0.key) < ($1.value.line ?? 0, $1.key) })
         where RuleCatalog.descriptor(rule, schema: schema) == nil {
-            throw ConfigError(file: error.file, line: error.line, message: "[rules] \(rule): \(RuleCatalog.unknownMessage(rule, schema: schema))")
+            throw ConfigError(
+                file: error.file, line: error.line,
+                message: "[rules] \(rule): \(RuleCatalog.unknownMessage(rule, schema: schema))")
         }
     }
 
@@ -118,7 +122,9 @@ public struct HistoryConfig: Sendable, Equatable {
 
     /// The settings anomalies are found with: these, else the defaults.
     public var settings: HistoryTrend.Settings {
-        HistoryTrend.Settings(factor: factor ?? HistoryTrend.Settings.defaultFactor, window: window ?? HistoryTrend.Settings.defaultWindow)
+        HistoryTrend.Settings(
+            factor: factor ?? HistoryTrend.Settings.defaultFactor, window: window ?? HistoryTrend.Settings.defaultWindow
+        )
     }
 }
 
@@ -164,7 +170,10 @@ private struct ConfigReader {
                 } else if let table = value.table {
                     config.history = try readHistory(table)
                 } else {
-                    throw fail(key, "history = \(Self.shown(value)): expected the history file (history = \"history.ndjson\") or a [history] table")
+                    throw fail(
+                        key,
+                        "history = \(Self.shown(value)): expected the history file (history = \"history.ndjson\") or a [history] table"
+                    )
                 }
             case "rules":
                 guard let rules = value.table else { throw fail(key, "rules: expected a table ([rules])") }
@@ -184,18 +193,24 @@ private struct ConfigReader {
             case "file": history.file = try string(key, value)
             case "factor":
                 guard let factor = value.double ?? value.int.map(Double.init), factor > 1 else {
-                    throw fail(key, in: "history", "[history] factor = \(Self.shown(value)): expected a number above 1 (2 flags a count "
-                        + "more than twice the median)")
+                    throw fail(
+                        key, in: "history",
+                        "[history] factor = \(Self.shown(value)): expected a number above 1 (2 flags a count "
+                            + "more than twice the median)")
                 }
                 history.factor = factor
             case "window":
                 let least = HistoryTrend.Settings.minimumRuns
                 guard let window = value.int, window >= least else {
-                    throw fail(key, in: "history", "[history] window = \(Self.shown(value)): expected a whole number of runs, at least \(least)")
+                    throw fail(
+                        key, in: "history",
+                        "[history] window = \(Self.shown(value)): expected a whole number of runs, at least \(least)")
                 }
                 history.window = window
             default:
-                throw fail(key, in: "history", "[history] unknown key \"\(key)\"; known keys: \(HistoryConfig.keys.joined(separator: ", "))")
+                throw fail(
+                    key, in: "history",
+                    "[history] unknown key \"\(key)\"; known keys: \(HistoryConfig.keys.joined(separator: ", "))")
             }
         }
         return history
@@ -203,25 +218,32 @@ private struct ConfigReader {
 
     /// The settings of `[rules]`; rules Fanout does not have go into `undeclared` with the error they make unless the
     /// schema declares them.
-    func readRules(_ table: TOMLTable, undeclared: inout [String: ConfigError]) throws(ConfigError) -> [String: RuleSetting] {
+    func readRules(_ table: TOMLTable, undeclared: inout [String: ConfigError]) throws(ConfigError) -> [String:
+        RuleSetting]
+    {
         var settings: [String: RuleSetting] = [:]
         for (rule, value) in ordered(table, name: "rules") {
             guard RuleCatalog.descriptor(rule) != nil else {
                 if let setting = Self.topLevelKey(like: rule) {
                     // TOML puts every key after `[rules]` into that table, so a setting appended at the end of the
                     // file lands there.
-                    throw fail(rule, in: "rules", "[rules] \(rule): not a rule; \(setting) is a setting of the file's "
-                        + "top level: move it above [rules] (every key after a [table] line belongs to that table)")
+                    throw fail(
+                        rule, in: "rules",
+                        "[rules] \(rule): not a rule; \(setting) is a setting of the file's "
+                            + "top level: move it above [rules] (every key after a [table] line belongs to that table)")
                 }
                 undeclared[rule] = fail(rule, in: "rules", "[rules] \(rule): \(RuleCatalog.unknownMessage(rule))")
                 guard let text = value.string, RuleSetting(text) != nil else {
-                    throw fail(rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
+                    throw fail(
+                        rule, in: "rules",
+                        "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
                 }
                 settings[rule] = RuleSetting(text)
                 continue
             }
             guard let text = value.string, let setting = RuleSetting(text) else {
-                throw fail(rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
+                throw fail(
+                    rule, in: "rules", "[rules] \(rule) = \(Self.shown(value)): expected off, info, warning or error")
             }
             settings[rule] = setting
         }

@@ -10,24 +10,26 @@ enum ProjectScaffold {
     /// A `fanout.toml` naming `export`, with every other setting shown at its default or commented out, so the
     /// file documents what can be set. It parses as a ``ProjectConfig`` (a test checks it).
     static func configFile(export: String, isDemo: Bool = false) -> String {
-        let demoNote = isDemo ? "\n# export.json is the demo export, so that the project builds at once: replace it with yours.\n" : ""
+        let demoNote =
+            isDemo
+            ? "\n# export.json is the demo export, so that the project builds at once: replace it with yours.\n" : ""
         return """
-        # Fanout site project. `fanout build` run in this folder reads this file; options on the command line
-        # override it. Paths are relative to this file's folder.
-        \(demoNote)
-        export = \(quoted(export))        # the export to read: Firebase JSON (plain or gzip) or a Parse folder/.zip
-        # schema = "makestagram"          # a preset (\(Presets.names.joined(separator: ", "))) or a .toml schema file
-        title = "Fanout"
-        # base_url = "https://feeds.example.com/"   # absolute URLs in feed.xml and sitemap.xml only
-        per_page = 50                     # posts per timeline and profile page
-        out = "_site"
-        fail_on = "never"                 # \(FailOn.listed)
-        # history = "history.ndjson"      # runs of `fanout check --history FILE`; the report page shows their trend
+            # Fanout site project. `fanout build` run in this folder reads this file; options on the command line
+            # override it. Paths are relative to this file's folder.
+            \(demoNote)
+            export = \(quoted(export))        # the export to read: Firebase JSON (plain or gzip) or a Parse folder/.zip
+            # schema = "makestagram"          # a preset (\(Presets.names.joined(separator: ", "))) or a .toml schema file
+            title = "Fanout"
+            # base_url = "https://feeds.example.com/"   # absolute URLs in feed.xml and sitemap.xml only
+            per_page = 50                     # posts per timeline and profile page
+            out = "_site"
+            fail_on = "never"                 # \(FailOn.listed)
+            # history = "history.ndjson"      # runs of `fanout check --history FILE`; the report page shows their trend
 
-        [rules]
-        # push-id-time = "off"            # off, info, warning or error, per rule
+            [rules]
+            # push-id-time = "off"            # off, info, warning or error, per rule
 
-        """
+            """
     }
 
     /// `Content/about.md`: a page of the site, linked from every page's navigation.
@@ -65,7 +67,8 @@ enum ProjectScaffold {
             case "\\": out += "\\\\"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                         + String(scalar.value, radix: 16)
                 } else {
                     out.unicodeScalars.append(scalar)

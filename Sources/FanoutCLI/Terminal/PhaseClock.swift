@@ -17,7 +17,9 @@ enum PhaseClock {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             seconds?(elapsed)
             if enabled {
-                printStatus("timing \(phase) \(String(format: "%.3f", elapsed)) peak-rss \(peakResidentMegabytes.map(String.init) ?? "?")")
+                printStatus(
+                    "timing \(phase) \(String(format: "%.3f", elapsed)) peak-rss \(peakResidentMegabytes.map(String.init) ?? "?")"
+                )
             }
         }
         return try body()

@@ -64,7 +64,8 @@ final class TerminalProgress: Sendable {
             if state.total > 0 {
                 let width = 30
                 let filled = min(width, state.done * width / state.total)
-                line += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                line +=
+                    " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
                     + "] \(state.done)/\(state.total)"
             }
             return line

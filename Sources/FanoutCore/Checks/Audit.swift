@@ -69,7 +69,9 @@ public enum Audit {
     ///
     /// Rules only read the dataset and its derivation, so they run in parallel, one task per rule; results
     /// are put back in catalog order, so the report is the same whatever the scheduling.
-    public static func run(_ context: CheckContext, configuration: AuditConfiguration = AuditConfiguration()) -> AuditResult {
+    public static func run(_ context: CheckContext, configuration: AuditConfiguration = AuditConfiguration())
+        -> AuditResult
+    {
         let (ran, skipped, severities) = plan(context.dataset.schema, configuration)
         let results = Locked([[Finding]](repeating: [], count: ran.count))
         let seconds = Locked([Double](repeating: 0, count: ran.count))
@@ -92,7 +94,10 @@ public enum Audit {
     /// The rules `configuration` and `schema` let run, each with its severity, and the others with the reason,
     /// in catalog order: the one decision `check` and `fanout sql` share.
     static func plan(_ schema: Schema, _ configuration: AuditConfiguration)
-        -> (ran: [(rule: any ConsistencyRule, severity: Severity)], skipped: [SkippedRule], severities: [String: Severity])
+        -> (
+            ran: [(rule: any ConsistencyRule, severity: Severity)], skipped: [SkippedRule],
+            severities: [String: Severity]
+        )
     {
         var ran: [(rule: any ConsistencyRule, severity: Severity)] = []
         var skipped: [SkippedRule] = []

@@ -16,7 +16,9 @@ extension Baseline {
     /// The baseline file: `{"findings": [{"path", "rule"}…], "tool": "fanout", "version": 1}`, keys sorted,
     /// entries sorted by rule then path, two-space indentation, so that it diffs well under version control.
     public func render() -> String {
-        let findings = entries.map { JSONValue.object([(key: "path", value: .string($0.path)), (key: "rule", value: .string($0.rule))]) }
+        let findings = entries.map {
+            JSONValue.object([(key: "path", value: .string($0.path)), (key: "rule", value: .string($0.rule))])
+        }
         let file = JSONValue.object([
             (key: "findings", value: .array(findings)), (key: "tool", value: .string("fanout")),
             (key: "version", value: .number(JSONNumber(Int64(Self.version)))),
@@ -33,10 +35,12 @@ extension Baseline {
             throw BaselineError(message: "not a fanout baseline: \(error)")
         }
         guard value["tool"]?.stringValue == "fanout", let version = value["version"]?.numberValue?.int64 else {
-            throw BaselineError(message: "not a fanout baseline: expected {\"tool\": \"fanout\", \"version\": 1, \"findings\": […]}")
+            throw BaselineError(
+                message: "not a fanout baseline: expected {\"tool\": \"fanout\", \"version\": 1, \"findings\": […]}")
         }
         guard version == Int64(Self.version) else {
-            throw BaselineError(message: "baseline version \(version) is not supported (this fanout reads version \(Self.version))")
+            throw BaselineError(
+                message: "baseline version \(version) is not supported (this fanout reads version \(Self.version))")
         }
         guard let findings = value["findings"]?.arrayValue else {
             throw BaselineError(message: "not a fanout baseline: \"findings\" must be an array")

@@ -13,14 +13,16 @@ struct CommentUnknownPostRule: ReferenceRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        (schema.comments == nil ? "the schema has no comments relation ([comments] path)" : nil) ?? Requirement.posts(schema)
+        (schema.comments == nil ? "the schema has no comments relation ([comments] path)" : nil)
+            ?? Requirement.posts(schema)
     }
 
     func broken(in context: CheckContext) -> [BrokenReference] {
         let dataset = context.dataset, derived = context.derived
         return dataset.comments.compactMap { comment in
             guard derived.post(comment.post) == nil, let path = dataset.path(of: comment) else { return nil }
-            return BrokenReference(paths: [path], key: dataset.key(comment.post), fix: [PatchEntry(path, .null)], record: comment.id)
+            return BrokenReference(
+                paths: [path], key: dataset.key(comment.post), fix: [PatchEntry(path, .null)], record: comment.id)
         }
     }
 
@@ -29,9 +31,10 @@ struct CommentUnknownPostRule: ReferenceRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        q.with() + q.finding(
-            paths: ["c.path"], expected: "'null'", actual: q.json("c.post"), fix: q.fix([("c.path", "'null'")]),
-            message: ["'comment '", "c.id", "' is on post '", "c.post", "', which does not exist'"]
-        ) + "\nFROM \(q.table("comments")) c\nWHERE NOT \(q.postExists("c.post"))"
+        q.with()
+            + q.finding(
+                paths: ["c.path"], expected: "'null'", actual: q.json("c.post"), fix: q.fix([("c.path", "'null'")]),
+                message: ["'comment '", "c.id", "' is on post '", "c.post", "', which does not exist'"]
+            ) + "\nFROM \(q.table("comments")) c\nWHERE NOT \(q.postExists("c.post"))"
     }
 }

@@ -12,7 +12,8 @@ struct CommentUnknownUserRule: ReferenceRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        (schema.comments == nil ? "the schema has no comments relation ([comments] path)" : nil) ?? Requirement.users(schema)
+        (schema.comments == nil ? "the schema has no comments relation ([comments] path)" : nil)
+            ?? Requirement.users(schema)
     }
 
     /// Comments on existing posts whose author does not exist (`comment-unknown-post` reports the others).
@@ -23,7 +24,8 @@ struct CommentUnknownUserRule: ReferenceRule {
                 let path = dataset.path(of: comment)
             else { return nil }
             return BrokenReference(
-                paths: [path], key: comment.user == noKey ? nil : dataset.key(comment.user), fix: [PatchEntry(path, .null)],
+                paths: [path], key: comment.user == noKey ? nil : dataset.key(comment.user),
+                fix: [PatchEntry(path, .null)],
                 record: comment.id, other: comment.post)
         }
     }
@@ -34,11 +36,15 @@ struct CommentUnknownUserRule: ReferenceRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        q.with() + q.finding(
-            paths: ["c.path"], expected: "'null'", actual: q.json("coalesce(c.user, 'no one')"), fix: q.fix([("c.path", "'null'")]),
-            message: ["'comment '", "c.id", "' on post '", "c.post", "' is by '",
-                      "CASE WHEN c.user IS NULL THEN 'no one' ELSE c.user || ', who does not exist' END"]
-        ) + "\nFROM \(q.table("comments")) c\nWHERE NOT \(q.userExists("c.user"))"
+        q.with()
+            + q.finding(
+                paths: ["c.path"], expected: "'null'", actual: q.json("coalesce(c.user, 'no one')"),
+                fix: q.fix([("c.path", "'null'")]),
+                message: [
+                    "'comment '", "c.id", "' on post '", "c.post", "' is by '",
+                    "CASE WHEN c.user IS NULL THEN 'no one' ELSE c.user || ', who does not exist' END",
+                ]
+            ) + "\nFROM \(q.table("comments")) c\nWHERE NOT \(q.userExists("c.user"))"
             + (q.schema.posts == nil ? "" : " AND \(q.postExists("c.post"))")
     }
 }

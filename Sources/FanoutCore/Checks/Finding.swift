@@ -47,7 +47,8 @@ public struct Finding: Sendable, Equatable {
         self.paths = paths
         self.expected = expected
         self.actual = actual
-        self.fix = fix.count > 1
+        self.fix =
+            fix.count > 1
             ? fix.enumerated().sorted { a, b in
                 a.element.path.utf8.elementsEqual(b.element.path.utf8)
                     ? a.offset < b.offset : a.element.path.utf8.lexicographicallyPrecedes(b.element.path.utf8)

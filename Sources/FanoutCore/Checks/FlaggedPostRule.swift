@@ -31,10 +31,13 @@ struct FlaggedPostRule: ConsistencyRule {
         return order.map { key in
             let flags = byPost[key]!
             var flaggers: [String] = []
-            for flag in flags where !flaggers.contains(context.name(flag.user)) { flaggers.append(context.name(flag.user)) }
+            for flag in flags where !flaggers.contains(context.name(flag.user)) {
+                flaggers.append(context.name(flag.user))
+            }
             let post = derived.post(key).map { dataset.posts[$0] }
             let postPath = post.map { dataset.path(of: $0) }
-            let subject = post.map { "post \(dataset.key(key)) by \(context.name($0.owner))" }
+            let subject =
+                post.map { "post \(dataset.key(key)) by \(context.name($0.owner))" }
                 ?? "post \(dataset.key(key)), which does not exist,"
             return finding(
                 "\(subject) was flagged as inappropriate by \(flaggers.joined(separator: ", "))",
@@ -47,26 +50,34 @@ struct FlaggedPostRule: ConsistencyRule {
     func sql(_ q: SQLContext) -> String {
         let d = q.dialect
         let flagPath = q.path(q.schema.flags!.pattern, ["post": "f.post", "user": "f.user", "id": "f.id"])
-        return q.with("""
+        return q.with(
+            """
             flagged AS (
               SELECT f.post AS post, f.seq AS seq, \(flagPath) AS path, \(q.name("f.user")) AS who FROM \(q.table("flags")) f
             )
-            """, """
+            """,
+            """
             flaggers AS (
               SELECT w.post AS post, \(d.join(d.orderedList("w.who", by: "w.seq"), "', '")) AS names
               FROM (SELECT f.post AS post, f.who AS who, min(f.seq) AS seq FROM flagged f GROUP BY f.post, f.who) w GROUP BY w.post
             )
-            """, """
+            """,
+            """
             groups AS (
               SELECT f.post AS post, count(*) AS n, min(f.seq) AS seq, \(d.orderedList("f.path", by: "f.seq")) AS paths
               FROM flagged f GROUP BY f.post
             )
-            """) + q.finding(
-            paths: [], pathList: "CASE WHEN p.post IS NULL THEN g.paths ELSE \(d.concatenate(q.array(["p.path"]), "g.paths")) END",
-            actual: q.integer("g.n"), fix: q.fix([]),
-            message: ["CASE WHEN p.post IS NULL THEN 'post ' || g.post || ', which does not exist,' "
+            """)
+            + q.finding(
+                paths: [],
+                pathList:
+                    "CASE WHEN p.post IS NULL THEN g.paths ELSE \(d.concatenate(q.array(["p.path"]), "g.paths")) END",
+                actual: q.integer("g.n"), fix: q.fix([]),
+                message: [
+                    "CASE WHEN p.post IS NULL THEN 'post ' || g.post || ', which does not exist,' "
                         + "ELSE 'post ' || g.post || ' by ' || \(q.name("p.owner")) END",
-                      "' was flagged as inappropriate by '", "w.names"]
-        ) + "\nFROM groups g JOIN flaggers w ON w.post = g.post LEFT JOIN live_posts p ON p.post = g.post"
+                    "' was flagged as inappropriate by '", "w.names",
+                ]
+            ) + "\nFROM groups g JOIN flaggers w ON w.post = g.post LEFT JOIN live_posts p ON p.post = g.post"
     }
 }

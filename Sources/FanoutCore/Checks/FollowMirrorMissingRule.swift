@@ -21,20 +21,24 @@ struct FollowMirrorMissingRule: MirrorRule {
 
     let orphanNamesSourceFirst = true
 
-    func sides(of context: CheckContext) -> (source: [Follow], mirror: [Follow]) { (context.dataset.following, context.dataset.followers) }
+    func sides(of context: CheckContext) -> (source: [Follow], mirror: [Follow]) {
+        (context.dataset.following, context.dataset.followers)
+    }
 
     func pair(_ follow: Follow) -> Int64 { packed(follow) }
 
     func paths(of follow: Follow, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
         let other = Follow(user: follow.user, target: follow.target)
-        return fromSource ? (dataset.path(ofFollowing: follow), dataset.path(ofFollower: other))
+        return fromSource
+            ? (dataset.path(ofFollowing: follow), dataset.path(ofFollower: other))
             : (dataset.path(ofFollowing: other), dataset.path(ofFollower: follow))
     }
 
     func reportsMissing(_ follow: Follow, in context: CheckContext) -> Bool {
         // A follow of a deleted user or of oneself is deleted, not mirrored: other rules report those.
-        follow.user != follow.target && (context.dataset.schema.users == nil
-            || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
+        follow.user != follow.target
+            && (context.dataset.schema.users == nil
+                || (context.derived.user(follow.user) != nil && context.derived.user(follow.target) != nil))
     }
 
     func entryValue(_ follow: Follow, in dataset: Dataset) -> JSONValue {
@@ -59,7 +63,9 @@ struct FollowMirrorMissingRule: MirrorRule {
 
     var sqlPair: (String, String) { ("user", "target") }
 
-    func sqlCaptures(_ row: String) -> [String: String] { ["user": "\(row).user", "target": "\(row).target", "id": "\(row).id"] }
+    func sqlCaptures(_ row: String) -> [String: String] {
+        ["user": "\(row).user", "target": "\(row).target", "id": "\(row).id"]
+    }
 
     func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String {
         "\(row).user <> \(row).target"
@@ -71,6 +77,9 @@ struct FollowMirrorMissingRule: MirrorRule {
     }
 
     func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String] {
-        [q.name("\(row).user"), "' is listed among '", q.name("\(row).target"), "'''s followers but does not follow them'"]
+        [
+            q.name("\(row).user"), "' is listed among '", q.name("\(row).target"),
+            "'''s followers but does not follow them'",
+        ]
     }
 }

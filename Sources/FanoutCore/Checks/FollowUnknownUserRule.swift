@@ -25,32 +25,39 @@ struct FollowUnknownUserRule: ConsistencyRule {
             guard seen.insert(packed(follow)).inserted else { continue }
             let unknown = [follow.user, follow.target].filter { derived.user($0) == nil }
             let paths = [dataset.path(ofFollowing: follow), dataset.path(ofFollower: follow)].compactMap { $0 }
-            findings.append(finding(
-                "\(context.name(follow.user)) follows \(context.name(follow.target)), but "
-                    + unknown.map { dataset.key($0) }.joined(separator: " and ")
-                    + (unknown.count == 1 ? " does not exist" : " do not exist"),
-                paths: paths, expected: JSONValue.null, actual: true, fix: paths.map { PatchEntry($0, .null) }
-            ))
+            findings.append(
+                finding(
+                    "\(context.name(follow.user)) follows \(context.name(follow.target)), but "
+                        + unknown.map { dataset.key($0) }.joined(separator: " and ")
+                        + (unknown.count == 1 ? " does not exist" : " do not exist"),
+                    paths: paths, expected: JSONValue.null, actual: true, fix: paths.map { PatchEntry($0, .null) }
+                ))
         }
         return findings
     }
 
     func sql(_ q: SQLContext) -> String {
         let paths = followPaths(q, "f")
-        return q.with(followEdges(q), """
+        return q.with(
+            followEdges(q),
+            """
             firsts AS (
               SELECT e.* FROM follow_edges e QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
             )
-            """, """
+            """,
+            """
             known AS (
               SELECT e.*, ku.user IS NOT NULL AS user_known, kt.user IS NOT NULL AS target_known
               FROM firsts e LEFT JOIN live_users ku ON ku.user = e.user LEFT JOIN live_users kt ON kt.user = e.target
             )
-            """) + q.finding(
-            paths: paths, expected: "'null'", actual: "'true'", fix: q.fix(paths.map { ($0, "'null'") }),
-            message: [q.name("f.user"), "' follows '", q.name("f.target"), "', but '",
-                      "CASE WHEN NOT f.user_known AND NOT f.target_known THEN f.user || ' and ' || f.target || ' do not exist' "
-                        + "WHEN NOT f.user_known THEN f.user || ' does not exist' ELSE f.target || ' does not exist' END"]
-        ) + "\nFROM known f\nWHERE NOT f.user_known OR NOT f.target_known"
+            """)
+            + q.finding(
+                paths: paths, expected: "'null'", actual: "'true'", fix: q.fix(paths.map { ($0, "'null'") }),
+                message: [
+                    q.name("f.user"), "' follows '", q.name("f.target"), "', but '",
+                    "CASE WHEN NOT f.user_known AND NOT f.target_known THEN f.user || ' and ' || f.target || ' do not exist' "
+                        + "WHEN NOT f.user_known THEN f.user || ' does not exist' ELSE f.target || ' does not exist' END",
+                ]
+            ) + "\nFROM known f\nWHERE NOT f.user_known OR NOT f.target_known"
     }
 }

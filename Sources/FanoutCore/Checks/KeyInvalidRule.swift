@@ -28,21 +28,26 @@ struct KeyInvalidRule: ConsistencyRule {
         locator.scan()
         for (id, path) in locator.firstPaths.sorted(by: { $0.value < $1.value }) {
             let key = dataset.key(id)
-            findings.append(finding(FirebaseKey.message(key: key, problem: problems[id]!), paths: [path], expected: nil, actual: key))
+            findings.append(
+                finding(
+                    FirebaseKey.message(key: key, problem: problems[id]!), paths: [path], expected: nil, actual: key))
         }
         return findings
     }
 
     /// One finding per relation whose paths (with the deepest field read) reach the depth limit.
     private func depthFindings(_ dataset: Dataset) -> [Finding] {
-        FirebaseKey.depthProblems(in: dataset.schema).map { finding($0.message, paths: [$0.path], expected: nil, actual: $0.depth) }
+        FirebaseKey.depthProblems(in: dataset.schema).map {
+            finding($0.message, paths: [$0.path], expected: nil, actual: $0.depth)
+        }
     }
 
     func sql(_ q: SQLContext) -> String {
         // The tables decide each key while reading; a key is reported once, at its first path in the order the
         // rule searches the facts (`relation_rank`, then `seq`).
         let problems = q.table("key_problems")
-        return q.with("""
+        return q.with(
+            """
             first_paths AS (
               SELECT k.* FROM \(problems) k WHERE k.kind = 'key'
               QUALIFY row_number() OVER (PARTITION BY k.key ORDER BY k.relation_rank, k.seq) = 1
@@ -76,13 +81,18 @@ extension FirebaseKey {
             deepest.append(("users", users.pattern, fields.max() ?? 0))
         }
         if let posts = schema.posts {
-            let fields = [posts.owner, posts.createdAt?.field, posts.caption, posts.imageURL, posts.imageHeight,
-                          posts.likeCount, posts.posterUID, posts.posterUsername].compactMap { $0?.keys.count }
+            let fields =
+                [
+                    posts.owner, posts.createdAt?.field, posts.caption, posts.imageURL, posts.imageHeight,
+                    posts.likeCount, posts.posterUID, posts.posterUsername,
+                ].compactMap { $0?.keys.count }
                 + posts.required.map(\.keys.count)
             deepest.append(("posts", posts.pattern, fields.max() ?? 0))
         }
-        for (name, relation) in [("likes", schema.likes), ("like mirror", schema.likeMirror),
-                                 ("following", schema.following), ("followers", schema.followers)] {
+        for (name, relation) in [
+            ("likes", schema.likes), ("like mirror", schema.likeMirror),
+            ("following", schema.following), ("followers", schema.followers),
+        ] {
             if let relation { deepest.append((name, relation.pattern, 0)) }
         }
         if let timeline = schema.timeline {

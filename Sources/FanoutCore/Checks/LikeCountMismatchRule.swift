@@ -16,11 +16,14 @@ struct LikeCountMismatchRule: CounterRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count") ?? Requirement.likes(schema)
+        Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count")
+            ?? Requirement.likes(schema)
     }
 
     /// Non-negative counters; `like-count-negative` reports the others.
-    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) { likeCounters(in: context, { $0 >= 0 }, body) }
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) {
+        likeCounters(in: context, { $0 >= 0 }, body)
+    }
 
     func path(of reading: CounterReading, in context: CheckContext) -> String { likeCounterPath(reading, context) }
 
@@ -28,18 +31,24 @@ struct LikeCountMismatchRule: CounterRule {
         let stored = reading.stored.int64!, field = context.dataset.schema.posts!.likeCount!
         let post = context.dataset.posts[reading.subject]
         return "post \(context.dataset.key(post.key)) by \(context.name(post.owner)) stores \(field) \(stored) but "
-            + (reading.counted == 1 ? "1 user likes it" : "\(reading.counted) users like it") + Self.delta(stored, reading.counted)
+            + (reading.counted == 1 ? "1 user likes it" : "\(reading.counted) users like it")
+            + Self.delta(stored, reading.counted)
     }
 
     func sql(_ q: SQLContext) -> String {
         let field = q.schema.posts!.likeCount!
-        let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)", delta = "(p.like_count - coalesce(c.n, 0))"
+        let path = q.path("p.path", field: field), counted = "coalesce(c.n, 0)",
+            delta = "(p.like_count - coalesce(c.n, 0))"
         return q.counterFindings(
             ctes: [q.likeCounts], from: "live_posts p LEFT JOIN like_counts c ON c.post = p.post", path: path,
             stored: "p.like_count", storedJSON: q.integer("p.like_count"), counted: counted,
             where: "p.like_count IS NOT NULL AND p.like_count >= 0",
-            message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores \(field) "), q.integer("p.like_count"),
-                      "' but '", "CASE WHEN \(counted) = 1 THEN '1 user likes it' ELSE \(q.integer(counted)) || ' users like it' END",
-                      "' ('", "CASE WHEN \(delta) > 0 THEN '+' ELSE '' END", q.integer(delta), "')'"])
+            message: [
+                "'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores \(field) "),
+                q.integer("p.like_count"),
+                "' but '",
+                "CASE WHEN \(counted) = 1 THEN '1 user likes it' ELSE \(q.integer(counted)) || ' users like it' END",
+                "' ('", "CASE WHEN \(delta) > 0 THEN '+' ELSE '' END", q.integer(delta), "')'",
+            ])
     }
 }

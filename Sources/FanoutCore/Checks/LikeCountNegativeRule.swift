@@ -16,7 +16,9 @@ struct LikeCountNegativeRule: CounterRule {
         Requirement.posts(schema, field: \.likeCount, "like counter field", key: "like_count")
     }
 
-    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) { likeCounters(in: context, { $0 < 0 }, body) }
+    func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) {
+        likeCounters(in: context, { $0 < 0 }, body)
+    }
 
     func path(of reading: CounterReading, in context: CheckContext) -> String { likeCounterPath(reading, context) }
 
@@ -31,8 +33,11 @@ struct LikeCountNegativeRule: CounterRule {
         let path = q.path("p.path", field: field)
         return q.counterFindings(
             ctes: [q.likeCounts], from: "live_posts p LEFT JOIN like_counts c ON c.post = p.post", path: path,
-            stored: "p.like_count", storedJSON: q.integer("p.like_count"), counted: "coalesce(c.n, 0)", where: "p.like_count < 0",
-            message: ["'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores a negative \(field) ("),
-                      q.integer("p.like_count"), "')'"])
+            stored: "p.like_count", storedJSON: q.integer("p.like_count"), counted: "coalesce(c.n, 0)",
+            where: "p.like_count < 0",
+            message: [
+                "'post '", "p.post", "' by '", q.name("p.owner"), q.text(" stores a negative \(field) ("),
+                q.integer("p.like_count"), "')'",
+            ])
     }
 }

@@ -7,7 +7,9 @@ func likeCounters(in context: CheckContext, _ keep: (Int64) -> Bool, _ body: (Co
     guard dataset.schema.posts?.likeCount != nil else { return }
     for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
         guard let stored = post.storedLikeCount, keep(stored) else { continue }
-        body(CounterReading(subject: p, stored: .number(JSONNumber(stored)), counted: derived.likeCount(post: p), group: post.key))
+        body(
+            CounterReading(
+                subject: p, stored: .number(JSONNumber(stored)), counted: derived.likeCount(post: p), group: post.key))
     }
 }
 

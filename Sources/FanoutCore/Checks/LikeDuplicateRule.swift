@@ -53,7 +53,8 @@ struct LikeDuplicateRule: ConsistencyRule {
             for run in runs { groups += repeats(Array(run), likes) }
             return groups
         }
-        let byPost = GroupedIndex(groupCount: dataset.keys.count, pairs: likes.indices.map { (likes[$0].post, Int32($0)) })
+        let byPost = GroupedIndex(
+            groupCount: dataset.keys.count, pairs: likes.indices.map { (likes[$0].post, Int32($0)) })
         for g in 0..<byPost.groupCount where byPost[g].count > 1 {
             groups += repeats(byPost[g].map(Int.init), likes)
         }
@@ -82,11 +83,14 @@ struct LikeDuplicateRule: ConsistencyRule {
         if like.id != noKey {
             // Rows with their own keys: keep the first row, delete the others.
             let extra = Array(paths.dropFirst())
-            return finding(message, paths: extra + [paths[0]], expected: 1, actual: likes.count,
-                           fix: extra.map { PatchEntry($0, .null) })
+            return finding(
+                message, paths: extra + [paths[0]], expected: 1, actual: likes.count,
+                fix: extra.map { PatchEntry($0, .null) })
         }
         // A repeated key in one JSON object: writing the key once leaves one like.
-        return finding(message, paths: [paths[0]], expected: 1, actual: likes.count, fix: [PatchEntry(paths[0], dataset.schema.edgeValue.json)])
+        return finding(
+            message, paths: [paths[0]], expected: 1, actual: likes.count,
+            fix: [PatchEntry(paths[0], dataset.schema.edgeValue.json)])
     }
 
     func sql(_ q: SQLContext) -> String {
@@ -95,7 +99,8 @@ struct LikeDuplicateRule: ConsistencyRule {
         let first = d.element("g.paths", 1), extra = d.rest("g.paths")
         // The pairs liked more than once first, then the paths of those alone: building every pair's path list
         // before HAVING kept them was most of the rule's time.
-        return q.with("""
+        return q.with(
+            """
             repeated_pairs AS (
               SELECT l.post AS post, l.user AS user FROM \(q.table("likes")) l GROUP BY l.post, l.user HAVING count(*) > 1
             ),
@@ -106,11 +111,14 @@ struct LikeDuplicateRule: ConsistencyRule {
               JOIN repeated_pairs r ON l.post IS NOT DISTINCT FROM r.post AND l.user IS NOT DISTINCT FROM r.user
               GROUP BY l.post, l.user
             )
-            """) + q.finding(
-            paths: [], pathList: "CASE WHEN g.has_id = 1 THEN \(d.concatenate(extra, q.array([first]))) ELSE \(q.array([first])) END",
-            expected: "'1'", actual: q.integer("g.n"),
-            fix: "CASE WHEN g.has_id = 1 THEN \(q.deleting(extra)) ELSE \(q.fix([(first, q.edgeValue)])) END",
-            message: [q.name("g.user"), "' likes post '", "g.post", "' '", q.integer("g.n"), "' times'"]
-        ) + "\nFROM repeated g"
+            """)
+            + q.finding(
+                paths: [],
+                pathList:
+                    "CASE WHEN g.has_id = 1 THEN \(d.concatenate(extra, q.array([first]))) ELSE \(q.array([first])) END",
+                expected: "'1'", actual: q.integer("g.n"),
+                fix: "CASE WHEN g.has_id = 1 THEN \(q.deleting(extra)) ELSE \(q.fix([(first, q.edgeValue)])) END",
+                message: [q.name("g.user"), "' likes post '", "g.post", "' '", q.integer("g.n"), "' times'"]
+            ) + "\nFROM repeated g"
     }
 }

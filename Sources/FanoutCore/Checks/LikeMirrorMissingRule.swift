@@ -20,13 +20,16 @@ struct LikeMirrorMissingRule: MirrorRule {
 
     let orphanNamesSourceFirst = false
 
-    func sides(of context: CheckContext) -> (source: [Like], mirror: [Like]) { (context.dataset.likes, context.dataset.likeMirror) }
+    func sides(of context: CheckContext) -> (source: [Like], mirror: [Like]) {
+        (context.dataset.likes, context.dataset.likeMirror)
+    }
 
     func pair(_ like: Like) -> Int64 { packed(like) }
 
     func paths(of like: Like, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
         let other = Like(post: like.post, user: like.user)
-        return fromSource ? (dataset.path(ofLike: like), dataset.path(ofMirroredLike: other))
+        return fromSource
+            ? (dataset.path(ofLike: like), dataset.path(ofMirroredLike: other))
             : (dataset.path(ofLike: other), dataset.path(ofMirroredLike: like))
     }
 
@@ -59,7 +62,9 @@ struct LikeMirrorMissingRule: MirrorRule {
 
     var sqlPair: (String, String) { ("post", "user") }
 
-    func sqlCaptures(_ row: String) -> [String: String] { ["post": "\(row).post", "user": "\(row).user", "id": "\(row).id"] }
+    func sqlCaptures(_ row: String) -> [String: String] {
+        ["post": "\(row).post", "user": "\(row).user", "id": "\(row).id"]
+    }
 
     func sqlReportsMissing(_ row: String, _ q: SQLContext) -> String {
         (q.schema.users == nil ? "TRUE" : q.userExists("\(row).user")) + " AND "
@@ -71,6 +76,9 @@ struct LikeMirrorMissingRule: MirrorRule {
     }
 
     func sqlOrphanMessage(_ row: String, _ q: SQLContext) -> [String] {
-        [q.name("\(row).user"), "'''s mirror lists a like of post '", "\(row).post", "' that the post''s like set does not hold'"]
+        [
+            q.name("\(row).user"), "'''s mirror lists a like of post '", "\(row).post",
+            "' that the post''s like set does not hold'",
+        ]
     }
 }

@@ -28,9 +28,10 @@ struct LikeUnknownPostRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         let path = q.path(q.schema.likes!.pattern, ["post": "l.post", "user": "l.user", "id": "l.id"])
-        return q.with() + q.finding(
-            paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
-            message: [q.name("l.user"), "' likes post '", "l.post", "', which does not exist'"]
-        ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.postExists("l.post"))"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
+                message: [q.name("l.user"), "' likes post '", "l.post", "', which does not exist'"]
+            ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.postExists("l.post"))"
     }
 }

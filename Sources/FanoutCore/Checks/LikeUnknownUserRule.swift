@@ -30,9 +30,10 @@ struct LikeUnknownUserRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         let path = q.path(q.schema.likes!.pattern, ["post": "l.post", "user": "l.user", "id": "l.id"])
-        return q.with() + q.finding(
-            paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
-            message: ["'user '", "l.user", "', who does not exist, likes post '", "l.post"]
-        ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.userExists("l.user")) AND \(q.postExists("l.post"))"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
+                message: ["'user '", "l.user", "', who does not exist, likes post '", "l.post"]
+            ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.userExists("l.user")) AND \(q.postExists("l.post"))"
     }
 }

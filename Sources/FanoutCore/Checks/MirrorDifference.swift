@@ -17,7 +17,9 @@ struct MirrorDifference<Edge> {
     }
 
     /// The edges of `edges` in `missing`, the first of each.
-    private static func each(of edges: some Collection<Edge>, in missing: PackedPairSet, _ packed: (Edge) -> Int64) -> [Edge] {
+    private static func each(of edges: some Collection<Edge>, in missing: PackedPairSet, _ packed: (Edge) -> Int64)
+        -> [Edge]
+    {
         var reported = Set<Int64>()
         return edges.filter { edge in
             let pair = packed(edge)

@@ -28,10 +28,13 @@ struct PostFieldRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         // Every row's problems, as `Dataset.fieldProblems` holds those of every post read.
-        q.with() + q.finding(
-            paths: ["e.fp.path"], expected: q.json("e.fp.expected"), actual: q.json("e.fp.actual"), fix: q.fix([]),
-            message: ["CASE WHEN e.fp.actual = 'missing' THEN e.fp.path || ' is missing (expected a ' || e.fp.expected || ')' "
-                      + "ELSE e.fp.path || ' is a ' || e.fp.actual || ', expected a ' || e.fp.expected END"]
-        ) + "\nFROM (SELECT \(q.dialect.explode("p.field_problems")) AS fp FROM \(q.table("posts")) p) e"
+        q.with()
+            + q.finding(
+                paths: ["e.fp.path"], expected: q.json("e.fp.expected"), actual: q.json("e.fp.actual"), fix: q.fix([]),
+                message: [
+                    "CASE WHEN e.fp.actual = 'missing' THEN e.fp.path || ' is missing (expected a ' || e.fp.expected || ')' "
+                        + "ELSE e.fp.path || ' is a ' || e.fp.actual || ', expected a ' || e.fp.expected END"
+                ]
+            ) + "\nFROM (SELECT \(q.dialect.explode("p.field_problems")) AS fp FROM \(q.table("posts")) p) e"
     }
 }

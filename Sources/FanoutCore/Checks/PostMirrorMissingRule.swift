@@ -17,7 +17,8 @@ struct PostMirrorMissingRule: MirrorRule {
 
     func missingRequirement(in schema: Schema) -> String? {
         Requirement.posts(schema)
-            ?? (schema.postMirror == nil ? "the schema has no post mirror relation, such as user-posts ([posts] mirror)" : nil)
+            ?? (schema.postMirror == nil
+                ? "the schema has no post mirror relation, such as user-posts ([posts] mirror)" : nil)
     }
 
     let orphanNamesSourceFirst = false
@@ -52,10 +53,13 @@ struct PostMirrorMissingRule: MirrorRule {
     }
 
     func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide) {
-        (MirrorSide(
-            from: "(SELECT p.owner AS user, p.post AS post, p.path AS path, p.seq AS seq FROM live_posts p WHERE p.owner IS NOT NULL)",
-            pattern: q.schema.posts!.pattern),
-         q.side("post_mirror", q.schema.postMirror!))
+        (
+            MirrorSide(
+                from:
+                    "(SELECT p.owner AS user, p.post AS post, p.path AS path, p.seq AS seq FROM live_posts p WHERE p.owner IS NOT NULL)",
+                pattern: q.schema.posts!.pattern),
+            q.side("post_mirror", q.schema.postMirror!)
+        )
     }
 
     var sqlPair: (String, String) { ("user", "post") }

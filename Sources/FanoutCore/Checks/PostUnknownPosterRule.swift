@@ -22,7 +22,8 @@ struct PostUnknownPosterRule: ReferenceRule {
         return dataset.posts.enumerated().compactMap { p, post in
             guard derived.post(post.key) == p, derived.user(post.owner) == nil else { return nil }
             return BrokenReference(
-                paths: [dataset.path(of: post)], key: post.owner == noKey ? nil : dataset.key(post.owner), record: post.key)
+                paths: [dataset.path(of: post)], key: post.owner == noKey ? nil : dataset.key(post.owner),
+                record: post.key)
         }
     }
 
@@ -31,9 +32,12 @@ struct PostUnknownPosterRule: ReferenceRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        q.with() + q.finding(
-            paths: ["p.path"], actual: q.json("coalesce(p.owner, 'no one')"), fix: q.fix([]),
-            message: ["'post '", "p.post", "' belongs to '", "coalesce(p.owner, 'no one')", "', who does not exist'"]
-        ) + "\nFROM live_posts p\nWHERE NOT \(q.userExists("p.owner"))"
+        q.with()
+            + q.finding(
+                paths: ["p.path"], actual: q.json("coalesce(p.owner, 'no one')"), fix: q.fix([]),
+                message: [
+                    "'post '", "p.post", "' belongs to '", "coalesce(p.owner, 'no one')", "', who does not exist'",
+                ]
+            ) + "\nFROM live_posts p\nWHERE NOT \(q.userExists("p.owner"))"
     }
 }

@@ -23,13 +23,18 @@ struct PosterCopyUIDRule: CopyRule {
         guard dataset.schema.posts?.posterUID != nil else { return }
         for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
             guard post.posterCopyUID != noKey, post.owner != noKey, post.posterCopyUID != post.owner else { continue }
-            body(CopyReading(
-                subject: p, copy: .string(dataset.key(post.posterCopyUID)), original: .string(dataset.key(post.owner)), record: post.key))
+            body(
+                CopyReading(
+                    subject: p, copy: .string(dataset.key(post.posterCopyUID)),
+                    original: .string(dataset.key(post.owner)), record: post.key))
         }
     }
 
     func paths(of reading: CopyReading, in context: CheckContext) -> [String] {
-        [context.dataset.path(of: context.dataset.posts[reading.subject], field: context.dataset.schema.posts!.posterUID!)]
+        [
+            context.dataset.path(
+                of: context.dataset.posts[reading.subject], field: context.dataset.schema.posts!.posterUID!)
+        ]
     }
 
     func message(_ reading: CopyReading, in context: CheckContext) -> String {
@@ -38,9 +43,14 @@ struct PosterCopyUIDRule: CopyRule {
 
     func sql(_ q: SQLContext) -> String {
         let path = q.path("p.path", field: q.schema.posts!.posterUID!)
-        return q.with() + q.finding(
-            paths: [path], expected: q.json("p.owner"), actual: q.json("p.poster_uid"), fix: q.fix([(path, q.json("p.owner"))]),
-            message: ["'post '", "p.post", "' belongs to '", "p.owner", "' but its poster copy names '", "p.poster_uid"]
-        ) + "\nFROM live_posts p\nWHERE p.poster_uid IS NOT NULL AND p.owner IS NOT NULL AND p.poster_uid <> p.owner"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: q.json("p.owner"), actual: q.json("p.poster_uid"),
+                fix: q.fix([(path, q.json("p.owner"))]),
+                message: [
+                    "'post '", "p.post", "' belongs to '", "p.owner", "' but its poster copy names '", "p.poster_uid",
+                ]
+            )
+            + "\nFROM live_posts p\nWHERE p.poster_uid IS NOT NULL AND p.owner IS NOT NULL AND p.poster_uid <> p.owner"
     }
 }

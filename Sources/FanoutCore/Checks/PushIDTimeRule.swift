@@ -46,12 +46,17 @@ struct PushIDTimeRule: ConsistencyRule {
         let gap = "(p.created_at - p.push_id_time) / 86400"
         let days = "(\(gap) - \(gap) % 1)"  // toward zero, as a double (Spark's floor is a bigint)
         let whole = "CAST(\(days) AS BIGINT)"
-        return q.with() + q.finding(
-            paths: [path], expected: q.wholeNumber("round(p.push_id_time)"), actual: q.wholeNumber("round(p.created_at)"), fix: q.fix([]),
-            message: ["'post '", "p.post", "' is timestamped '",
-                      "CASE WHEN abs(\(days)) < 1e12 THEN \(q.integer(whole)) || CASE WHEN abs(\(whole)) = 1 THEN ' day' ELSE ' days' END "
+        return q.with()
+            + q.finding(
+                paths: [path], expected: q.wholeNumber("round(p.push_id_time)"),
+                actual: q.wholeNumber("round(p.created_at)"), fix: q.fix([]),
+                message: [
+                    "'post '", "p.post", "' is timestamped '",
+                    "CASE WHEN abs(\(days)) < 1e12 THEN \(q.integer(whole)) || CASE WHEN abs(\(whole)) = 1 THEN ' day' ELSE ' days' END "
                         + "ELSE \(q.swiftDescription(days)) || ' days' END",
-                      "' away from its push ID''s time'"]
-        ) + "\nFROM live_posts p\nWHERE p.created_at IS NOT NULL AND p.push_id_time IS NOT NULL AND abs(p.created_at - p.push_id_time) > 86400"
+                    "' away from its push ID''s time'",
+                ]
+            )
+            + "\nFROM live_posts p\nWHERE p.created_at IS NOT NULL AND p.push_id_time IS NOT NULL AND abs(p.created_at - p.push_id_time) > 86400"
     }
 }

@@ -25,7 +25,8 @@ enum Requirement {
     }
 
     static func follows(_ schema: Schema) -> String? {
-        schema.following == nil && schema.followers == nil ? "the schema has no following or followers relation ([follows] following, followers)" : nil
+        schema.following == nil && schema.followers == nil
+            ? "the schema has no following or followers relation ([follows] following, followers)" : nil
     }
 
     static func timeline(_ schema: Schema) -> String? {

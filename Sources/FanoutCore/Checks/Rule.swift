@@ -12,7 +12,8 @@ public struct RuleDescriptor: Sendable, Equatable {
     public let isMechanical: Bool
 
     /// A descriptor; rules are mechanical unless they say otherwise.
-    package init(id: String, defaultSeverity: Severity, summary: String, explanation: String, isMechanical: Bool = true) {
+    package init(id: String, defaultSeverity: Severity, summary: String, explanation: String, isMechanical: Bool = true)
+    {
         self.id = id
         self.defaultSeverity = defaultSeverity
         self.summary = summary

@@ -56,6 +56,7 @@ public enum RuleCatalog {
     /// The rules known are the built-in ones and `schema`'s declarations.
     package static func unknownMessage(_ id: String, schema: Schema? = nil) -> String {
         let ids = (schema.map(descriptors(for:)) ?? descriptors).map(\.id)
-        return "unknown rule \"\(id)\"\(Suggestion.didYouMean(id, among: ids)); known rules: " + ids.joined(separator: ", ")
+        return "unknown rule \"\(id)\"\(Suggestion.didYouMean(id, among: ids)); known rules: "
+            + ids.joined(separator: ", ")
     }
 }

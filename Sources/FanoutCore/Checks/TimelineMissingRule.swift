@@ -4,7 +4,8 @@ import FanoutJSON
 struct TimelineMissingRule: ConsistencyRule {
     let descriptor = RuleDescriptor(
         id: "timeline-missing", defaultSeverity: .error,
-        summary: "Every post that belongs in a user's timeline (own posts, posts of followed users) has a stored entry.",
+        summary:
+            "Every post that belongs in a user's timeline (own posts, posts of followed users) has a stored entry.",
         explanation: """
             Posting fans the new post out to every follower's timeline, and following copies the followed user's \
             posts into the follower's timeline. When a fan-out fails half way, or a follower was added while the \
@@ -27,10 +28,11 @@ struct TimelineMissingRule: ConsistencyRule {
                 else { continue }
                 let whose = post.owner == user.key ? "their own post" : "\(context.name(post.owner))'s post"
                 let value = timelineEntryValue(dataset, owner: post.owner, post: post.key)
-                findings.append(finding(
-                    "\(context.name(user.key))'s timeline is missing \(whose) \(dataset.key(post.key))",
-                    paths: [path], expected: value, actual: JSONValue.null, fix: [PatchEntry(path, value)]
-                ))
+                findings.append(
+                    finding(
+                        "\(context.name(user.key))'s timeline is missing \(whose) \(dataset.key(post.key))",
+                        paths: [path], expected: value, actual: JSONValue.null, fix: [PatchEntry(path, value)]
+                    ))
             }
         }
         return findings
@@ -39,10 +41,15 @@ struct TimelineMissingRule: ConsistencyRule {
     func sql(_ q: SQLContext) -> String {
         let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post", "id": "m.post"])
         let value = q.timelineValue("m.owner", post: "m.post")
-        return q.with(q.timelineMembers) + q.finding(
-            paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
-            message: [q.name("m.reader"), "'''s timeline is missing '",
-                      "CASE WHEN m.owner = m.reader THEN 'their own post' ELSE \(q.name("m.owner")) || '''s post' END", "' '", "m.post"]
-        ) + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.table("timeline")) t WHERE t.user = m.reader AND t.post = m.post)"
+        return q.with(q.timelineMembers)
+            + q.finding(
+                paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
+                message: [
+                    q.name("m.reader"), "'''s timeline is missing '",
+                    "CASE WHEN m.owner = m.reader THEN 'their own post' ELSE \(q.name("m.owner")) || '''s post' END",
+                    "' '", "m.post",
+                ]
+            )
+            + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.table("timeline")) t WHERE t.user = m.reader AND t.post = m.post)"
     }
 }

@@ -12,7 +12,9 @@ struct TimelinePosterRule: ConsistencyRule {
     )
 
     func missingRequirement(in schema: Schema) -> String? {
-        guard let timeline = schema.timeline else { return "the schema has no stored timeline relation ([timeline] path)" }
+        guard let timeline = schema.timeline else {
+            return "the schema has no stored timeline relation ([timeline] path)"
+        }
         if timeline.posterUID == nil { return "the schema's timeline entries have no poster field ([timeline] poster)" }
         return Requirement.posts(schema)
     }
@@ -41,12 +43,17 @@ struct TimelinePosterRule: ConsistencyRule {
     func sql(_ q: SQLContext) -> String {
         let timeline = q.schema.timeline!
         let path = q.path("t.path", field: timeline.posterUID!)
-        return q.with() + q.finding(
-            paths: [path], expected: q.json("p.owner"), actual: "CASE WHEN t.poster IS NULL THEN 'null' ELSE \(q.json("t.poster")) END",
-            fix: q.fix([(path, q.json("p.owner"))]),
-            message: [q.name("t.user"), "'''s timeline entry for post '", "t.post", "' names '", "coalesce(t.poster, 'no poster')",
-                      "' as its poster, but the post belongs to '", "p.owner"]
-        ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: q.json("p.owner"),
+                actual: "CASE WHEN t.poster IS NULL THEN 'null' ELSE \(q.json("t.poster")) END",
+                fix: q.fix([(path, q.json("p.owner"))]),
+                message: [
+                    q.name("t.user"), "'''s timeline entry for post '", "t.post", "' names '",
+                    "coalesce(t.poster, 'no poster')",
+                    "' as its poster, but the post belongs to '", "p.owner",
+                ]
+            ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
             + "WHERE p.owner IS NOT NULL AND t.poster IS DISTINCT FROM p.owner"
     }
 }

@@ -23,12 +23,15 @@ struct TimelineStaleRule: ConsistencyRule {
             if owner == entry.user { return nil }
             if let u = derived.user(entry.user), derived.followedKeys.sortedGroup(u, contains: owner) { return nil }
             guard let path = dataset.path(of: entry) else { return nil }
-            let reason = derived.user(entry.user) == nil
+            let reason =
+                derived.user(entry.user) == nil
                 ? "\(dataset.key(entry.user)) does not exist"
                 : "\(context.name(entry.user)) does not follow \(context.name(owner))"
             return finding(
                 "\(context.name(entry.user))'s timeline shows \(context.name(owner))'s post \(dataset.key(entry.post)), but \(reason)",
-                paths: [path], expected: JSONValue.null, actual: timelineEntryValue(dataset, owner: entry.posterUID == noKey ? owner : entry.posterUID, post: entry.post),
+                paths: [path], expected: JSONValue.null,
+                actual: timelineEntryValue(
+                    dataset, owner: entry.posterUID == noKey ? owner : entry.posterUID, post: entry.post),
                 fix: [PatchEntry(path, .null)]
             )
         }
@@ -36,13 +39,17 @@ struct TimelineStaleRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         let path = "t.path"
-        return q.with() + q.finding(
-            paths: [path], expected: "'null'", actual: q.timelineValue("coalesce(t.poster, p.owner)", post: "t.post"),
-            fix: q.fix([(path, "'null'")]),
-            message: [q.name("t.user"), "'''s timeline shows '", q.name("p.owner"), "'''s post '", "t.post", "', but '",
-                      "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
-                        + "ELSE t.user || ' does not exist' END"]
-        ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: "'null'",
+                actual: q.timelineValue("coalesce(t.poster, p.owner)", post: "t.post"),
+                fix: q.fix([(path, "'null'")]),
+                message: [
+                    q.name("t.user"), "'''s timeline shows '", q.name("p.owner"), "'''s post '", "t.post", "', but '",
+                    "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
+                        + "ELSE t.user || ' does not exist' END",
+                ]
+            ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
             + "WHERE p.owner IS DISTINCT FROM t.user AND NOT (\(q.userExists("t.user")) AND EXISTS (SELECT 1 FROM \(q.followSource) f "
             + "WHERE f.user = t.user AND f.target = p.owner))"
     }

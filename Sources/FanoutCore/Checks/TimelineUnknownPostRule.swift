@@ -24,7 +24,9 @@ struct TimelineUnknownPostRule: ConsistencyRule {
             return finding(
                 "\(context.name(entry.user))'s timeline points to post \(dataset.key(entry.post)), which does not exist",
                 paths: [path], expected: JSONValue.null,
-                actual: entry.posterUID == noKey ? dataset.schema.edgeValue.json : timelineEntryValue(dataset, owner: entry.posterUID, post: entry.post),
+                actual: entry.posterUID == noKey
+                    ? dataset.schema.edgeValue.json
+                    : timelineEntryValue(dataset, owner: entry.posterUID, post: entry.post),
                 fix: [PatchEntry(path, .null)]
             )
         }
@@ -32,11 +34,13 @@ struct TimelineUnknownPostRule: ConsistencyRule {
 
     func sql(_ q: SQLContext) -> String {
         let path = "t.path"
-        return q.with() + q.finding(
-            paths: [path], expected: "'null'",
-            actual: "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster", post: "t.post")) END",
-            fix: q.fix([(path, "'null'")]),
-            message: [q.name("t.user"), "'''s timeline points to post '", "t.post", "', which does not exist'"]
-        ) + "\nFROM \(q.table("timeline")) t\nWHERE NOT \(q.postExists("t.post"))"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: "'null'",
+                actual:
+                    "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster", post: "t.post")) END",
+                fix: q.fix([(path, "'null'")]),
+                message: [q.name("t.user"), "'''s timeline points to post '", "t.post", "', which does not exist'"]
+            ) + "\nFROM \(q.table("timeline")) t\nWHERE NOT \(q.postExists("t.post"))"
     }
 }

@@ -51,8 +51,10 @@ public struct DerivedData: Sendable {
         // The posts' side and the users' side need nothing of each other: one core each.
         let ((posts, postComments), people) = concurrently(
             {
-                (Self.postSide(dataset, postIndexByKey: postIndexByKey),
-                 Self.comments(dataset, postIndexByKey: postIndexByKey, userIndexByKey: userIndexByKey))
+                (
+                    Self.postSide(dataset, postIndexByKey: postIndexByKey),
+                    Self.comments(dataset, postIndexByKey: postIndexByKey, userIndexByKey: userIndexByKey)
+                )
             },
             { Self.userSide(dataset, userIndexByKey: userIndexByKey, postIndexByKey: postIndexByKey) })
         let (postTimes, postsByOwnerKey, ownPosts, rankOfPost) = (posts.times, posts.byOwnerKey, posts.own, posts.rank)
@@ -109,7 +111,10 @@ public struct DerivedData: Sendable {
 
     /// User ranks, likers and liked posts, followed keys and followers.
     private static func userSide(_ dataset: Dataset, userIndexByKey: [Int32], postIndexByKey: [Int32])
-        -> (rank: [Int32], likers: GroupedIndex, likedPosts: GroupedIndex, followedKeys: GroupedIndex, followers: GroupedIndex)
+        -> (
+            rank: [Int32], likers: GroupedIndex, likedPosts: GroupedIndex, followedKeys: GroupedIndex,
+            followers: GroupedIndex
+        )
     {
         let userRank = Self.rankUsers(dataset)
 
@@ -146,7 +151,8 @@ public struct DerivedData: Sendable {
 
     /// Each post's comments by existing authors, newest first (undated last), ties by comment key ascending, each
     /// comment key once (the last one read, as for posts that share a key); nil without comments.
-    private static func comments(_ dataset: Dataset, postIndexByKey: [Int32], userIndexByKey: [Int32]) -> GroupedIndex? {
+    private static func comments(_ dataset: Dataset, postIndexByKey: [Int32], userIndexByKey: [Int32]) -> GroupedIndex?
+    {
         let comments = dataset.comments
         guard !comments.isEmpty else { return nil }
         var pairs: [(group: Int32, value: Int32)] = []
@@ -175,7 +181,9 @@ public struct DerivedData: Sendable {
 
     /// Every user's own posts and followed users' posts, unsorted, with repeats: millions of entries, so
     /// counted first and then filled in place, each user's range at once.
-    private static func timelines(_ dataset: Dataset, followedKeys: GroupedIndex, postsByOwnerKey: GroupedIndex) -> GroupedIndex {
+    private static func timelines(_ dataset: Dataset, followedKeys: GroupedIndex, postsByOwnerKey: GroupedIndex)
+        -> GroupedIndex
+    {
         let users = dataset.users
         @Sendable func sources(_ i: Int, _ body: (ArraySlice<Int32>) -> Void) {
             let key = users[i].key

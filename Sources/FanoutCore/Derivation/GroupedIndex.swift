@@ -65,7 +65,9 @@ package struct GroupedIndex: Sendable {
 
     /// ``sortAndDeduplicateGroups(by:)`` on both cores: chunks of groups are sorted and deduplicated within
     /// their own ranges at once, then the groups are moved together. For the large indexes (timelines).
-    package mutating func sortAndDeduplicateGroupsConcurrently(by areInIncreasingOrder: @Sendable (Int32, Int32) -> Bool) {
+    package mutating func sortAndDeduplicateGroupsConcurrently(
+        by areInIncreasingOrder: @Sendable (Int32, Int32) -> Bool
+    ) {
         let starts = self.starts, groupCount = self.groupCount
         var kept = [Int32](repeating: 0, count: groupCount)
         let chunks = min(groupCount, 64)

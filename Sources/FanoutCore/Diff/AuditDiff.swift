@@ -33,9 +33,11 @@ public struct AuditDiff: Sendable {
         for (result, isNew) in [(new, true), (old, false)] {
             for rule in result.rulesRun where !rules.contains(where: { $0.rule == rule.id }) {
                 let count = { (findings: [Finding]) in findings.count { $0.rule == rule.id } }
-                rules.append(RuleCounts(
-                    rule: rule.id, severity: result.severity(of: rule), before: count(old.findings), after: count(new.findings),
-                    new: isNew ? count(remaining.findings) : 0, fixed: count(fixed)))
+                rules.append(
+                    RuleCounts(
+                        rule: rule.id, severity: result.severity(of: rule), before: count(old.findings),
+                        after: count(new.findings),
+                        new: isNew ? count(remaining.findings) : 0, fixed: count(fixed)))
             }
         }
         self.rules = rules

@@ -26,7 +26,8 @@ struct DiffFacts {
             -> (identity: [() -> [KeyID]], values: [() -> [KeyID]])
         {
             let captured = pattern?.captureNames ?? []
-            let values = ends.filter { !captured.contains($0.key) && $0.key != "id" }.sorted { $0.key < $1.key }.map(\.value)
+            let values = ends.filter { !captured.contains($0.key) && $0.key != "id" }.sorted { $0.key < $1.key }.map(
+                \.value)
             return (captured.compactMap { ends[$0] }, values + extra)
         }
         var set: Int?
@@ -37,35 +38,48 @@ struct DiffFacts {
             keys = split(schema.users?.pattern, ["user": { dataset.users.map(\.key) }])
         case .posts:
             count = dataset.posts.count
-            keys = split(schema.posts?.pattern, ["post": { dataset.posts.map(\.key) }, "poster": { dataset.posts.map(\.pathOwner) }],
-                         extra: [{ dataset.posts.map(\.owner) }, { dataset.posts.map(\.posterCopyUID) }])
+            keys = split(
+                schema.posts?.pattern,
+                ["post": { dataset.posts.map(\.key) }, "poster": { dataset.posts.map(\.pathOwner) }],
+                extra: [{ dataset.posts.map(\.owner) }, { dataset.posts.map(\.posterCopyUID) }])
         case .likes, .likeMirror, .flags:
-            let edges: [Like] = relation == .flags ? dataset.flags.map { Like(post: $0.post, user: $0.user, id: $0.id) }
+            let edges: [Like] =
+                relation == .flags
+                ? dataset.flags.map { Like(post: $0.post, user: $0.user, id: $0.id) }
                 : relation == .likes ? dataset.likes : dataset.likeMirror
             count = edges.count
             let pattern = relation == .likes ? schema.likes : relation == .flags ? schema.flags : schema.likeMirror
-            keys = split(pattern?.pattern, ["post": { edges.map(\.post) }, "user": { edges.map(\.user) }, "id": { edges.map(\.id) }])
+            keys = split(
+                pattern?.pattern,
+                ["post": { edges.map(\.post) }, "user": { edges.map(\.user) }, "id": { edges.map(\.id) }])
         case .following, .followers:
             let edges = relation == .following ? dataset.following : dataset.followers
             count = edges.count
-            keys = split((relation == .following ? schema.following : schema.followers)?.pattern,
-                         ["user": { edges.map(\.user) }, "target": { edges.map(\.target) }, "id": { edges.map(\.id) }])
+            keys = split(
+                (relation == .following ? schema.following : schema.followers)?.pattern,
+                ["user": { edges.map(\.user) }, "target": { edges.map(\.target) }, "id": { edges.map(\.id) }])
         case .timeline:
             count = dataset.timeline.count
             let entries = dataset.timeline
-            keys = split(schema.timeline?.pattern, [
-                "user": { entries.map(\.user) }, "post": { entries.map(\.post) },
-                // A row keyed by its post (`Dataset.path(ofTimeline:post:id:)`).
-                "id": { entries.map { $0.id != noKey ? $0.id : $0.post } },
-            ], extra: [{ entries.map(\.posterUID) }])
+            keys = split(
+                schema.timeline?.pattern,
+                [
+                    "user": { entries.map(\.user) }, "post": { entries.map(\.post) },
+                    // A row keyed by its post (`Dataset.path(ofTimeline:post:id:)`).
+                    "id": { entries.map { $0.id != noKey ? $0.id : $0.post } },
+                ], extra: [{ entries.map(\.posterUID) }])
         case .postMirror:
             count = dataset.postMirror.count
             let entries = dataset.postMirror
-            keys = split(schema.postMirror?.pattern, ["user": { entries.map(\.user) }, "post": { entries.map(\.post) }, "id": { entries.map(\.id) }])
+            keys = split(
+                schema.postMirror?.pattern,
+                ["user": { entries.map(\.user) }, "post": { entries.map(\.post) }, "id": { entries.map(\.id) }])
         case .comments:
             count = dataset.comments.count
             let comments = dataset.comments
-            keys = split(schema.comments?.pattern, ["post": { comments.map(\.post) }, "user": { comments.map(\.user) }, "id": { comments.map(\.id) }])
+            keys = split(
+                schema.comments?.pattern,
+                ["post": { comments.map(\.post) }, "user": { comments.map(\.user) }, "id": { comments.map(\.id) }])
         case .declared(let name):
             set = dataset.rowSets.rows(of: name)
             guard let s = set else {
@@ -124,7 +138,7 @@ struct DiffFacts {
     private static func sameText(_ x: String?, _ y: String?) -> Bool {
         switch (x, y) {
         case (nil, nil): true
-        case let (x?, y?): x.utf8.elementsEqual(y.utf8)
+        case (let x?, let y?): x.utf8.elementsEqual(y.utf8)
         default: false
         }
     }
@@ -163,8 +177,10 @@ struct DiffFacts {
         case .posts:
             let post = d.posts[fact]
             members = [
-                ("created_at", post.createdAt?.jsonValue ?? .null), ("like_count", post.storedLikeCount?.jsonValue ?? .null),
-                ("owner", key(post.owner)), ("poster_uid", key(post.posterCopyUID)), ("poster_username", text(post.posterCopyUsername)),
+                ("created_at", post.createdAt?.jsonValue ?? .null),
+                ("like_count", post.storedLikeCount?.jsonValue ?? .null),
+                ("owner", key(post.owner)), ("poster_uid", key(post.posterCopyUID)),
+                ("poster_username", text(post.posterCopyUsername)),
             ]
         case .likes, .likeMirror:
             let like = relation == .likes ? d.likes[fact] : d.likeMirror[fact]
@@ -179,8 +195,10 @@ struct DiffFacts {
         case .postMirror: members = [("post", key(d.postMirror[fact].post)), ("user", key(d.postMirror[fact].user))]
         case .comments:
             let comment = d.comments[fact]
-            members = [("created_at", comment.createdAt?.jsonValue ?? .null), ("post", key(comment.post)),
-                       ("text", text(comment.text)), ("user", key(comment.user))]
+            members = [
+                ("created_at", comment.createdAt?.jsonValue ?? .null), ("post", key(comment.post)),
+                ("text", text(comment.text)), ("user", key(comment.user)),
+            ]
         case .declared:
             guard let s = rowSet else { return .object([]) }
             let rows = d.declared[s], set = d.rowSets.sets[s]
@@ -188,7 +206,9 @@ struct DiffFacts {
             if let a = set.a { list.append(("a", key(rows.key(fact, a)))) }
             if let b = set.b { list.append(("b", key(rows.key(fact, b)))) }
             // Objects and arrays are kept only as what they are (`{…}`), as the `declared` table holds them.
-            if rows.keepsValues { list.append(("value", rows.values[fact].json ?? rows.values[fact].text.map(JSONValue.string) ?? .null)) }
+            if rows.keepsValues {
+                list.append(("value", rows.values[fact].json ?? rows.values[fact].text.map(JSONValue.string) ?? .null))
+            }
             members = list
         }
         return .object(members.map { (key: $0.0, value: $0.1) })

@@ -28,7 +28,9 @@ struct FactMatching {
             { Groups(first: new.keys.first, tails: newTails, count: new.count, groupCount: keySpace + 1) })
         o.entries.withUnsafeBufferPointer { oldEntries in
             n.entries.withUnsafeBufferPointer { newEntries in
-                walk(Side(entries: oldEntries, groups: o), Side(entries: newEntries, groups: n), groupCount: keySpace + 1)
+                walk(
+                    Side(entries: oldEntries, groups: o), Side(entries: newEntries, groups: n), groupCount: keySpace + 1
+                )
             }
         }
     }

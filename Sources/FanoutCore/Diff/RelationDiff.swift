@@ -29,7 +29,9 @@ public struct RelationDiff: Sendable {
     public var removed: [DiffEntry]
     public var changed: [DiffEntry]
 
-    public init(relation: DiffRelation, before: Int, after: Int, added: [DiffEntry], removed: [DiffEntry], changed: [DiffEntry]) {
+    public init(
+        relation: DiffRelation, before: Int, after: Int, added: [DiffEntry], removed: [DiffEntry], changed: [DiffEntry]
+    ) {
         self.relation = relation
         self.before = before
         self.after = after
@@ -44,8 +46,10 @@ public struct RelationDiff: Sendable {
     /// Compares `relation` in two datasets laid out alike, their keys in one space by `mapping`.
     init(_ relation: DiffRelation, old: Dataset, new: Dataset, mapping: KeyMapping) {
         let oldFacts = DiffFacts(relation, of: old), newFacts = DiffFacts(relation, of: new)
-        let (oldIdentities, newIdentities) = concurrently({ oldFacts.identities(mapping) }, { newFacts.identities(nil) })
-        let matching = FactMatching(old: (oldIdentities, oldFacts.count), new: (newIdentities, newFacts.count), keySpace: mapping.keySpace)
+        let (oldIdentities, newIdentities) = concurrently(
+            { oldFacts.identities(mapping) }, { newFacts.identities(nil) })
+        let matching = FactMatching(
+            old: (oldIdentities, oldFacts.count), new: (newIdentities, newFacts.count), keySpace: mapping.keySpace)
         var changedPairs: [(old: Int, new: Int)] = []
         if !matching.kept.isEmpty {
             // Keys the values hold besides the identity: mapped likewise, then compared with the other members.
@@ -59,11 +63,14 @@ public struct RelationDiff: Sendable {
         self.relation = relation
         before = matching.oldCount
         after = matching.newCount
-        added = Self.sorted(matching.added.map { DiffEntry(path: newFacts.path($0), old: nil, new: newFacts.value($0)) })
-        removed = Self.sorted(matching.removed.map { DiffEntry(path: oldFacts.path($0), old: oldFacts.value($0), new: nil) })
-        changed = Self.sorted(changedPairs.map {
-            DiffEntry(path: newFacts.path($0.new), old: oldFacts.value($0.old), new: newFacts.value($0.new))
-        })
+        added = Self.sorted(
+            matching.added.map { DiffEntry(path: newFacts.path($0), old: nil, new: newFacts.value($0)) })
+        removed = Self.sorted(
+            matching.removed.map { DiffEntry(path: oldFacts.path($0), old: oldFacts.value($0), new: nil) })
+        changed = Self.sorted(
+            changedPairs.map {
+                DiffEntry(path: newFacts.path($0.new), old: oldFacts.value($0.old), new: newFacts.value($0.new))
+            })
     }
 
     /// `entries` ordered by path, by UTF-8 bytes (as `fanout sql --diff`'s runners order them).

@@ -58,22 +58,35 @@ public struct HistoryRecord: Sendable, Equatable {
         for finding in audit.findings { perRule[finding.rule, default: 0] += 1 }
         self.init(
             export: export, schema: dataset.schema.name, time: time,
-            counts: DiffRelation.all(in: dataset.schema).map { RelationCount(relation: $0.name, count: DiffFacts($0, of: dataset).count) },
-            findings: audit.rulesRun.map { RuleCount(rule: $0.id, severity: audit.severity(of: $0), count: perRule[$0.id] ?? 0) })
+            counts: DiffRelation.all(in: dataset.schema).map {
+                RelationCount(relation: $0.name, count: DiffFacts($0, of: dataset).count)
+            },
+            findings: audit.rulesRun.map {
+                RuleCount(rule: $0.id, severity: audit.severity(of: $0), count: perRule[$0.id] ?? 0)
+            })
     }
 
     /// The findings at `severity`.
-    public func count(_ severity: Severity) -> Int { findings.filter { $0.severity == severity }.reduce(0) { $0 + $1.count } }
+    public func count(_ severity: Severity) -> Int {
+        findings.filter { $0.severity == severity }.reduce(0) { $0 + $1.count }
+    }
 
     /// The record as one line of the history file, with its line break.
     public func line() -> String {
         func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(members.map { (key: $0.0, value: $0.1) }) }
         func int(_ n: Int) -> JSONValue { .number(JSONNumber(Int64(n))) }
         let value = object([
-            ("tool", .string("fanout")), ("version", int(Self.version)), ("export", .string(export)), ("schema", .string(schema)),
+            ("tool", .string("fanout")), ("version", int(Self.version)), ("export", .string(export)),
+            ("schema", .string(schema)),
             ("time", .string(time)),
             ("counts", object(counts.map { ($0.relation, int($0.count)) })),
-            ("findings", object(findings.map { ($0.rule, object([("count", int($0.count)), ("severity", .string($0.severity.rawValue))])) })),
+            (
+                "findings",
+                object(
+                    findings.map {
+                        ($0.rule, object([("count", int($0.count)), ("severity", .string($0.severity.rawValue))]))
+                    })
+            ),
             ("severities", object([Severity.error, .warning, .info].map { ($0.rawValue, int(count($0))) })),
         ])
         return JSONWriter(pretty: false, sortKeys: true).write(value) + "\n"
@@ -111,7 +124,9 @@ public struct HistoryRecord: Sendable, Equatable {
         }
         var relations: [RelationCount] = []
         for (name, n) in counts {
-            guard let count = n.numberValue?.int64, count >= 0 else { throw fail("counts.\(name) must be a whole number") }
+            guard let count = n.numberValue?.int64, count >= 0 else {
+                throw fail("counts.\(name) must be a whole number")
+            }
             relations.append(RelationCount(relation: name, count: Int(count)))
         }
         var rules: [RuleCount] = []

@@ -61,7 +61,8 @@ public struct HistoryTrend: Sendable {
                 guard before.count >= Settings.minimumRuns else { continue }
                 let median = Self.median(before)
                 if Double(count) > settings.factor * max(median, 1) {
-                    anomalies.append(Anomaly(run: run, rule: rule, count: count, median: median, compared: before.count))
+                    anomalies.append(
+                        Anomaly(run: run, rule: rule, count: count, median: median, compared: before.count))
                 }
             }
         }

@@ -65,7 +65,9 @@ extension Dataset {
     }
 
     /// The database path of `entry`.
-    package func path(of entry: TimelineEntry) -> String? { path(ofTimeline: entry.user, post: entry.post, id: entry.id) }
+    package func path(of entry: TimelineEntry) -> String? {
+        path(ofTimeline: entry.user, post: entry.post, id: entry.id)
+    }
 
     /// The database path of a comment, e.g. `comments/-Kx/-Kc`.
     package func path(of comment: Comment) -> String? {
@@ -119,8 +121,9 @@ extension Dataset {
             // Rows (Parse's `Like/{id}`) are found by their own key, not by the pair.
             case "id" where id != noKey: key(id)
             case "id":
-                newRowKey([(relation.user, user), (relation.post, post), (relation.target, target)]
-                    .compactMap { field, end in field == nil ? nil : end })
+                newRowKey(
+                    [(relation.user, user), (relation.post, post), (relation.target, target)]
+                        .compactMap { field, end in field == nil ? nil : end })
             default: "{\(name)}"
             }
         }
@@ -132,7 +135,9 @@ extension Dataset {
     }
 
     /// What a new entry of `relation` holds: the schema's edge value, or for a row the fields naming its ends.
-    package func entryValue(_ relation: EdgeRelation, post: KeyID = noKey, user: KeyID = noKey, target: KeyID = noKey) -> JSONValue {
+    package func entryValue(_ relation: EdgeRelation, post: KeyID = noKey, user: KeyID = noKey, target: KeyID = noKey)
+        -> JSONValue
+    {
         let fields = [(relation.user, user), (relation.post, post), (relation.target, target)]
             .compactMap { field, end in field.map { ($0, end) } }
         guard !fields.isEmpty else { return schema.edgeValue.json }

@@ -73,11 +73,14 @@ extension Dataset {
         package init() {}
 
         init(
-            users: Int, posts: Int, likes: Int, likeMirror: Int, following: Int, followers: Int, timeline: Int, postMirror: Int,
+            users: Int, posts: Int, likes: Int, likeMirror: Int, following: Int, followers: Int, timeline: Int,
+            postMirror: Int,
             flags: Int, comments: Int, declared: [Int]
         ) {
             (self.users, self.posts, self.likes, self.likeMirror) = (users, posts, likes, likeMirror)
-            (self.following, self.followers, self.timeline, self.postMirror, self.flags) = (following, followers, timeline, postMirror, flags)
+            (self.following, self.followers, self.timeline, self.postMirror, self.flags) = (
+                following, followers, timeline, postMirror, flags
+            )
             (self.comments, self.declared) = (comments, declared)
         }
     }
@@ -103,7 +106,9 @@ extension Dataset {
         postMirror.renumberKeys(from: start.postMirror, ids)
         flags.renumberKeys(from: start.flags, ids)
         comments.renumberKeys(from: start.comments, ids)
-        for i in declared.indices { declared[i].renumberKeys(from: i < start.declared.count ? start.declared[i] : 0, ids) }
+        for i in declared.indices {
+            declared[i].renumberKeys(from: i < start.declared.count ? start.declared[i] : 0, ids)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Large memory the read fills from its start, in 2 MB pages.
@@ -14,11 +14,11 @@ enum HugePages {
     /// Advises the 2 MB pages within `bytes` bytes at `base` (Linux; elsewhere nothing).
     static func advise(_ base: UnsafeMutableRawPointer?, bytes: Int) {
         #if canImport(Glibc)
-        guard let base, bytes >= 2 * size else { return }
-        let start = (Int(bitPattern: base) + size - 1) & ~(size - 1)
-        let end = (Int(bitPattern: base) + bytes) & ~(size - 1)
-        guard end > start, let from = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(from, end - start, MADV_HUGEPAGE)
+            guard let base, bytes >= 2 * size else { return }
+            let start = (Int(bitPattern: base) + size - 1) & ~(size - 1)
+            let end = (Int(bitPattern: base) + bytes) & ~(size - 1)
+            guard end > start, let from = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(from, end - start, MADV_HUGEPAGE)
         #endif
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hash table behind ``KeyTable``: 16 bytes a slot, four to a cache line, holding the key's id, length and
@@ -29,15 +29,15 @@ final class KeySlots: @unchecked Sendable {
         self.capacity = capacity
         let bytes = capacity * Self.slotSize
         #if canImport(Glibc)
-        if bytes >= HugePages.size,
-            let region = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            region != MAP_FAILED
-        {
-            _ = madvise(region, bytes, MADV_HUGEPAGE)
-            base = region
-            mapped = true
-            return
-        }
+            if bytes >= HugePages.size,
+                let region = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                region != MAP_FAILED
+            {
+                _ = madvise(region, bytes, MADV_HUGEPAGE)
+                base = region
+                mapped = true
+                return
+            }
         #endif
         mapped = false
         base = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
@@ -46,10 +46,10 @@ final class KeySlots: @unchecked Sendable {
 
     deinit {
         #if canImport(Glibc)
-        if mapped {
-            munmap(base, capacity * Self.slotSize)
-            return
-        }
+            if mapped {
+                munmap(base, capacity * Self.slotSize)
+                return
+            }
         #endif
         base.deallocate()
     }

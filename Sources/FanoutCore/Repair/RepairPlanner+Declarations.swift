@@ -37,7 +37,9 @@ extension RepairPlanner {
         let declarations = dataset.schema.declarations.copies
         guard !declarations.isEmpty else { return }
         for copy in declarations {
-            guard let rule = RuleCatalog.rules(for: dataset.schema).first(where: { $0.descriptor.id == copy.name }) as? DeclaredCopyRule
+            guard
+                let rule = RuleCatalog.rules(for: dataset.schema).first(where: { $0.descriptor.id == copy.name })
+                    as? DeclaredCopyRule
             else { continue }
             let (row, field) = copy.at.rowAndField
             let original = rule.originals(in: context)
@@ -51,7 +53,8 @@ extension RepairPlanner {
                 case .field(let via): key = Self.string(at: via.keys[...], in: value)
                 }
                 guard let key, let id = dataset.keyID(key), let original = original(id) else { continue }
-                updates[path] = field.keys.isEmpty ? original : RepairPatch.setting(field.keys[...], to: original, in: value)
+                updates[path] =
+                    field.keys.isEmpty ? original : RepairPatch.setting(field.keys[...], to: original, in: value)
             }
         }
     }
@@ -74,11 +77,15 @@ extension MirrorRule {
         let keptPairs = PackedPairSet(kept.lazy.map(pair))
         var entries: [PatchEntry] = []
         for edge in MirrorDifference(source: kept, mirror: mirror, packed: pair).notMirrored {
-            if let path = paths(of: edge, fromSource: true, in: dataset).mirror { entries.append(PatchEntry(path, entryValue(edge, in: dataset))) }
+            if let path = paths(of: edge, fromSource: true, in: dataset).mirror {
+                entries.append(PatchEntry(path, entryValue(edge, in: dataset)))
+            }
         }
         // Every entry of an edge not kept, repeated ones too.
         for edge in mirror where !keptPairs.contains(pair(edge)) {
-            if let path = paths(of: edge, fromSource: false, in: dataset).mirror { entries.append(PatchEntry(path, .null)) }
+            if let path = paths(of: edge, fromSource: false, in: dataset).mirror {
+                entries.append(PatchEntry(path, .null))
+            }
         }
         return entries
     }

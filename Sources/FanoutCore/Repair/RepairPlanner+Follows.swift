@@ -28,7 +28,8 @@ extension RepairPlanner {
         guard sourceIsFollowing, schema.followers != nil else { return repaired }
         let mirrored = Set(dataset.followers.map(packed))
         for follow in repaired where !mirrored.contains(packed(follow)) {
-            set(dataset.path(ofFollower: Follow(user: follow.user, target: follow.target)),
+            set(
+                dataset.path(ofFollower: Follow(user: follow.user, target: follow.target)),
                 dataset.entryValue(schema.followers!, user: follow.user, target: follow.target))
         }
         for follow in dataset.followers where !kept.contains(packed(follow)) {

@@ -20,7 +20,8 @@ extension RepairPlanner {
         guard dataset.schema.likeMirror != nil else { return }
         let mirrored = Set(dataset.likeMirror.map(packed))
         for like in dataset.likes where kept.contains(packed(like)) && !mirrored.contains(packed(like)) {
-            set(dataset.path(ofMirroredLike: Like(post: like.post, user: like.user)),
+            set(
+                dataset.path(ofMirroredLike: Like(post: like.post, user: like.user)),
                 dataset.entryValue(dataset.schema.likeMirror!, post: like.post, user: like.user))
         }
         for like in dataset.likeMirror where !kept.contains(packed(like)) {

@@ -7,12 +7,15 @@ extension RepairPlanner {
     mutating func repairTimelines(follows: [Follow]) {
         let schema = dataset.schema
         guard let relation = schema.timeline, schema.posts != nil, schema.users != nil else { return }
-        let followed = GroupedIndex(groupCount: dataset.users.count, pairs: follows.compactMap { follow in
-            guard let u = derived.user(follow.user), let t = derived.user(follow.target) else { return nil }
-            return (Int32(u), Int32(t))
-        })
+        let followed = GroupedIndex(
+            groupCount: dataset.users.count,
+            pairs: follows.compactMap { follow in
+                guard let u = derived.user(follow.user), let t = derived.user(follow.target) else { return nil }
+                return (Int32(u), Int32(t))
+            })
         let stored = GroupedIndex(
-            groupCount: dataset.keys.count, pairs: dataset.timeline.indices.map { (dataset.timeline[$0].user, Int32($0)) })
+            groupCount: dataset.keys.count,
+            pairs: dataset.timeline.indices.map { (dataset.timeline[$0].user, Int32($0)) })
         // Per post: the last user whose timeline expects it, and the last whose stored timeline holds it. Stamps
         // avoid a set per user over millions of entries.
         var expected = [Int32](repeating: -1, count: dataset.posts.count)
@@ -38,7 +41,9 @@ extension RepairPlanner {
             for p in posts where present[Int(p)] != stamp {
                 present[Int(p)] = stamp
                 let post = dataset.posts[Int(p)]
-                set(dataset.path(ofTimeline: user.key, post: post.key), timelineEntryValue(dataset, owner: post.owner, post: post.key))
+                set(
+                    dataset.path(ofTimeline: user.key, post: post.key),
+                    timelineEntryValue(dataset, owner: post.owner, post: post.key))
             }
         }
         for entry in dataset.timeline where derived.user(entry.user) == nil {

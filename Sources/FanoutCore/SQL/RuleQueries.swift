@@ -25,12 +25,14 @@ public enum RuleQueries {
     /// the reasons `check` gives.
     /// `tablePrefix` starts the tables' names (`fanout sql --diff` reads `old_users` and `new_users`).
     public static func queries(
-        schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect, tablePrefix: String = ""
+        schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect,
+        tablePrefix: String = ""
     ) -> (queries: [RuleQuery], skipped: [SkippedRule]) {
         let (ran, skipped, _) = Audit.plan(schema, configuration)
         let queries = ran.map { rule, severity in
             let id = rule.descriptor.id
-            let context = SQLContext(schema: schema, dialect: dialect, rule: id, severity: severity, tablePrefix: tablePrefix)
+            let context = SQLContext(
+                schema: schema, dialect: dialect, rule: id, severity: severity, tablePrefix: tablePrefix)
             return RuleQuery(rule: id, severity: severity, sql: rule.sql(context))
         }
         return (queries, skipped)
@@ -60,17 +62,18 @@ public enum RuleQueries {
                     """),
             DerivedQuery(
                 name: "likers", summary: "post, user, rank: each post's likers in the order pages list them",
-                sql: q.with("""
+                sql: q.with(
+                    """
                     liked AS (
                       SELECT DISTINCT l.post AS post, l.user AS user FROM \(q.table("likes")) l
                       WHERE \(q.userExists("l.user")) AND \(q.postExists("l.post"))
                     )
                     """) + """
-                    SELECT k.post AS post, k.user AS user,
-                      row_number() OVER (PARTITION BY k.post ORDER BY coalesce(u.username, u.name, u.user), k.user) AS rank
-                    FROM liked k JOIN live_users u ON u.user = k.user
-                    ORDER BY post, rank
-                    """),
+                        SELECT k.post AS post, k.user AS user,
+                          row_number() OVER (PARTITION BY k.post ORDER BY coalesce(u.username, u.name, u.user), k.user) AS rank
+                        FROM liked k JOIN live_users u ON u.user = k.user
+                        ORDER BY post, rank
+                        """),
         ]
     }
 }

@@ -37,7 +37,9 @@ extension SQLContext {
                 + exists([(hasUsers, userExists("l.user")), (hasPosts, postExists("l.post"))]) + "\n)"
         case .follows:
             return "kept AS (\n  SELECT DISTINCT f.user AS user, f.target AS target FROM \(followSource) f"
-                + exists([(true, "f.user <> f.target"), (hasUsers, userExists("f.user")), (hasUsers, userExists("f.target"))]) + "\n)"
+                + exists([
+                    (true, "f.user <> f.target"), (hasUsers, userExists("f.user")), (hasUsers, userExists("f.target")),
+                ]) + "\n)"
         case .comments:
             return "kept AS (\n  SELECT c.post AS post, c.id AS id, c.user AS user FROM \(table("comments")) c"
                 + exists([(hasPosts, postExists("c.post")), (hasUsers, userExists("c.user"))])

@@ -41,7 +41,8 @@ package struct SQLContext: Sendable {
     /// `with` of a list of clauses.
     package func with(_ extra: [String]) -> String {
         let users = table("users"), posts = table("posts")
-        return "WITH live_users AS (\n  SELECT u.* FROM \(users) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1\n),\n"
+        return
+            "WITH live_users AS (\n  SELECT u.* FROM \(users) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1\n),\n"
             + "live_posts AS (\n  SELECT p.* FROM \(posts) p QUALIFY row_number() OVER (PARTITION BY p.post ORDER BY p.seq DESC) = 1\n)"
             + extra.map { ",\n" + $0 }.joined() + "\n"
     }
@@ -105,7 +106,8 @@ package struct SQLContext: Sendable {
     /// messages print numbers too large for an `Int`.
     package func swiftDescription(_ expression: String) -> String {
         let part = { (group: Int) in dialect.exponentPart(expression, group) }
-        return "CASE WHEN abs(\(expression)) < 1e16 THEN CAST(CAST(\(expression) AS BIGINT) AS \(dialect.text)) || '.0' "
+        return
+            "CASE WHEN abs(\(expression)) < 1e16 THEN CAST(CAST(\(expression) AS BIGINT) AS \(dialect.text)) || '.0' "
             + "ELSE \(part(1)) || \(part(2)) || CASE WHEN \(part(3)) IN ('', '0') THEN '' ELSE '.' || \(part(3)) END "
             + "|| 'e' || CASE WHEN \(part(4)) LIKE '-%' THEN '' ELSE '+' END || \(part(4)) END"
     }
@@ -134,7 +136,10 @@ package struct SQLContext: Sendable {
     /// The JSON text of an object with a value (JSON text) at each field path, members in the order given, nested
     /// paths as nested objects: what `RepairPatch.setting` builds from the same fields.
     package func object(_ fields: [(FieldPath, String)]) -> String {
-        indirect enum Node { case leaf(String), object([(String, Node)]) }
+        indirect enum Node {
+            case leaf(String)
+            case object([(String, Node)])
+        }
         func set(_ keys: ArraySlice<String>, _ value: String, in node: Node) -> Node {
             guard let key = keys.first else { return .leaf(value) }
             guard case .object(var members) = node else { return set(keys, value, in: .object([])) }
@@ -171,7 +176,8 @@ package struct SQLContext: Sendable {
 
     /// The fix setting each path to its JSON text.
     package func fix(_ entries: [(path: String, value: String)]) -> String {
-        entries.isEmpty ? "CAST(\(dialect.array([])) AS \(dialect.fixType))"
+        entries.isEmpty
+            ? "CAST(\(dialect.array([])) AS \(dialect.fixType))"
             : dialect.array(entries.map { dialect.structure([("path", $0.path), ("value", $0.value)]) })
     }
 
@@ -227,7 +233,8 @@ package struct SQLContext: Sendable {
 
     /// The select list of a finding row.
     package func finding(
-        paths: [String], pathList: String? = nil, expected: String? = nil, actual: String? = nil, fix: String, message: [String]
+        paths: [String], pathList: String? = nil, expected: String? = nil, actual: String? = nil, fix: String,
+        message: [String]
     ) -> String {
         """
         SELECT \(text(rule)) AS rule, \(text(severity.rawValue)) AS severity, \(pathList ?? array(paths)) AS paths,

@@ -49,7 +49,8 @@ public enum SQLDialect: String, CaseIterable, Sendable {
     /// size test rather than `try_element_at`, whose generated code failed to compile over some rules' rows (Spark
     /// then fell back to interpreting them, logging a stack trace each time).
     func firstOrEmpty(_ list: String) -> String {
-        self == .spark ? "CASE WHEN size(\(list)) > 0 THEN element_at(\(list), 1) ELSE '' END" : "coalesce((\(list))[1], '')"
+        self == .spark
+            ? "CASE WHEN size(\(list)) > 0 THEN element_at(\(list), 1) ELSE '' END" : "coalesce((\(list))[1], '')"
     }
 
     /// `list` without its first element.

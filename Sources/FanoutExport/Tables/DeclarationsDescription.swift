@@ -5,54 +5,96 @@ import FanoutJSON
 /// the declared rules' queries (docs/layouts.md "Declaring your app's copies"). The keys are the schema file's.
 enum DeclarationsDescription {
     static func json(_ declarations: Declarations) -> JSONValue {
-        func severity(_ s: Severity?) -> [(key: String, value: JSONValue)] { s.map { [("severity", .string($0.rawValue))] } ?? [] }
+        func severity(_ s: Severity?) -> [(key: String, value: JSONValue)] {
+            s.map { [("severity", .string($0.rawValue))] } ?? []
+        }
         return .object([
-            ("copies", .array(declarations.copies.map { copy in
-                .object([
-                    ("name", .string(copy.name)), ("at", .string(copy.at.description)),
-                    ("of", .string("\(copy.of.rawValue).\(copy.field)")), ("via", .string(copy.via.description)),
-                ] + severity(copy.severity))
-            })),
-            ("counters", .array(declarations.counters.map { counter in
-                .object([
-                    ("name", .string(counter.name)), ("at", .string(counter.at.description)), ("counts", .string(counter.counts.rawValue)),
-                ] + (counter.per.map { [("per", JSONValue.string($0))] } ?? []) + severity(counter.severity))
-            })),
-            ("mirrors", .array(declarations.mirrors.map { mirror in
-                .object([
-                    ("name", .string(mirror.name)), ("of", .string(mirror.of.rawValue)), ("at", .string(mirror.at.description)),
-                    ("ends", .object(mirror.ends.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.description)) })),
-                ] + (mirror.value.map { [("value", JSONValue.string($0))] } ?? []) + severity(mirror.severity))
-            })),
-            ("references", .array(declarations.references.map { reference in
-                .object([
-                    ("name", .string(reference.name)), ("at", .string(reference.at.description)),
-                    ("to", .string(reference.to.written)), ("deletable", .bool(reference.deletable)),
-                ] + severity(reference.severity))
-            })),
+            (
+                "copies",
+                .array(
+                    declarations.copies.map { copy in
+                        .object(
+                            [
+                                ("name", .string(copy.name)), ("at", .string(copy.at.description)),
+                                ("of", .string("\(copy.of.rawValue).\(copy.field)")),
+                                ("via", .string(copy.via.description)),
+                            ] + severity(copy.severity))
+                    })
+            ),
+            (
+                "counters",
+                .array(
+                    declarations.counters.map { counter in
+                        .object(
+                            [
+                                ("name", .string(counter.name)), ("at", .string(counter.at.description)),
+                                ("counts", .string(counter.counts.rawValue)),
+                            ] + (counter.per.map { [("per", JSONValue.string($0))] } ?? []) + severity(counter.severity)
+                        )
+                    })
+            ),
+            (
+                "mirrors",
+                .array(
+                    declarations.mirrors.map { mirror in
+                        .object(
+                            [
+                                ("name", .string(mirror.name)), ("of", .string(mirror.of.rawValue)),
+                                ("at", .string(mirror.at.description)),
+                                (
+                                    "ends",
+                                    .object(
+                                        mirror.ends.sorted { $0.key < $1.key }.map {
+                                            ($0.key, .string($0.value.description))
+                                        })
+                                ),
+                            ] + (mirror.value.map { [("value", JSONValue.string($0))] } ?? [])
+                                + severity(mirror.severity))
+                    })
+            ),
+            (
+                "references",
+                .array(
+                    declarations.references.map { reference in
+                        .object(
+                            [
+                                ("name", .string(reference.name)), ("at", .string(reference.at.description)),
+                                ("to", .string(reference.to.written)), ("deletable", .bool(reference.deletable)),
+                            ] + severity(reference.severity))
+                    })
+            ),
         ])
     }
 
     /// The declarations `json(_:)` describes; nil when any is malformed.
     static func declarations(_ value: JSONValue) -> Declarations? {
         var declarations = Declarations()
-        func pattern(_ item: JSONValue, _ key: String) -> PathPattern? { item[key]?.stringValue.flatMap(PathPattern.init) }
-        func severity(_ item: JSONValue) -> Severity? { item["severity"]?.stringValue.flatMap(Severity.init(rawValue:)) }
+        func pattern(_ item: JSONValue, _ key: String) -> PathPattern? {
+            item[key]?.stringValue.flatMap(PathPattern.init)
+        }
+        func severity(_ item: JSONValue) -> Severity? {
+            item["severity"]?.stringValue.flatMap(Severity.init(rawValue:))
+        }
         for item in value["counters"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
                 let counts = item["counts"]?.stringValue.flatMap(DeclaredRelation.init(rawValue:))
             else { return nil }
-            declarations.counters.append(CounterDeclaration(
-                name: name, at: at, counts: counts, per: item["per"]?.stringValue, severity: severity(item)))
+            declarations.counters.append(
+                CounterDeclaration(
+                    name: name, at: at, counts: counts, per: item["per"]?.stringValue, severity: severity(item)))
         }
         for item in value["mirrors"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
                 let of = item["of"]?.stringValue.flatMap(DeclaredRelation.init(rawValue:))
             else { return nil }
             var ends: [String: FieldPath] = [:]
-            for (end, path) in item["ends"]?.objectMembers ?? [] { if let text = path.stringValue { ends[end] = FieldPath(text) } }
-            declarations.mirrors.append(MirrorDeclaration(
-                name: name, of: of, at: at, ends: ends, value: item["value"]?.stringValue, severity: severity(item)))
+            for (end, path) in item["ends"]?.objectMembers ?? [] {
+                if let text = path.stringValue { ends[end] = FieldPath(text) }
+            }
+            declarations.mirrors.append(
+                MirrorDeclaration(
+                    name: name, of: of, at: at, ends: ends, value: item["value"]?.stringValue, severity: severity(item))
+            )
         }
         for item in value["copies"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"), let of = item["of"]?.stringValue,
@@ -60,16 +102,21 @@ enum DeclarationsDescription {
             else { return nil }
             let parts = of.split(separator: ".", maxSplits: 1).map(String.init)
             guard parts.count == 2, let relation = DeclaredRelation(rawValue: parts[0]) else { return nil }
-            let source: KeySource = via.hasPrefix("{") && via.hasSuffix("}") ? .capture(String(via.dropFirst().dropLast())) : .field(FieldPath(via))
-            declarations.copies.append(CopyDeclaration(
-                name: name, at: at, of: relation, field: parts[1], via: source, severity: severity(item)))
+            let source: KeySource =
+                via.hasPrefix("{") && via.hasSuffix("}")
+                ? .capture(String(via.dropFirst().dropLast())) : .field(FieldPath(via))
+            declarations.copies.append(
+                CopyDeclaration(
+                    name: name, at: at, of: relation, field: parts[1], via: source, severity: severity(item)))
         }
         for item in value["references"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
                 let target = item["to"]?.stringValue.flatMap(ReferenceDeclaration.Target.init(written:))
             else { return nil }
-            declarations.references.append(ReferenceDeclaration(
-                name: name, at: at, to: target, deletable: item["deletable"]?.boolValue ?? false, severity: severity(item)))
+            declarations.references.append(
+                ReferenceDeclaration(
+                    name: name, at: at, to: target, deletable: item["deletable"]?.boolValue ?? false,
+                    severity: severity(item)))
         }
         return declarations
     }

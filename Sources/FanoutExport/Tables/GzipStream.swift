@@ -18,8 +18,10 @@ final class GzipStream {
         self.file = file
         output = .allocate(capacity: Self.outputSize)
         // 15 + 16: a 32 KiB window, and a gzip header and trailer rather than zlib's.
-        guard deflateInit2_(&stream, Self.level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, Self.level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else {
             output.deallocate()
             open = false

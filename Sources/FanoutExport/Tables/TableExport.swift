@@ -63,9 +63,11 @@ public enum TableExport {
                         writesSchemaRows: folder.writerCount == 1 && (part?.index ?? 0) == 0)
                 }
                 if let part {
-                    sink = try ExportLoader.readRows(path: path, schema: schema, part: part, progress: progress, sink: makeSink)
+                    sink = try ExportLoader.readRows(
+                        path: path, schema: schema, part: part, progress: progress, sink: makeSink)
                 } else {
-                    sink = try ExportLoader.readRows(path: path, schema: schema, progress: progress, splitTarget: splitTarget, sink: makeSink)
+                    sink = try ExportLoader.readRows(
+                        path: path, schema: schema, progress: progress, splitTarget: splitTarget, sink: makeSink)
                 }
             } catch {
                 // A failed output stops the walk; its error is the one to report.
@@ -76,7 +78,9 @@ public enum TableExport {
             if let failure = folder.firstFailure { throw failure }
             let written = try folder.finish(rows: sink.rowCounts)
             let schema = used!
-            try staged.write(manifest(export: path, schema: schema, options: options, written: written, part: part), to: manifestName)
+            try staged.write(
+                manifest(export: path, schema: schema, options: options, written: written, part: part), to: manifestName
+            )
             try staged.commit()
             return Summary(rows: written.map(\.rows), schemaName: schema.name)
         } catch {
@@ -89,29 +93,54 @@ public enum TableExport {
     /// `_manifest.json`: the format version, the export, the schema and its relations, and per table its
     /// columns with their types, its row count and its files.
     static func manifest(
-        export path: String, schema: Schema, options: Options, written: [(rows: Int, files: [String])], part: ExportPart? = nil
+        export path: String, schema: Schema, options: Options, written: [(rows: Int, files: [String])],
+        part: ExportPart? = nil
     ) -> String {
         var tables: [(key: String, value: JSONValue)] = []
         for (table, (rows, files)) in zip(Table.allCases, written) {
-            tables.append((table.name, .object([
-                ("columns", .array(table.columns.map { .object([("name", .string($0.name)), ("type", .string($0.type))]) })),
-                ("files", .array(files.map(JSONValue.string))),
-                ("rows", .number(JSONNumber(rows))),
-            ])))
+            tables.append(
+                (
+                    table.name,
+                    .object([
+                        (
+                            "columns",
+                            .array(
+                                table.columns.map { .object([("name", .string($0.name)), ("type", .string($0.type))]) })
+                        ),
+                        ("files", .array(files.map(JSONValue.string))),
+                        ("rows", .number(JSONNumber(rows))),
+                    ])
+                ))
         }
-        let manifest = JSONValue.object([
-            ("export", .object([("bytes", exportBytes(path).map { .number(JSONNumber($0)) } ?? .null), ("name", .string(path))])),
-            ("format_version", .number(JSONNumber(formatVersion))),
-            ("options", .object([
-                ("gzip", .bool(options.gzip)),
-                ("rows_per_file", options.rowsPerFile.map { .number(JSONNumber($0)) } ?? .null),
-            ])),
-            // A part's manifest says which part it is (keys stay sorted: `options`, `part`, `schema`).
-            ("part", part.map { .object([("count", .number(JSONNumber($0.count))), ("index", .number(JSONNumber($0.index + 1)))]) } ?? .null),
-            ("schema", SchemaDescription.json(schema)),
-            ("tables", .object(tables)),
-            ("tool", .string("fanout")),
-        ].filter { !($0.0 == "part" && $0.1 == .null) })
+        let manifest = JSONValue.object(
+            [
+                (
+                    "export",
+                    .object([
+                        ("bytes", exportBytes(path).map { .number(JSONNumber($0)) } ?? .null), ("name", .string(path)),
+                    ])
+                ),
+                ("format_version", .number(JSONNumber(formatVersion))),
+                (
+                    "options",
+                    .object([
+                        ("gzip", .bool(options.gzip)),
+                        ("rows_per_file", options.rowsPerFile.map { .number(JSONNumber($0)) } ?? .null),
+                    ])
+                ),
+                // A part's manifest says which part it is (keys stay sorted: `options`, `part`, `schema`).
+                (
+                    "part",
+                    part.map {
+                        .object([
+                            ("count", .number(JSONNumber($0.count))), ("index", .number(JSONNumber($0.index + 1))),
+                        ])
+                    } ?? .null
+                ),
+                ("schema", SchemaDescription.json(schema)),
+                ("tables", .object(tables)),
+                ("tool", .string("fanout")),
+            ].filter { !($0.0 == "part" && $0.1 == .null) })
         return JSONWriter(pretty: true).write(manifest) + "\n"
     }
 
@@ -122,10 +151,14 @@ public enum TableExport {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        func size(_ file: String) -> Int { ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0 }
+        func size(_ file: String) -> Int {
+            ((try? fm.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        }
         guard isDirectory.boolValue else { return size(path) }
         let files = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.reduce(0) { $0 + size((path as NSString).appendingPathComponent($1)) }
+        return files.filter { $0.hasSuffix(".json") }.reduce(0) {
+            $0 + size((path as NSString).appendingPathComponent($1))
+        }
     }
 }
 

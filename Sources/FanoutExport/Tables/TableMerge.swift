@@ -19,29 +19,38 @@ extension TableExport {
         var parts: [(index: Int, count: Int, name: String)] = []
         for name in names {
             let pieces = name.split(separator: "-")
-            guard pieces.count == 4, pieces[0] == "part", pieces[2] == "of", let index = Int(pieces[1]), let count = Int(pieces[3]),
+            guard pieces.count == 4, pieces[0] == "part", pieces[2] == "of", let index = Int(pieces[1]),
+                let count = Int(pieces[3]),
                 index >= 1, index <= count
             else { continue }
             parts.append((index, count, name))
         }
         guard let count = parts.first?.count else {
-            throw MergeError("\(folder): no parts to merge (folders named part-K-of-N, which `fanout tables --part K/N --out \(folder)` writes)")
+            throw MergeError(
+                "\(folder): no parts to merge (folders named part-K-of-N, which `fanout tables --part K/N --out \(folder)` writes)"
+            )
         }
         let counts = Set(parts.map(\.count))
         guard counts.count == 1 else {
-            throw MergeError("\(folder): parts of \(counts.sorted().map(String.init).joined(separator: " and ")) parts; merge the parts of one run (remove the others)")
+            throw MergeError(
+                "\(folder): parts of \(counts.sorted().map(String.init).joined(separator: " and ")) parts; merge the parts of one run (remove the others)"
+            )
         }
         let present = Set(parts.map(\.index))
         let missing = (1...count).filter { !present.contains($0) }
         guard missing.isEmpty else {
-            throw MergeError("\(folder): parts \(missing.map { "\($0)" }.joined(separator: ", ")) of \(count) are missing; run `fanout tables EXPORT --part K/\(count) --out \(folder)` for each")
+            throw MergeError(
+                "\(folder): parts \(missing.map { "\($0)" }.joined(separator: ", ")) of \(count) are missing; run `fanout tables EXPORT --part K/\(count) --out \(folder)` for each"
+            )
         }
         parts.sort { $0.index < $1.index }
         var merged: JSONValue?
         var tables: [(name: String, columns: JSONValue, rows: Int64, files: [JSONValue])] = []
         for part in parts {
             let path = "\(folder)/\(part.name)/\(manifestName)"
-            guard let data = fm.contents(atPath: path) else { throw MergeError("\(path): missing; the part was not written whole") }
+            guard let data = fm.contents(atPath: path) else {
+                throw MergeError("\(path): missing; the part was not written whole")
+            }
             let manifest: JSONValue
             do {
                 manifest = try data.withUnsafeBytes { (bytes) throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
@@ -52,7 +61,8 @@ extension TableExport {
             let shared = manifest.objectMembers?.filter { $0.key != "part" && $0.key != "tables" } ?? []
             if let first = merged {
                 guard JSONValue.object(shared) == first else {
-                    throw MergeError("\(path): another export, schema or options than part 1's; merge the parts of one run")
+                    throw MergeError(
+                        "\(path): another export, schema or options than part 1's; merge the parts of one run")
                 }
             } else {
                 merged = .object(shared)
@@ -62,7 +72,9 @@ extension TableExport {
                 let members = manifest["tables"]?.objectMembers
             else { throw MergeError("\(path): not the manifest of part \(part.index) of \(count)") }
             for (i, (name, table)) in members.enumerated() {
-                let files = (table["files"]?.arrayValue ?? []).compactMap(\.stringValue).map { JSONValue.string("\(part.name)/\($0)") }
+                let files = (table["files"]?.arrayValue ?? []).compactMap(\.stringValue).map {
+                    JSONValue.string("\(part.name)/\($0)")
+                }
                 let rows = table["rows"]?.numberValue?.int64 ?? 0
                 if i < tables.count {
                     guard tables[i].name == name, tables[i].columns == table["columns"] else {
@@ -76,17 +88,26 @@ extension TableExport {
             }
         }
         var members = merged?.objectMembers ?? []
-        members.append((
-            key: "tables",
-            value: .object(tables.map { table in
-                (key: table.name, value: .object([
-                    ("columns", table.columns), ("files", .array(table.files)), ("rows", .number(JSONNumber(table.rows))),
-                ]))
-            })))
+        members.append(
+            (
+                key: "tables",
+                value: .object(
+                    tables.map { table in
+                        (
+                            key: table.name,
+                            value: .object([
+                                ("columns", table.columns), ("files", .array(table.files)),
+                                ("rows", .number(JSONNumber(table.rows))),
+                            ])
+                        )
+                    })
+            ))
         members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
         try AtomicFile.write(JSONWriter(pretty: true).write(.object(members)) + "\n", to: "\(folder)/\(manifestName)")
         if !fm.fileExists(atPath: "\(folder)/\(StagedFolder.markerName)") {
-            try AtomicFile.write("Created by fanout. Fanout replaces this folder on the next build.\n", to: "\(folder)/\(StagedFolder.markerName)")
+            try AtomicFile.write(
+                "Created by fanout. Fanout replaces this folder on the next build.\n",
+                to: "\(folder)/\(StagedFolder.markerName)")
         }
         let schemaName = merged?["schema"]?["name"]?.stringValue ?? ""
         return Summary(rows: tables.map { Int($0.rows) }, schemaName: schemaName)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The bytes of an export, mapped from a file or read from standard input, decompressed when gzip.
@@ -65,7 +65,9 @@ package final class ExportBytes: @unchecked Sendable {
     var isMapped: Bool { mapped }
 
     /// Maps a regular file, or reads standard input (`-`), pipes and devices, as they are.
-    private static func readRaw(_ path: String, source: String, spooling: Bool) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
+    private static func readRaw(_ path: String, source: String, spooling: Bool) throws(InputError) -> (
+        base: UnsafeMutableRawPointer?, count: Int, mapped: Bool
+    ) {
         if path == "-" { return try readAll(fd: 0, source: source, spooling: spooling) }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputError.unreadable(path: path, reason: lastError()) }
@@ -88,7 +90,9 @@ package final class ExportBytes: @unchecked Sendable {
     }
 
     /// Reads `fd` to its end, into memory or (`spooling`) into a mapped temporary file.
-    private static func readAll(fd: Int32, source: String, spooling: Bool) throws(InputError) -> (base: UnsafeMutableRawPointer?, count: Int, mapped: Bool) {
+    private static func readAll(fd: Int32, source: String, spooling: Bool) throws(InputError) -> (
+        base: UnsafeMutableRawPointer?, count: Int, mapped: Bool
+    ) {
         guard spooling else {
             var buffer = GrowingBuffer(capacity: 1 << 20)
             try readAll(fd: fd, source: source, into: &buffer)
@@ -101,7 +105,9 @@ package final class ExportBytes: @unchecked Sendable {
         return (base, count, base != nil)
     }
 
-    private static func readAll<Output: ByteCollector & ~Copyable>(fd: Int32, source: String, into buffer: inout Output) throws(InputError) {
+    private static func readAll<Output: ByteCollector & ~Copyable>(fd: Int32, source: String, into buffer: inout Output)
+        throws(InputError)
+    {
         while true {
             try buffer.reserveSpace()
             let n = read(fd, buffer.free.start, buffer.free.count)

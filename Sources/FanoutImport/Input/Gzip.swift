@@ -11,7 +11,9 @@ enum Gzip {
     }
 
     /// Decompresses every gzip member in `input`. The caller owns the returned memory (`deallocate()`).
-    static func inflate(_ input: UnsafeRawBufferPointer, source: String) throws(InputError) -> (UnsafeMutableRawPointer, Int) {
+    static func inflate(_ input: UnsafeRawBufferPointer, source: String) throws(InputError) -> (
+        UnsafeMutableRawPointer, Int
+    ) {
         // The trailer's ISIZE is the size of the last member modulo 2^32: a good first guess for one member.
         // It is only believed up to deflate's largest ratio (``Deflate/largestRatio``), so that a few damaged
         // or hostile bytes cannot make Fanout reserve gigabytes before zlib has produced anything.
@@ -55,11 +57,13 @@ enum Gzip {
                 // `gzip a b > c` and parallel compressors write several members; read them all.
                 if consumed == input.count { return }
                 guard input[consumed] == 0x1F, consumed + 1 < input.count, input[consumed + 1] == 0x8B else {
-                    throw InputError.unreadable(path: source, reason: "unexpected data after the gzip stream at byte \(consumed)")
+                    throw InputError.unreadable(
+                        path: source, reason: "unexpected data after the gzip stream at byte \(consumed)")
                 }
                 inflateReset(&stream)
             case Z_BUF_ERROR where consumed == input.count:
-                throw InputError.unreadable(path: source, reason: "truncated gzip data: the file ends inside the compressed stream")
+                throw InputError.unreadable(
+                    path: source, reason: "truncated gzip data: the file ends inside the compressed stream")
             case Z_BUF_ERROR:
                 continue
             default:

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Bytes produced a piece at a time into a temporary file, which is then mapped like any export file: how
 /// `fanout tables` takes gzip input and standard input without holding the export in memory (docs/tables.md). The file
@@ -21,10 +22,12 @@ struct SpoolFile: ByteCollector, ~Copyable {
     /// A new temporary file for the bytes of `source` (a path or `standard input`, for messages).
     init(source: String) throws(InputError) {
         self.source = source
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("fanout-spool-XXXXXX").path.utf8CString)
+        var template = Array(
+            FileManager.default.temporaryDirectory.appendingPathComponent("fanout-spool-XXXXXX").path.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw InputError.unreadable(path: source, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+            throw InputError.unreadable(
+                path: source, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         descriptor = fd
@@ -51,7 +54,8 @@ struct SpoolFile: ByteCollector, ~Copyable {
             let n = write(descriptor, buffer + offset, pending - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError.unreadable(path: source, reason: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+                throw InputError.unreadable(
+                    path: source, reason: "cannot write a temporary file: \(String(cString: strerror(errno)))")
             }
             offset += n
         }
@@ -63,7 +67,8 @@ struct SpoolFile: ByteCollector, ~Copyable {
         try flush()
         guard count > 0 else { return (nil, 0) }
         guard let pointer = mmap(nil, count, PROT_READ, MAP_PRIVATE, descriptor, 0), pointer != MAP_FAILED else {
-            throw InputError.unreadable(path: source, reason: "cannot map a temporary file: \(String(cString: strerror(errno)))")
+            throw InputError.unreadable(
+                path: source, reason: "cannot map a temporary file: \(String(cString: strerror(errno)))")
         }
         _ = madvise(pointer, count, MADV_SEQUENTIAL)
         return (pointer, count)

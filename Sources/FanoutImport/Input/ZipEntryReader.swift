@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SystemZlib
 import ZIPFoundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Decompresses one file of a zip archive held in memory, with zlib, within the bounds the archive's central
 /// directory gives it.
@@ -27,7 +28,8 @@ enum ZipEntryReader {
         var message: String {
             switch self {
             case .missingData: "its data is missing or cut off"
-            case .unsupportedMethod(let method): "it uses compression method \(method); Fanout reads stored and deflated files"
+            case .unsupportedMethod(let method):
+                "it uses compression method \(method); Fanout reads stored and deflated files"
             case .corrupt: "its compressed data is damaged (size or CRC-32 do not match)"
             }
         }
@@ -55,7 +57,8 @@ enum ZipEntryReader {
             let data = UnsafeRawBufferPointer(rebasing: archive[start..<(start + compressed)])
             do throws(Failure) {
                 let bytes = try decompress(data, method: read16(archive, header + 8), size: stated)
-                guard UInt32(bytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) }) == entry.checksum else {
+                guard UInt32(bytes.withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, $0.count) }) == entry.checksum
+                else {
                     throw Failure.corrupt
                 }
                 return bytes
@@ -99,7 +102,9 @@ enum ZipEntryReader {
     ///
     /// Candidates are found with `memchr` on the signature's first byte, which skips through compressed data
     /// many times faster than a byte loop: an archive of hundreds of megabytes is searched once per class file.
-    private static func nextHeader(matching name: NameMatch, in archive: UnsafeRawBufferPointer, from offset: Int) -> Int? {
+    private static func nextHeader(matching name: NameMatch, in archive: UnsafeRawBufferPointer, from offset: Int)
+        -> Int?
+    {
         guard let base = archive.baseAddress else { return nil }
         let last = archive.count - localHeaderSize
         var i = offset
@@ -109,7 +114,7 @@ enum ZipEntryReader {
             if archive[i + 1] == 0x4B, archive[i + 2] == 0x03, archive[i + 3] == 0x04 {
                 let nameStart = i + localHeaderSize, nameLength = Int(read16(archive, i + 26))
                 if nameLength <= archive.count - nameStart,
-                   name.matches(UnsafeRawBufferPointer(rebasing: archive[nameStart..<(nameStart + nameLength)]))
+                    name.matches(UnsafeRawBufferPointer(rebasing: archive[nameStart..<(nameStart + nameLength)]))
                 {
                     return i
                 }
@@ -120,7 +125,8 @@ enum ZipEntryReader {
     }
 
     /// `data` decompressed by `method`, which must give exactly `size` bytes.
-    private static func decompress(_ data: UnsafeRawBufferPointer, method: UInt16, size: Int) throws(Failure) -> [UInt8] {
+    private static func decompress(_ data: UnsafeRawBufferPointer, method: UInt16, size: Int) throws(Failure) -> [UInt8]
+    {
         switch method {
         case 0:
             guard data.count == size else { throw .corrupt }
@@ -143,7 +149,9 @@ enum ZipEntryReader {
         var output = [UInt8](repeating: 0, count: min(limit, max(1 << 20, data.count * 4)))
         var stream = z_stream()
         // -15: raw deflate, as zip stores it, with a 32 KiB window.
-        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw .corrupt }
+        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .corrupt
+        }
         defer { inflateEnd(&stream) }
         var consumed = 0, produced = 0
         var result = Z_OK

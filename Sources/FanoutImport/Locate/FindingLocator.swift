@@ -49,7 +49,8 @@ public enum FindingLocator {
         // Per class file, per row, the fields wanted.
         var wanted: [String: [String: Set<String>]] = [:]
         for finding in findings {
-            let keys = (finding.paths.first ?? "").split(separator: "/" as Character, omittingEmptySubsequences: false).map(String.init)
+            let keys = (finding.paths.first ?? "").split(separator: "/" as Character, omittingEmptySubsequences: false)
+                .map(String.init)
             guard keys.count >= 2 else { continue }
             wanted[keys[0], default: [:]][keys[1], default: []].formUnion(keys.count > 2 ? [keys[2]] : [])
         }
@@ -66,7 +67,8 @@ public enum FindingLocator {
         }
         return findings.map { finding in
             var located = finding
-            let keys = (finding.paths.first ?? "").split(separator: "/" as Character, omittingEmptySubsequences: false).map(String.init)
+            let keys = (finding.paths.first ?? "").split(separator: "/" as Character, omittingEmptySubsequences: false)
+                .map(String.init)
             guard keys.count >= 2, let (file, positions) = found[keys[0]] else { return finding }
             let key = keys.count > 2 ? "\(keys[1])/\(keys[2])" : keys[1]
             if let position = positions[key] {

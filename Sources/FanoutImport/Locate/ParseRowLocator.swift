@@ -9,7 +9,9 @@ import FanoutJSON
 enum ParseRowLocator {
     /// Where each of `rows` (`objectId` → the fields wanted in that row, by their first key) is in `buffer`.
     /// Keys of the result are `objectId` for the row and `objectId/field` for a field.
-    static func locate(_ rows: [String: Set<String>], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [String: TextPosition] {
+    static func locate(_ rows: [String: Set<String>], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError)
+        -> [String: TextPosition]
+    {
         let fieldNames = rows.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         var offsets: [String: Int] = [:]
         var reader = JSONReader(buffer)
@@ -48,7 +50,11 @@ enum ParseRowLocator {
         case .object:
             try reader.beginObject()
             while let key = try reader.nextKeyString() {
-                if key == "results", try reader.peekKind() == .array { try readRows(&reader) } else { try reader.skipValueUnchecked() }
+                if key == "results", try reader.peekKind() == .array {
+                    try readRows(&reader)
+                } else {
+                    try reader.skipValueUnchecked()
+                }
             }
         default:
             break

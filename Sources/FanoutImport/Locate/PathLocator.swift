@@ -30,7 +30,9 @@ package struct PathLocator {
     /// Where each of `paths` is in the JSON document `buffer` (already validated by the first pass): the
     /// 1-based line and column of its last key, or of its nearest ancestor's key when it is missing.
     /// Paths are `/`-separated keys, as findings name them.
-    package static func locate(_ paths: [String], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [String: TextPosition] {
+    package static func locate(_ paths: [String], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [String:
+        TextPosition]
+    {
         var locator = PathLocator()
         for path in Set(paths) { locator.insert(path) }
         var reader = JSONReader(buffer)
@@ -94,7 +96,8 @@ package struct PathLocator {
                 }
                 // An object member is found at its key's opening quote, after the separator; an array element
                 // (its index is the key) at its first byte.
-                let offset = TextPosition.skipping(whitespaceIn: buffer, from: isArray ? reader.offset : before, commas: !isArray)
+                let offset = TextPosition.skipping(
+                    whitespaceIn: buffer, from: isArray ? reader.offset : before, commas: !isArray)
                 for n in chain {
                     nodes[n].offset = offset
                     if nodes[n].isTarget { unsettled -= 1 }

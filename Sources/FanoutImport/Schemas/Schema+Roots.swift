@@ -7,7 +7,8 @@ extension Schema {
     package var rootKeys: [String] {
         var seen = Set<String>()
         return RelationKind.allCases.filter { $0 != .comments }.compactMap { relation -> String? in
-            guard case .literal(let text)? = relation.pattern(in: self)?.segments.first, seen.insert(text).inserted else { return nil }
+            guard case .literal(let text)? = relation.pattern(in: self)?.segments.first, seen.insert(text).inserted
+            else { return nil }
             return text
         }
     }

@@ -24,8 +24,11 @@ struct Entries {
     func allowOnly(_ keys: [String]) throws(InputError) {
         guard let table else { return }
         for key in table.keys.sorted() where !keys.contains(key) {
-            let place = path.isEmpty ? "a schema file"
-                : path.last?.hasPrefix("[") == true ? "[[\(TOMLSourceMap.text(of: Array(path.dropLast())))]]" : "[\(TOMLSourceMap.text(of: path))]"
+            let place =
+                path.isEmpty
+                ? "a schema file"
+                : path.last?.hasPrefix("[") == true
+                    ? "[[\(TOMLSourceMap.text(of: Array(path.dropLast())))]]" : "[\(TOMLSourceMap.text(of: path))]"
             throw fail(key, "unknown key; \(place) takes \(keys.joined(separator: ", "))")
         }
     }
@@ -50,7 +53,9 @@ struct Entries {
     /// A boolean, or nil when absent.
     func bool(_ key: String) throws(InputError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard let flag = value.bool else { throw fail(key, "expected true or false, found \(Self.describe(value.type))") }
+        guard let flag = value.bool else {
+            throw fail(key, "expected true or false, found \(Self.describe(value.type))")
+        }
         return flag
     }
 
@@ -64,7 +69,8 @@ struct Entries {
         for (index, element) in array.enumerated() {
             let at = path + [key, TOMLSourceMap.element(index)]
             guard let table = element.table else {
-                throw parser.fail(at, "expected a table ([[\(key)]] with name = \"…\"), found \(Self.describe(element.type))")
+                throw parser.fail(
+                    at, "expected a table ([[\(key)]] with name = \"…\"), found \(Self.describe(element.type))")
             }
             let entries = Entries(table: table, path: at, parser: parser)
             try entries.allowOnly(keys)
@@ -94,7 +100,10 @@ struct Entries {
     func requiredPattern(_ key: String, _ what: String) throws(InputError) -> PathPattern {
         let text = try requiredString(key, what)
         guard let pattern = PathPattern(text) else {
-            throw fail(key, "\"\(text)\" is not a path pattern: keys separated by /, captures written {name}, e.g. \"users/{user}/postCount\"")
+            throw fail(
+                key,
+                "\"\(text)\" is not a path pattern: keys separated by /, captures written {name}, e.g. \"users/{user}/postCount\""
+            )
         }
         var seen: Set<String> = []
         for name in pattern.captureNames where !seen.insert(name).inserted {
@@ -115,16 +124,25 @@ struct Entries {
     /// A sub-table, or nil when absent.
     func table(_ key: String) throws(InputError) -> Entries? {
         guard let value = value(key) else { return nil }
-        guard let sub = value.table else { throw fail(key, "expected a table ([\((path + [key]).joined(separator: "."))]), found \(Self.describe(value.type))") }
+        guard let sub = value.table else {
+            throw fail(
+                key, "expected a table ([\((path + [key]).joined(separator: "."))]), found \(Self.describe(value.type))"
+            )
+        }
         return Entries(table: sub, path: path + [key], parser: parser)
     }
 
     /// A relation: a path pattern string, or a table with `path` and the keys in `keys`.
     func relation(_ key: String, keys: [String]) throws(InputError) -> Entries? {
         guard let value = value(key) else { return nil }
-        if let text = value.string { return Entries(table: nil, shorthandPath: text, path: path + [key], parser: parser) }
+        if let text = value.string {
+            return Entries(table: nil, shorthandPath: text, path: path + [key], parser: parser)
+        }
         guard let sub = value.table else {
-            throw fail(key, "expected a path pattern such as \"\(key)/{…}\" or a table with path = \"…\", found \(Self.describe(value.type))")
+            throw fail(
+                key,
+                "expected a path pattern such as \"\(key)/{…}\" or a table with path = \"…\", found \(Self.describe(value.type))"
+            )
         }
         let entries = Entries(table: sub, path: path + [key], parser: parser)
         try entries.allowOnly(keys)
@@ -139,12 +157,16 @@ struct Entries {
             (text, at) = (shorthandPath, path)
         } else {
             guard let written = try string("path") else {
-                throw parser.fail(path, "missing path: where this relation lives, e.g. path = \"\(path.last ?? "items")/{…}\"")
+                throw parser.fail(
+                    path, "missing path: where this relation lives, e.g. path = \"\(path.last ?? "items")/{…}\"")
             }
             (text, at) = (written, path + ["path"])
         }
         guard let pattern = PathPattern(text) else {
-            throw parser.fail(at, "\"\(text)\" is not a path pattern: keys separated by /, captures written {name}, e.g. \"posts/{poster}/{post}\"")
+            throw parser.fail(
+                at,
+                "\"\(text)\" is not a path pattern: keys separated by /, captures written {name}, e.g. \"posts/{poster}/{post}\""
+            )
         }
         return pattern
     }
@@ -158,7 +180,9 @@ struct Entries {
     private func fieldPath(_ text: String, _ key: String) throws(InputError) -> FieldPath {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.contains(where: { $0.isEmpty || $0.contains("{") || $0.contains("}") }) else {
-            throw fail(key, "\"\(text)\" is not a field path: keys separated by / from the relation's node, e.g. \"poster/uid\"")
+            throw fail(
+                key,
+                "\"\(text)\" is not a field path: keys separated by / from the relation's node, e.g. \"poster/uid\"")
         }
         return FieldPath(text)
     }
@@ -166,7 +190,9 @@ struct Entries {
     /// An array of field paths (`required`), empty when absent.
     func fields(_ key: String) throws(InputError) -> [FieldPath] {
         guard let value = value(key) else { return [] }
-        guard let array = value.array else { throw fail(key, "expected an array of field paths, found \(Self.describe(value.type))") }
+        guard let array = value.array else {
+            throw fail(key, "expected an array of field paths, found \(Self.describe(value.type))")
+        }
         var paths: [FieldPath] = []
         for element in array {
             guard let text = element.string else {
@@ -185,9 +211,12 @@ struct Entries {
         }
         let entries = Entries(table: sub, path: path + [key], parser: parser)
         try entries.allowOnly(["field", "unit"])
-        guard let field = try entries.field("field") else { throw fail(key, "missing field: the timestamp's field path") }
+        guard let field = try entries.field("field") else {
+            throw fail(key, "missing field: the timestamp's field path")
+        }
         guard let unitText = try entries.string("unit") else {
-            throw parser.fail(path + [key, "unit"], "missing unit: s (seconds), ms (milliseconds) or iso8601 (a string)")
+            throw parser.fail(
+                path + [key, "unit"], "missing unit: s (seconds), ms (milliseconds) or iso8601 (a string)")
         }
         guard let unit = TimeField.Unit(rawValue: unitText) else {
             throw parser.fail(path + [key, "unit"], "\"\(unitText)\" is not a unit; use s, ms or iso8601")

@@ -13,7 +13,9 @@ public enum SchemaFile {
         do {
             bytes = try ExportBytes(path: path)
         } catch {
-            if case .unreadable(_, let reason) = error { throw InputError.schema("cannot read schema file \(path): \(reason)") }
+            if case .unreadable(_, let reason) = error {
+                throw InputError.schema("cannot read schema file \(path): \(reason)")
+            }
             throw error
         }
         let text = String(decoding: bytes.buffer, as: UTF8.self)
@@ -29,10 +31,12 @@ public enum SchemaFile {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let at = error.source.begin
-            throw InputError.schema("\(source): invalid TOML at line \(at.line), column \(at.column): \(error.description)")
+            throw InputError.schema(
+                "\(source): invalid TOML at line \(at.line), column \(at.column): \(error.description)")
         } catch {
             throw InputError.schema("\(source): invalid TOML: \(error)")
         }
-        return try SchemaFileParser(source: source, map: TOMLSourceMap(text)).schema(from: table, defaultName: defaultName)
+        return try SchemaFileParser(source: source, map: TOMLSourceMap(text)).schema(
+            from: table, defaultName: defaultName)
     }
 }

@@ -11,7 +11,8 @@ extension SchemaFileParser {
     func declarations(from top: Entries, schema: Schema) throws(InputError) -> Declarations {
         var names = DeclarationNames(parser: self)
         return Declarations(
-            counters: try counters(top, &names), mirrors: try mirrors(top, &names), copies: try copies(top, schema, &names),
+            counters: try counters(top, &names), mirrors: try mirrors(top, &names),
+            copies: try copies(top, schema, &names),
             references: try references(top, &names))
     }
 
@@ -19,25 +20,35 @@ extension SchemaFileParser {
         var found: [CounterDeclaration] = []
         for entries in try top.tables("counters", keys: Self.counterKeys) {
             let name = try names.name(entries)
-            let at = try entries.requiredPattern("at", "the pattern of the stored number, e.g. at = \"users/{poster}/postCount\"")
+            let at = try entries.requiredPattern(
+                "at", "the pattern of the stored number, e.g. at = \"users/{poster}/postCount\"")
             let counts = try relation(entries, "counts", among: DeclaredRelation.allCases)
             let per = try entries.string("per")
             if let per {
                 let ends = counts == .users ? [] : counts.ends.filter { $0 != "id" }
                 guard ends.contains(per) else {
-                    throw fail(entries.path + ["per"], counts == .users
-                        ? "users are counted over the whole export; leave per out"
-                        : "\"\(per)\" is not an end of \(counts.rawValue)\(Suggestion.didYouMean(per, among: ends)); per takes \(ends.joined(separator: ", "))")
+                    throw fail(
+                        entries.path + ["per"],
+                        counts == .users
+                            ? "users are counted over the whole export; leave per out"
+                            : "\"\(per)\" is not an end of \(counts.rawValue)\(Suggestion.didYouMean(per, among: ends)); per takes \(ends.joined(separator: ", "))"
+                    )
                 }
                 guard at.captureNames.contains(per) else {
-                    throw fail(entries.path + ["at"], "\"\(at)\" does not capture {\(per)}, the \(per) whose \(counts.rawValue) it counts (per = \"\(per)\")")
+                    throw fail(
+                        entries.path + ["at"],
+                        "\"\(at)\" does not capture {\(per)}, the \(per) whose \(counts.rawValue) it counts (per = \"\(per)\")"
+                    )
                 }
             } else if let captured = at.captureNames.first {
-                throw fail(entries.path + ["at"], "\"\(at)\" captures {\(captured)} but the counter has no per; name the end it counts by "
-                    + "(per = \"\(captured)\") or, for a counter of the whole export, capture nothing")
+                throw fail(
+                    entries.path + ["at"],
+                    "\"\(at)\" captures {\(captured)} but the counter has no per; name the end it counts by "
+                        + "(per = \"\(captured)\") or, for a counter of the whole export, capture nothing")
             }
-            found.append(CounterDeclaration(
-                name: name, at: at, counts: counts, per: per, severity: try entries.severity("severity")))
+            found.append(
+                CounterDeclaration(
+                    name: name, at: at, counts: counts, per: per, severity: try entries.severity("severity")))
         }
 
         return found
@@ -48,28 +59,38 @@ extension SchemaFileParser {
         for entries in try top.tables("mirrors", keys: Self.mirrorKeys) {
             let name = try names.name(entries)
             let of = try relation(entries, "of", among: [.posts, .likes, .follows, .comments, .flags])
-            let at = try entries.requiredPattern("at", "the pattern of the copy, e.g. at = \"user-posts/{poster}/{post}\"")
+            let at = try entries.requiredPattern(
+                "at", "the pattern of the copy, e.g. at = \"user-posts/{poster}/{post}\"")
             let (first, second) = of.pair!
             var ends: [String: FieldPath] = [:]
             for key in ["user", "post", "poster", "target"] {
                 guard let field = try entries.field(key) else { continue }
                 guard key == first || key == second else {
-                    throw fail(entries.path + [key], "\(of.rawValue) have no end \(key); a mirror of \(of.rawValue) names \(first) and \(second)")
+                    throw fail(
+                        entries.path + [key],
+                        "\(of.rawValue) have no end \(key); a mirror of \(of.rawValue) names \(first) and \(second)")
                 }
                 ends[key] = field
             }
-            var mirror = MirrorDeclaration(name: name, of: of, at: at, ends: ends, severity: try entries.severity("severity"))
+            var mirror = MirrorDeclaration(
+                name: name, of: of, at: at, ends: ends, severity: try entries.severity("severity"))
             for end in [first, second] where mirror.endSource(end) == nil {
-                throw fail(entries.path + ["at"], "\"\(at)\" does not capture {\(end)}; capture it, or read it from a field of the row "
-                    + "(\(end) = \"…\") and capture the row's key as {id}")
+                throw fail(
+                    entries.path + ["at"],
+                    "\"\(at)\" does not capture {\(end)}; capture it, or read it from a field of the row "
+                        + "(\(end) = \"…\") and capture the row's key as {id}")
             }
             if ends[first] != nil && ends[second] != nil && !at.captureNames.contains("id") {
-                throw fail(entries.path + ["at"], "\"\(at)\" must capture {id}, the key of each row, since both ends are fields")
+                throw fail(
+                    entries.path + ["at"],
+                    "\"\(at)\" must capture {id}, the key of each row, since both ends are fields")
             }
             if let value = try entries.string("value") {
                 guard value == first || value == second else {
-                    throw fail(entries.path + ["value"], "\"\(value)\" is not an end of the mirror; value names the end whose key each "
-                        + "entry stores (\(first) or \(second)), or is left out for the schema's edge value")
+                    throw fail(
+                        entries.path + ["value"],
+                        "\"\(value)\" is not an end of the mirror; value names the end whose key each "
+                            + "entry stores (\(first) or \(second)), or is left out for the schema's edge value")
                 }
                 mirror.value = value
             }
@@ -79,81 +100,113 @@ extension SchemaFileParser {
         return found
     }
 
-    private func copies(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError) -> [CopyDeclaration] {
+    private func copies(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError)
+        -> [CopyDeclaration]
+    {
         var found: [CopyDeclaration] = []
         for entries in try top.tables("copies", keys: Self.copyKeys) {
             let name = try names.name(entries)
-            let at = try entries.requiredPattern("at", "the pattern of the copied field, e.g. at = \"timeline/{user}/{id}/text\"")
+            let at = try entries.requiredPattern(
+                "at", "the pattern of the copied field, e.g. at = \"timeline/{user}/{id}/text\"")
             let ofText = try entries.requiredString("of", "the field it copies, e.g. of = \"posts.caption\"")
             let parts = ofText.split(separator: ".", maxSplits: 1).map(String.init)
             let copyable: [DeclaredRelation] = [.users, .posts, .comments]
             guard parts.count == 2, let of = DeclaredRelation(rawValue: parts[0]), copyable.contains(of) else {
-                throw fail(entries.path + ["of"], "\"\(ofText)\" is not a field of a record; of takes relation.field with relation one of "
-                    + "\(copyable.map(\.rawValue).joined(separator: ", ")), e.g. \"posts.caption\" or \"users.username\"")
+                throw fail(
+                    entries.path + ["of"],
+                    "\"\(ofText)\" is not a field of a record; of takes relation.field with relation one of "
+                        + "\(copyable.map(\.rawValue).joined(separator: ", ")), e.g. \"posts.caption\" or \"users.username\""
+                )
             }
             guard let record = CopiedRecord(of, in: schema) else {
-                throw fail(entries.path + ["of"], "\"\(ofText)\" names \(of.rawValue), which the schema does not place ([\(of.rawValue)] path)")
+                throw fail(
+                    entries.path + ["of"],
+                    "\"\(ofText)\" names \(of.rawValue), which the schema does not place ([\(of.rawValue)] path)")
             }
             guard record.fields[parts[1]] != nil else {
                 let known = record.fields.keys.sorted()
-                throw fail(entries.path + ["of"], "\(of.rawValue) have no field \"\(parts[1])\"\(Suggestion.didYouMean(parts[1], among: known)); "
-                    + "\(of.rawValue).… takes \(known.joined(separator: ", ")) (name other fields in [\(of.rawValue)] fields = { name = \"path\" })")
+                throw fail(
+                    entries.path + ["of"],
+                    "\(of.rawValue) have no field \"\(parts[1])\"\(Suggestion.didYouMean(parts[1], among: known)); "
+                        + "\(of.rawValue).… takes \(known.joined(separator: ", ")) (name other fields in [\(of.rawValue)] fields = { name = \"path\" })"
+                )
             }
-            let viaText = try entries.requiredString("via", "the capture or field of the row naming the copied record, e.g. via = \"tweetKey\"")
+            let viaText = try entries.requiredString(
+                "via", "the capture or field of the row naming the copied record, e.g. via = \"tweetKey\"")
             let row = at.rowAndField.row
             let via: KeySource
             if viaText.hasPrefix("{") || viaText.hasSuffix("}") {
                 let capture = String(viaText.dropFirst().dropLast())
                 guard viaText.hasPrefix("{"), viaText.hasSuffix("}"), row.captureNames.contains(capture) else {
-                    throw fail(entries.path + ["via"], "\"\(viaText)\" names nothing: \"\(row)\" captures "
-                        + (row.captureNames.isEmpty ? "nothing" : row.captureNames.map { "{\($0)}" }.joined(separator: ", ")))
+                    throw fail(
+                        entries.path + ["via"],
+                        "\"\(viaText)\" names nothing: \"\(row)\" captures "
+                            + (row.captureNames.isEmpty
+                                ? "nothing" : row.captureNames.map { "{\($0)}" }.joined(separator: ", ")))
                 }
                 via = .capture(capture)
             } else if row.captureNames.contains(viaText) {
                 via = .capture(viaText)
             } else {
                 guard !viaText.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-                    throw fail(entries.path + ["via"], "\"\(viaText)\" names nothing: give a capture of the row (\(row.captureNames.map { "{\($0)}" }.joined(separator: ", "))) or a field of it")
+                    throw fail(
+                        entries.path + ["via"],
+                        "\"\(viaText)\" names nothing: give a capture of the row (\(row.captureNames.map { "{\($0)}" }.joined(separator: ", "))) or a field of it"
+                    )
                 }
                 via = .field(FieldPath(viaText))
             }
-            found.append(CopyDeclaration(
-                name: name, at: at, of: of, field: parts[1], via: via, severity: try entries.severity("severity")))
+            found.append(
+                CopyDeclaration(
+                    name: name, at: at, of: of, field: parts[1], via: via, severity: try entries.severity("severity")))
         }
 
         return found
     }
 
-    private func references(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [ReferenceDeclaration] {
+    private func references(_ top: Entries, _ names: inout DeclarationNames) throws(InputError)
+        -> [ReferenceDeclaration]
+    {
         var found: [ReferenceDeclaration] = []
         for entries in try top.tables("references", keys: Self.referenceKeys) {
             let name = try names.name(entries)
-            let at = try entries.requiredPattern("at", "the field or capture holding the key, e.g. at = \"pins/{id}/boardid\"")
-            let toText = try entries.requiredString("to", "what it names: users, posts, comments or a pattern such as \"boards/{board}\"")
+            let at = try entries.requiredPattern(
+                "at", "the field or capture holding the key, e.g. at = \"pins/{id}/boardid\"")
+            let toText = try entries.requiredString(
+                "to", "what it names: users, posts, comments or a pattern such as \"boards/{board}\"")
             guard let to = ReferenceDeclaration.Target(written: toText) else {
-                throw fail(entries.path + ["to"], "\"\(toText)\" is not a target: users, posts, comments, or a pattern capturing "
-                    + "the records' key, e.g. \"boards/{board}\"")
+                throw fail(
+                    entries.path + ["to"],
+                    "\"\(toText)\" is not a target: users, posts, comments, or a pattern capturing "
+                        + "the records' key, e.g. \"boards/{board}\"")
             }
             if at.rowAndField.field.keys.isEmpty, !at.captureNames.contains(to.keyName) {
-                throw fail(entries.path + ["at"], "\"\(at)\" names no \(to.noun): end it with the field holding the key "
-                    + "(\"…/{id}/\(to.noun)Id\") or capture {\(to.keyName)}")
+                throw fail(
+                    entries.path + ["at"],
+                    "\"\(at)\" names no \(to.noun): end it with the field holding the key "
+                        + "(\"…/{id}/\(to.noun)Id\") or capture {\(to.keyName)}")
             }
-            found.append(ReferenceDeclaration(
-                name: name, at: at, to: to, deletable: try entries.bool("deletable") ?? false,
-                severity: try entries.severity("severity")))
+            found.append(
+                ReferenceDeclaration(
+                    name: name, at: at, to: to, deletable: try entries.bool("deletable") ?? false,
+                    severity: try entries.severity("severity")))
         }
         return found
     }
 
     /// A relation name under `key`, one of `allowed`.
-    private func relation(_ entries: Entries, _ key: String, among allowed: [DeclaredRelation]) throws(InputError) -> DeclaredRelation {
+    private func relation(_ entries: Entries, _ key: String, among allowed: [DeclaredRelation]) throws(InputError)
+        -> DeclaredRelation
+    {
         let names = allowed.map(\.rawValue)
         let text = try entries.requiredString(key, "the relation, one of \(names.joined(separator: ", "))")
         if let relation = DeclaredRelation(rawValue: text), allowed.contains(relation) { return relation }
-        let hint = text == "following" || text == "followers"
+        let hint =
+            text == "following" || text == "followers"
             ? " (follows are counted with per = \"user\", how many each user follows, or per = \"target\", how many follow each user)"
             : Suggestion.didYouMean(text, among: names)
-        throw fail(entries.path + [key], "\"\(text)\" is not a relation\(hint); \(key) takes \(names.joined(separator: ", "))")
+        throw fail(
+            entries.path + [key], "\"\(text)\" is not a relation\(hint); \(key) takes \(names.joined(separator: ", "))")
     }
 }
 
@@ -168,15 +221,22 @@ struct DeclarationNames {
     mutating func name(_ entries: Entries) throws(InputError) -> String {
         let name = try entries.requiredString("name", "the declaration's rule id, e.g. name = \"tweet-count\"")
         let at = entries.path + ["name"]
-        let isIDCharacter = { (c: Unicode.Scalar) in c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        let isIDCharacter = { (c: Unicode.Scalar) in c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))
+        }
         guard let first = name.unicodeScalars.first, isIDCharacter(first),
             name.unicodeScalars.allSatisfy({ isIDCharacter($0) || "-_.".unicodeScalars.contains($0) })
-        else { throw parser.fail(at, "\"\(name)\" is not a rule id: letters, digits, - _ and ., starting with a letter or digit") }
+        else {
+            throw parser.fail(
+                at, "\"\(name)\" is not a rule id: letters, digits, - _ and ., starting with a letter or digit")
+        }
         if RuleCatalog.descriptor(name) != nil {
             throw parser.fail(at, "\"\(name)\" is the id of a built-in rule; give the declaration a name of its own")
         }
         if let other = seen[name] {
-            throw parser.fail(at, "\"\(name)\" is already the name of \(TOMLSourceMap.text(of: other)); each declaration needs a name of its own")
+            throw parser.fail(
+                at,
+                "\"\(name)\" is already the name of \(TOMLSourceMap.text(of: other)); each declaration needs a name of its own"
+            )
         }
         seen[name] = entries.path
         return name

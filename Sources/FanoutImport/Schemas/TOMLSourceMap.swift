@@ -39,7 +39,8 @@ package struct TOMLSourceMap {
 
     private func written(_ path: [String]) -> (length: Int, line: Int)? {
         var best: (length: Int, line: Int)?
-        for entry in entries where entry.path.count <= path.count && Array(path.prefix(entry.path.count)) == entry.path {
+        for entry in entries where entry.path.count <= path.count && Array(path.prefix(entry.path.count)) == entry.path
+        {
             if entry.path.count == path.count { return (entry.path.count, entry.line) }
             if entry.path.count > (best?.length ?? 0) { best = (entry.path.count, entry.line) }
         }

@@ -4,7 +4,9 @@ import FanoutJSON
 /// The JSON text of each table's rows, column by column in the order of ``Table/columns``. Each function
 /// appends one row without its closing brace, which `TableRowSink.endRow` writes.
 enum RowText {
-    static func user(_ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User) {
+    static func user(
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User
+    ) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
             w.column(1, &out); integer(position, &out)
@@ -56,7 +58,8 @@ enum RowText {
     }
 
     static func timelineEntry(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ entry: TimelineEntry
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ entry: TimelineEntry
     ) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
@@ -68,7 +71,8 @@ enum RowText {
     }
 
     static func comment(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ comment: Comment
+        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ comment: Comment
     ) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
@@ -84,7 +88,8 @@ enum RowText {
     /// A row of a declared row set: its set's name and role, its path from its keys, its ends and its value as
     /// JSON text (`StoredValue.text`; a key's text as a JSON string).
     static func declared(
-        _ out: inout RowBytes, _ format: RowFormat, _ set: DeclaredFormat, _ keys: KeyStack, _ rowKeys: UnsafeBufferPointer<KeyID>,
+        _ out: inout RowBytes, _ format: RowFormat, _ set: DeclaredFormat, _ keys: KeyStack,
+        _ rowKeys: UnsafeBufferPointer<KeyID>,
         _ position: Int, _ value: StoredValue
     ) {
         keys.withView { view in
@@ -104,7 +109,11 @@ enum RowText {
             out += #","b":"#.utf8; key(set.b.map { rowKeys[$0] } ?? noKey, view, &out)
             out += #","value":"#.utf8
             if let k = set.valueKey {
-                if rowKeys[k] == noKey { null(&out) } else { string(JSONWriter.quoted(String(decoding: view[rowKeys[k]], as: UTF8.self)), &out) }
+                if rowKeys[k] == noKey {
+                    null(&out)
+                } else {
+                    string(JSONWriter.quoted(String(decoding: view[rowKeys[k]], as: UTF8.self)), &out)
+                }
             } else {
                 string(value.text, &out)
             }

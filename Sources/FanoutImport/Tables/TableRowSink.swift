@@ -128,7 +128,9 @@ package struct TableRowSink: FactSink {
     }
 
     package mutating func like(_ like: Like, position: Int) { edge(.likes, like.post, like.user, like.id, position) }
-    package mutating func mirroredLike(_ like: Like, position: Int) { edge(.likeMirror, like.post, like.user, like.id, position) }
+    package mutating func mirroredLike(_ like: Like, position: Int) {
+        edge(.likeMirror, like.post, like.user, like.id, position)
+    }
     package mutating func following(_ follow: Follow, position: Int) {
         edge(.following, follow.user, follow.target, follow.id, position)
     }
@@ -148,7 +150,9 @@ package struct TableRowSink: FactSink {
         endRow(t)
     }
 
-    package mutating func declaredRow(_ set: Int, keys rowKeys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int) {
+    package mutating func declaredRow(
+        _ set: Int, keys rowKeys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int
+    ) {
         let t = Table.declared.index
         guard startRow(t) else { return }
         RowText.declared(&buffers[t], formats[t], declaredFormats[set], keys, rowKeys, position, value)
@@ -158,7 +162,9 @@ package struct TableRowSink: FactSink {
     /// A like, a mirrored like or a flag (`a` the post, `b` the user), a follow (`a` the user, `b` the target), or an
     /// entry of the post mirror (`a` the user, `b` the post).
     private mutating func edge(_ table: Table, _ a: KeyID, _ b: KeyID, _ id: KeyID, _ position: Int) {
-        let path = table == .following || table == .followers ? PathKeys(user: a, target: b, id: id)
+        let path =
+            table == .following || table == .followers
+            ? PathKeys(user: a, target: b, id: id)
             : table == .postMirror ? PathKeys(user: a, post: b, id: id) : PathKeys(user: b, post: a, id: id)
         let t = table.index
         guard startRow(t) else { return }
@@ -271,7 +277,8 @@ extension ExportLoader {
         path: String, schema: Schema?, progress: ((_ read: Int, _ total: Int) -> Void)?, splitTarget: Int??,
         sink makeSink: (Schema) -> TableRowSink
     ) throws(InputError) -> TableRowSink {
-        try read(path: path, schema: schema, progress: progress, streaming: true, splitTarget: splitTarget, sink: makeSink)
+        try read(
+            path: path, schema: schema, progress: progress, streaming: true, splitTarget: splitTarget, sink: makeSink)
     }
 }
 
@@ -422,7 +429,11 @@ struct KeyView {
 
     /// Appends key `id` escaped for the inside of a JSON string.
     func appendEscaped(_ id: KeyID, to out: inout RowBytes) {
-        if flags[Int(id)] & KeyStack.needsEscape != 0 { JSONWriter.appendEscaped(self[id], to: &out) } else { out.appendBytes(self[id]) }
+        if flags[Int(id)] & KeyStack.needsEscape != 0 {
+            JSONWriter.appendEscaped(self[id], to: &out)
+        } else {
+            out.appendBytes(self[id])
+        }
     }
 }
 
@@ -436,7 +447,9 @@ struct DeclaredFormat {
     let valueKey: Int?
 
     init(_ set: RowSet) {
-        head = Array(("{\"name\":" + JSONWriter.quoted(set.name) + ",\"role\":" + JSONWriter.quoted(set.role.rawValue) + ",\"path\":").utf8)
+        head = Array(
+            ("{\"name\":" + JSONWriter.quoted(set.name) + ",\"role\":" + JSONWriter.quoted(set.role.rawValue)
+                + ",\"path\":").utf8)
         var captureIndex = 0
         pieces = set.pattern.segments.map { segment in
             switch segment {

@@ -29,7 +29,9 @@ struct DeclaredRowLayout {
             var captures: [CaptureSlot] = []
             for name in set.pattern.captureNames {
                 guard let slot = names.slot(name) else {
-                    throw InputError.schema("the declarations capture more than \(CaptureSlot.otherCount) names besides user, post, poster, target and id")
+                    throw InputError.schema(
+                        "the declarations capture more than \(CaptureSlot.otherCount) names besides user, post, poster, target and id"
+                    )
                 }
                 captures.append(slot)
             }

@@ -103,7 +103,8 @@ package struct DatasetSink: FactSink {
         queue.flush(into: &dataset.keys)
         var post = post
         queue.withIDs { post.renumberKeys(through: $0) }
-        dataset.fieldProblems.append(FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
+        dataset.fieldProblems.append(
+            FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
     }
 
     /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
@@ -129,14 +130,28 @@ package struct DatasetSink: FactSink {
     }
     @inline(__always) package mutating func post(_ post: Post, position: Int) { dataset.posts.append(post) }
     @inline(__always) package mutating func like(_ like: Like, position: Int) { dataset.likes.append(like) }
-    @inline(__always) package mutating func mirroredLike(_ like: Like, position: Int) { dataset.likeMirror.append(like) }
-    @inline(__always) package mutating func following(_ follow: Follow, position: Int) { dataset.following.append(follow) }
-    @inline(__always) package mutating func follower(_ follow: Follow, position: Int) { dataset.followers.append(follow) }
-    @inline(__always) package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) { dataset.timeline.append(entry) }
-    @inline(__always) package mutating func ownedPost(_ entry: OwnedPost, position: Int) { dataset.postMirror.append(entry) }
+    @inline(__always) package mutating func mirroredLike(_ like: Like, position: Int) {
+        dataset.likeMirror.append(like)
+    }
+    @inline(__always) package mutating func following(_ follow: Follow, position: Int) {
+        dataset.following.append(follow)
+    }
+    @inline(__always) package mutating func follower(_ follow: Follow, position: Int) {
+        dataset.followers.append(follow)
+    }
+    @inline(__always) package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) {
+        dataset.timeline.append(entry)
+    }
+    @inline(__always) package mutating func ownedPost(_ entry: OwnedPost, position: Int) {
+        dataset.postMirror.append(entry)
+    }
     @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { dataset.flags.append(flag) }
-    @inline(__always) package mutating func comment(_ comment: Comment, position: Int) { dataset.comments.append(comment) }
-    @inline(__always) package mutating func declaredRow(_ set: Int, keys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int) {
+    @inline(__always) package mutating func comment(_ comment: Comment, position: Int) {
+        dataset.comments.append(comment)
+    }
+    @inline(__always) package mutating func declaredRow(
+        _ set: Int, keys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int
+    ) {
         dataset.declared[set].append(keys: keys, value: value)
     }
 

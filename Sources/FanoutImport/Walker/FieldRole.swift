@@ -46,11 +46,15 @@ enum FieldRole: Int, CaseIterable {
         switch relation {
         case .users:
             guard let users = schema.users else { return [] }
-            pairs = [(users.key, .key), (users.username, .username), (users.name, .name), (users.profileImageURL, .profileImageURL)]
+            pairs = [
+                (users.key, .key), (users.username, .username), (users.name, .name),
+                (users.profileImageURL, .profileImageURL),
+            ]
         case .posts:
             guard let posts = schema.posts else { return [] }
             pairs = [
-                (posts.key, .key), (posts.owner, .owner), (posts.createdAt?.field, .createdAt), (posts.caption, .caption),
+                (posts.key, .key), (posts.owner, .owner), (posts.createdAt?.field, .createdAt),
+                (posts.caption, .caption),
                 (posts.imageURL, .imageURL), (posts.imageHeight, .imageHeight), (posts.likeCount, .likeCount),
                 (posts.posterUID, .posterUID), (posts.posterUsername, .posterUsername),
             ]

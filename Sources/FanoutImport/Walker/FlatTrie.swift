@@ -10,7 +10,7 @@
 struct FlatTrie {
     struct Node {
         var firstChild = 0, childCount = 0
-        var first = 0 ..< 0, second = 0 ..< 0
+        var first = 0..<0, second = 0..<0
         var extra = 0, link = 0
     }
 
@@ -35,14 +35,15 @@ struct FlatTrie {
     init(_ input: [Input]) {
         var nodes: [Node] = [], children: [Child] = [], keyBytes: [UInt8] = [], items: [Int] = []
         for node in input {
-            var flat = Node(firstChild: children.count, childCount: node.children.count, extra: node.extra, link: node.link)
+            var flat = Node(
+                firstChild: children.count, childCount: node.children.count, extra: node.extra, link: node.link)
             for (key, child) in node.children {
                 children.append(Child(keyStart: keyBytes.count, keyCount: key.count, node: child))
                 keyBytes += key
             }
-            flat.first = items.count ..< items.count + node.first.count
+            flat.first = items.count..<items.count + node.first.count
             items += node.first
-            flat.second = items.count ..< items.count + node.second.count
+            flat.second = items.count..<items.count + node.second.count
             items += node.second
             nodes.append(flat)
         }
@@ -73,10 +74,14 @@ struct FlatTrie {
     }
 
     /// The node's first list.
-    @inline(__always) func first(_ node: Int) -> UnsafeBufferPointer<Int> { UnsafeBufferPointer(rebasing: items[nodes[node].first]) }
+    @inline(__always) func first(_ node: Int) -> UnsafeBufferPointer<Int> {
+        UnsafeBufferPointer(rebasing: items[nodes[node].first])
+    }
 
     /// The node's second list.
-    @inline(__always) func second(_ node: Int) -> UnsafeBufferPointer<Int> { UnsafeBufferPointer(rebasing: items[nodes[node].second]) }
+    @inline(__always) func second(_ node: Int) -> UnsafeBufferPointer<Int> {
+        UnsafeBufferPointer(rebasing: items[nodes[node].second])
+    }
 
     private final class Owner: @unchecked Sendable {
         private var buffers: [UnsafeMutableRawPointer] = []
@@ -93,7 +98,7 @@ struct FlatTrie {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -17,7 +17,9 @@ struct PatternTrie {
 
     /// The slots of `pattern`'s captures, which must be among `required` and `optional` and include every one
     /// of `required`.
-    static func slots(of pattern: PathPattern, required: [CaptureSlot], optional: [CaptureSlot] = []) throws(InputError) -> [CaptureSlot] {
+    static func slots(of pattern: PathPattern, required: [CaptureSlot], optional: [CaptureSlot] = []) throws(InputError)
+        -> [CaptureSlot]
+    {
         var slots: [CaptureSlot] = []
         for name in pattern.captureNames {
             guard let slot = CaptureSlot(name: name), required.contains(slot) || optional.contains(slot) else {

@@ -121,7 +121,8 @@ final class SplitHandoff: @unchecked Sendable {
 
     /// Called by the second walker when its thread starts; false when the first walker already went on alone.
     func secondWalkerStarts() -> Bool {
-        state.compareExchange(expected: Stage.pending, desired: Stage.skimming, ordering: .acquiringAndReleasing).exchanged
+        state.compareExchange(expected: Stage.pending, desired: Stage.skimming, ordering: .acquiringAndReleasing)
+            .exchanged
     }
 
     /// Records the split point the second walker found (nil: none), and wakes the first walker.
@@ -134,7 +135,10 @@ final class SplitHandoff: @unchecked Sendable {
     /// is still at work; nil when there is none, or when the second walker's thread has not even started
     /// (then the first walker reads on alone rather than wait for a thread that may not come).
     func splitForFirstWalker() -> SplitPoint? {
-        if !waitsForSecondWalker, state.compareExchange(expected: Stage.pending, desired: Stage.abandoned, ordering: .acquiringAndReleasing).exchanged {
+        if !waitsForSecondWalker,
+            state.compareExchange(expected: Stage.pending, desired: Stage.abandoned, ordering: .acquiringAndReleasing)
+                .exchanged
+        {
             return nil
         }
         decided.wait()
@@ -154,4 +158,3 @@ final class SplitHandoff: @unchecked Sendable {
 
     var bytesReadBySecondWalker: Int { secondBytes.load(ordering: .relaxed) }
 }
-

@@ -2,9 +2,9 @@ import FanoutCore
 import FanoutJSON
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads an export in one pass, guided by the schema's patterns, and hands the facts it finds to its sink:
@@ -134,9 +134,11 @@ struct TreeWalker<Sink: FactSink> {
                 let base = fieldNodes.count
                 flat.link = base
                 for (index, field) in fields.nodes.enumerated() {
-                    fieldNodes.append(FlatTrie.Input(
-                        children: field.children.map { ($0.key, base + $0.child) }, first: field.slots,
-                        second: index == 0 ? fields.allSlots : [], extra: field.slots.allSatisfy { keySlots[$0] } ? 1 : 0))
+                    fieldNodes.append(
+                        FlatTrie.Input(
+                            children: field.children.map { ($0.key, base + $0.child) }, first: field.slots,
+                            second: index == 0 ? fields.allSlots : [],
+                            extra: field.slots.allSatisfy { keySlots[$0] } ? 1 : 0))
                 }
             }
             patternNodes.append(flat)
@@ -318,7 +320,9 @@ struct TreeWalker<Sink: FactSink> {
     /// read nothing, when it is neither.
     /// `positionBase` is added to the file's offsets to give facts their ``FactSink`` position: each class file
     /// gets its own range, in the order the files are read.
-    mutating func runClass(_ className: String, _ buffer: UnsafeRawBufferPointer, positionBase: Int = 0) throws(JSONSyntaxError) -> Bool {
+    mutating func runClass(_ className: String, _ buffer: UnsafeRawBufferPointer, positionBase: Int = 0)
+        throws(JSONSyntaxError) -> Bool
+    {
         reader = JSONReader(buffer)
         self.positionBase = positionBase
         let name = Array(className.utf8)
@@ -569,22 +573,26 @@ struct TreeWalker<Sink: FactSink> {
         case .users:
             let key = entityKey(.users, .user)
             guard key != noKey else { return }
-            sink.user(User(
-                key: key, username: value(.users, .username).string, name: value(.users, .name).string,
-                profileImageURL: value(.users, .profileImageURL).string
-            ), position: position)
+            sink.user(
+                User(
+                    key: key, username: value(.users, .username).string, name: value(.users, .name).string,
+                    profileImageURL: value(.users, .profileImageURL).string
+                ), position: position)
         case .posts:
             emitPost(position: position)
         case .timeline:
             let user = end(.timeline, .user), post = end(.timeline, .post)
             guard user != noKey, post != noKey else { return }
             let poster = value(.timeline, .timelinePoster).key(in: &sink) ?? noKey
-            sink.timelineEntry(TimelineEntry(user: user, post: post, posterUID: poster, id: capture(.id)), position: position)
+            sink.timelineEntry(
+                TimelineEntry(user: user, post: post, posterUID: poster, id: capture(.id)), position: position)
         case .comments:
             let post = end(.comments, .post), id = entityKey(.comments, .id)
             guard post != noKey, id != noKey else { return }
             var comment = Comment(id: id, post: post, user: end(.comments, .user), text: value(.comments, .text).string)
-            if let time = schema.comments?.createdAt { comment.createdAt = Timestamp.seconds(value(.comments, .createdAt), unit: time.unit) }
+            if let time = schema.comments?.createdAt {
+                comment.createdAt = Timestamp.seconds(value(.comments, .createdAt), unit: time.unit)
+            }
             sink.comment(comment, position: position)
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
             guard let ends = relation.ends else { return }
@@ -643,7 +651,8 @@ struct TreeWalker<Sink: FactSink> {
             switch found {
             case .missing, .null: wrongType = check.required
             default:
-                wrongType = found.typeName != check.expected
+                wrongType =
+                    found.typeName != check.expected
                     || (check.role == .likeCount && found.int64 == nil)
                     || (check.role == .createdAt && post.createdAt == nil)
             }

@@ -9,32 +9,43 @@ enum DiffHTML {
         let code = { (text: String) in "<code>\(HTMLText.escape(text))</code>" }
         var body = "<h1>Diff</h1>\n<section class=\"summary\" aria-label=\"Summary\">\n"
         body += "<p><strong>\(HTMLText.escape(DiffSummary.line(diff)))</strong></p>\n"
-        body += "<p>Old \(code(info.oldName)), new \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout).</p>\n</section>\n"
+        body +=
+            "<p>Old \(code(info.oldName)), new \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout).</p>\n</section>\n"
 
         body += "<section aria-labelledby=\"data-heading\">\n<h2 id=\"data-heading\">Data</h2>\n"
-        body += StandalonePage.table(
-            caption: "Facts per relation: distinct paths in each export, and those added, removed and changed.",
-            header: ["Relation", "Before", "After", "Added", "Removed", "Changed"],
-            rows: diff.data.map { r in
-                (code(r.relation.name), [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped))
-            }) + "\n</section>\n"
+        body +=
+            StandalonePage.table(
+                caption: "Facts per relation: distinct paths in each export, and those added, removed and changed.",
+                header: ["Relation", "Before", "After", "Added", "Removed", "Changed"],
+                rows: diff.data.map { r in
+                    (
+                        code(r.relation.name),
+                        [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped)
+                    )
+                }) + "\n</section>\n"
         let rules = diff.audit.rules.filter { $0.before + $0.after > 0 }
         body += "<section aria-labelledby=\"rules-heading\">\n<h2 id=\"rules-heading\">Findings per rule</h2>\n"
         if rules.isEmpty {
             body += "<p class=\"empty\">No findings in either export.</p>\n"
         } else {
-            body += StandalonePage.table(
-                caption: "Findings of each rule in each export; new and fixed ones match by rule and first path, as a baseline does.",
-                header: ["Rule", "Severity", "Before", "After", "New", "Fixed"],
-                rows: rules.map { r in
-                    (code(r.rule), [r.severity.rawValue] + [r.before, r.after, r.new, r.fixed].map(CountText.grouped))
-                }) + "\n"
+            body +=
+                StandalonePage.table(
+                    caption:
+                        "Findings of each rule in each export; new and fixed ones match by rule and first path, as a baseline does.",
+                    header: ["Rule", "Severity", "Before", "After", "New", "Fixed"],
+                    rows: rules.map { r in
+                        (
+                            code(r.rule),
+                            [r.severity.rawValue] + [r.before, r.after, r.new, r.fixed].map(CountText.grouped)
+                        )
+                    }) + "\n"
         }
         body += "</section>\n"
 
         for (index, relation) in diff.data.enumerated() where !relation.isEmpty {
             body += "<section class=\"rule\" aria-labelledby=\"relation-\(index)\">\n"
-            body += "<h2 id=\"relation-\(index)\">\(code(relation.relation.name)) <span class=\"count\">"
+            body +=
+                "<h2 id=\"relation-\(index)\">\(code(relation.relation.name)) <span class=\"count\">"
                 + "\(HTMLText.escape(DiffValueText.counts(relation)))</span></h2>\n"
             for (kind, sign, entries) in DiffValueText.kinds(relation) {
                 body += "<h3>\(kind.prefix(1).uppercased() + kind.dropFirst())</h3>\n<ul class=\"paths\">\n"
@@ -45,27 +56,35 @@ enum DiffHTML {
             }
             body += "</section>\n"
         }
-        for (id, title, findings) in [("new", "New findings", diff.audit.new), ("fixed", "Fixed findings", diff.audit.fixed)]
+        for (id, title, findings) in [
+            ("new", "New findings", diff.audit.new), ("fixed", "Fixed findings", diff.audit.fixed),
+        ]
         where !findings.isEmpty {
-            body += "<section aria-labelledby=\"\(id)-heading\">\n<h2 id=\"\(id)-heading\">\(title) "
+            body +=
+                "<section aria-labelledby=\"\(id)-heading\">\n<h2 id=\"\(id)-heading\">\(title) "
                 + "<span class=\"count\">\(CountText.grouped(findings.count))</span></h2>\n"
             for (rule, list) in DiffValueText.byRule(findings) {
-                body += "<h3>\(code(rule)) <span class=\"sev-\(list[0].severity.rawValue)\">\(list[0].severity.rawValue)</span> "
+                body +=
+                    "<h3>\(code(rule)) <span class=\"sev-\(list[0].severity.rawValue)\">\(list[0].severity.rawValue)</span> "
                     + "<span class=\"count\">\(CountText.grouped(list.count))</span></h3>\n<ol class=\"findings\">\n"
                 for finding in list.prefix(maxPerList ?? list.count) {
-                    body += "<li class=\"finding sev-\(finding.severity.rawValue)\"><p>\(HTMLText.escape(finding.message))</p>"
-                        + "<ul class=\"paths\">" + finding.paths.map { "<li>\(code($0))</li>" }.joined() + "</ul></li>\n"
+                    body +=
+                        "<li class=\"finding sev-\(finding.severity.rawValue)\"><p>\(HTMLText.escape(finding.message))</p>"
+                        + "<ul class=\"paths\">" + finding.paths.map { "<li>\(code($0))</li>" }.joined()
+                        + "</ul></li>\n"
                 }
                 body += "</ol>\n" + more(list.count, shown: maxPerList)
             }
             body += "</section>\n"
         }
-        let footer = "Generated by Fanout from \(code(info.oldName)) and \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout)."
+        let footer =
+            "Generated by Fanout from \(code(info.oldName)) and \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout)."
         return StandalonePage.html(title: "Diff", body: body, footer: footer, style: style)
     }
 
     private static func describe(_ entry: DiffEntry, sign: String) -> String {
-        DiffValueText.described(entry, sign: sign, name: HTMLText.escape, value: { "<code>\(HTMLText.escape($0))</code>" })
+        DiffValueText.described(
+            entry, sign: sign, name: HTMLText.escape, value: { "<code>\(HTMLText.escape($0))</code>" })
     }
 
     private static func more(_ count: Int, shown: Int?) -> String {

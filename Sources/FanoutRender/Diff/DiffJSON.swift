@@ -20,18 +20,30 @@ enum DiffJSON {
     static func value(_ diff: ExportDiff, info: DiffInfo) -> JSONValue {
         let data = diff.data.map { relation in
             object([
-                ("relation", .string(relation.relation.name)), ("before", .int(relation.before)), ("after", .int(relation.after)),
-                ("added", .array(relation.added.map { object([("path", .string($0.path)), ("value", $0.new ?? .null)]) })),
-                ("removed", .array(relation.removed.map { object([("path", .string($0.path)), ("value", $0.old ?? .null)]) })),
-                ("changed", .array(relation.changed.map {
-                    object([("path", .string($0.path)), ("old", $0.old ?? .null), ("new", $0.new ?? .null)])
-                })),
+                ("relation", .string(relation.relation.name)), ("before", .int(relation.before)),
+                ("after", .int(relation.after)),
+                (
+                    "added",
+                    .array(relation.added.map { object([("path", .string($0.path)), ("value", $0.new ?? .null)]) })
+                ),
+                (
+                    "removed",
+                    .array(relation.removed.map { object([("path", .string($0.path)), ("value", $0.old ?? .null)]) })
+                ),
+                (
+                    "changed",
+                    .array(
+                        relation.changed.map {
+                            object([("path", .string($0.path)), ("old", $0.old ?? .null), ("new", $0.new ?? .null)])
+                        })
+                ),
             ])
         }
         let audit = diff.audit
         let rules = audit.rules.map { rule in
             object([
-                ("rule", .string(rule.rule)), ("severity", .string(rule.severity.rawValue)), ("before", .int(rule.before)),
+                ("rule", .string(rule.rule)), ("severity", .string(rule.severity.rawValue)),
+                ("before", .int(rule.before)),
                 ("after", .int(rule.after)), ("new", .int(rule.new)), ("fixed", .int(rule.fixed)),
             ])
         }
@@ -45,10 +57,14 @@ enum DiffJSON {
             ("schema", .string(info.schemaName)),
             ("old", object([("export", .string(info.oldName))])), ("new", object([("export", .string(info.newName))])),
             ("data", .array(data)),
-            ("audit", object([
-                ("summary", summary), ("rules", .array(rules)),
-                ("new", .array(audit.new.map(JSONReport.findingValue))), ("fixed", .array(audit.fixed.map(JSONReport.findingValue))),
-            ])),
+            (
+                "audit",
+                object([
+                    ("summary", summary), ("rules", .array(rules)),
+                    ("new", .array(audit.new.map(JSONReport.findingValue))),
+                    ("fixed", .array(audit.fixed.map(JSONReport.findingValue))),
+                ])
+            ),
         ])
     }
 

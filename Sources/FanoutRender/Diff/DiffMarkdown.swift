@@ -6,18 +6,22 @@ import FanoutCore
 enum DiffMarkdown {
     static func render(_ diff: ExportDiff, info: DiffInfo, maxPerList: Int?) -> String {
         var out = "# Diff\n\n**\(MarkdownText.escape(DiffSummary.line(diff)))**\n\n"
-        out += "Old \(MarkdownCode.span(info.oldName)), new \(MarkdownCode.span(info.newName)) "
+        out +=
+            "Old \(MarkdownCode.span(info.oldName)), new \(MarkdownCode.span(info.newName)) "
             + "(\(MarkdownText.escape(info.schemaName)) layout).\n\n"
         out += "| Relation | Before | After | Added | Removed | Changed |\n|---|--:|--:|--:|--:|--:|\n"
         for r in diff.data {
-            out += "| \(MarkdownCode.span(r.relation.name)) | "
-                + [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped).joined(separator: " | ") + " |\n"
+            out +=
+                "| \(MarkdownCode.span(r.relation.name)) | "
+                + [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped).joined(
+                    separator: " | ") + " |\n"
         }
         let rules = diff.audit.rules.filter { $0.before + $0.after > 0 }
         if !rules.isEmpty {
             out += "\n| Rule | Severity | Before | After | New | Fixed |\n|---|---|--:|--:|--:|--:|\n"
             for r in rules {
-                out += "| \(MarkdownCode.span(r.rule)) | \(r.severity.rawValue) | "
+                out +=
+                    "| \(MarkdownCode.span(r.rule)) | \(r.severity.rawValue) | "
                     + [r.before, r.after, r.new, r.fixed].map(CountText.grouped).joined(separator: " | ") + " |\n"
             }
         }
@@ -30,12 +34,15 @@ enum DiffMarkdown {
                 out += more(entries.count, shown: maxPerList)
             }
         }
-        for (title, findings) in [("New findings", diff.audit.new), ("Fixed findings", diff.audit.fixed)] where !findings.isEmpty {
+        for (title, findings) in [("New findings", diff.audit.new), ("Fixed findings", diff.audit.fixed)]
+        where !findings.isEmpty {
             out += "\n## \(title) (\(CountText.grouped(findings.count)))\n"
             for (rule, list) in DiffValueText.byRule(findings) {
-                out += "\n### \(MarkdownCode.span(rule)) (\(list[0].severity.rawValue), \(CountText.grouped(list.count)))\n\n"
+                out +=
+                    "\n### \(MarkdownCode.span(rule)) (\(list[0].severity.rawValue), \(CountText.grouped(list.count)))\n\n"
                 for finding in list.prefix(maxPerList ?? list.count) {
-                    out += "- \(MarkdownText.escape(finding.message)): \(finding.paths.map(MarkdownCode.span).joined(separator: " "))\n"
+                    out +=
+                        "- \(MarkdownText.escape(finding.message)): \(finding.paths.map(MarkdownCode.span).joined(separator: " "))\n"
                 }
                 out += more(list.count, shown: maxPerList)
             }

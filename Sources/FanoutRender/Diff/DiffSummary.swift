@@ -7,7 +7,9 @@ import FanoutCore
 enum DiffSummary {
     static func line(_ diff: ExportDiff) -> String {
         var audit: [String] = []
-        for (severity, one, other) in [(Severity.error, "error", "errors"), (.warning, "warning", "warnings"), (.info, "info", "info")] {
+        for (severity, one, other) in [
+            (Severity.error, "error", "errors"), (.warning, "warning", "warnings"), (.info, "info", "info"),
+        ] {
             let n = diff.audit.newCount(severity)
             if n > 0 { audit.append("+" + CountText.phrase(n, "new \(one)", "new \(other)")) }
         }
@@ -27,10 +29,12 @@ enum DiffSummary {
         // As many added as removed leaves the count where it was, but not the data.
         data += diff.data.filter { $0.after == $0.before && !$0.added.isEmpty }.map { relation in
             let nouns = relation.relation.nouns
-            return CountText.phrase(relation.added.count, nouns.one, nouns.other) + " added and \(CountText.grouped(relation.removed.count)) removed"
+            return CountText.phrase(relation.added.count, nouns.one, nouns.other)
+                + " added and \(CountText.grouped(relation.removed.count)) removed"
         }
         data += diff.data.filter { !$0.changed.isEmpty }.map { relation in
-            CountText.phrase(relation.changed.count, relation.relation.nouns.one, relation.relation.nouns.other) + " changed"
+            CountText.phrase(relation.changed.count, relation.relation.nouns.one, relation.relation.nouns.other)
+                + " changed"
         }
         if data.isEmpty { data.append("no data changed") }
         return audit.joined(separator: ", ") + "; " + data.joined(separator: ", ")

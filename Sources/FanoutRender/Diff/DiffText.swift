@@ -9,19 +9,27 @@ enum DiffText {
     static func render(_ diff: ExportDiff, info: DiffInfo, maxPerList: Int?) -> String {
         let summary = TerminalText.escape(DiffSummary.line(diff))
         var out = summary + "\n"
-        out += "old \(TerminalText.escape(info.oldName)), new \(TerminalText.escape(info.newName)) "
+        out +=
+            "old \(TerminalText.escape(info.oldName)), new \(TerminalText.escape(info.newName)) "
             + "(\(TerminalText.escape(info.schemaName)) layout)\n\n"
         out += table(
             ["relation", "before", "after", "added", "removed", "changed"],
             diff.data.map { r in
-                [r.relation.name] + [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped)
+                [r.relation.name]
+                    + [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped)
             })
         let rules = diff.audit.rules.filter { $0.before + $0.after > 0 }
-        out += "\n" + table(
-            ["rule", "severity", "before", "after", "new", "fixed"],
-            rules.map { r in [r.rule, r.severity.rawValue] + [r.before, r.after, r.new, r.fixed].map(CountText.grouped) }, left: 2)
+        out +=
+            "\n"
+            + table(
+                ["rule", "severity", "before", "after", "new", "fixed"],
+                rules.map { r in
+                    [r.rule, r.severity.rawValue] + [r.before, r.after, r.new, r.fixed].map(CountText.grouped)
+                }, left: 2)
         let quiet = diff.audit.rules.count - rules.count
-        if quiet > 0 { out += "  (" + CountText.phrase(quiet, "rule", "rules") + " without findings in either export)\n" }
+        if quiet > 0 {
+            out += "  (" + CountText.phrase(quiet, "rule", "rules") + " without findings in either export)\n"
+        }
 
         for relation in diff.data where !relation.isEmpty {
             out += "\n\(TerminalText.escape(relation.relation.name)): \(DiffValueText.counts(relation))\n"
@@ -32,12 +40,14 @@ enum DiffText {
                 out += more(entries.count, shown: maxPerList)
             }
         }
-        for (title, findings) in [("new findings", diff.audit.new), ("fixed findings", diff.audit.fixed)] where !findings.isEmpty {
+        for (title, findings) in [("new findings", diff.audit.new), ("fixed findings", diff.audit.fixed)]
+        where !findings.isEmpty {
             out += "\n\(title): \(CountText.grouped(findings.count))\n"
             for (rule, list) in DiffValueText.byRule(findings) {
                 out += "\(TerminalText.escape(rule)) (\(list[0].severity.rawValue), \(CountText.grouped(list.count)))\n"
                 for finding in list.prefix(maxPerList ?? list.count) {
-                    out += "  \(TerminalText.escape(finding.paths.first ?? "-")): \(TerminalText.escape(finding.message))\n"
+                    out +=
+                        "  \(TerminalText.escape(finding.paths.first ?? "-")): \(TerminalText.escape(finding.message))\n"
                 }
                 out += more(list.count, shown: maxPerList)
             }
@@ -56,10 +66,11 @@ enum DiffText {
         let escaped = rows.map { $0.map(TerminalText.escape) }
         let widths = header.indices.map { column in ([header] + escaped).map { $0[column].count }.max() ?? 0 }
         return ([header] + escaped).map { row in
-            "  " + row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < left ? cell + pad : pad + cell
-            }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            "  "
+                + row.enumerated().map { column, cell in
+                    let pad = String(repeating: " ", count: widths[column] - cell.count)
+                    return column < left ? cell + pad : pad + cell
+                }.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
         }.joined()
     }
 

@@ -27,8 +27,11 @@ enum DiffValueText {
     /// What a report shows after an entry's path: `: member old → new, …` for a change (`sign` ~), `: member value,
     /// …` for an added or removed fact; empty when nothing is left to show. Names and values go through the
     /// format's own escaping (`name`, `value`), the rest is the same in every format.
-    static func described(_ entry: DiffEntry, sign: String, name: (String) -> String, value: (String) -> String) -> String {
-        let parts = sign == "~"
+    static func described(_ entry: DiffEntry, sign: String, name: (String) -> String, value: (String) -> String)
+        -> String
+    {
+        let parts =
+            sign == "~"
             ? changes(entry).map { "\(name($0.name)) \(value($0.old)) \u{2192} \(value($0.new))" }
             : shown(entry.new ?? entry.old, path: entry.path).map { "\(name($0.name)) \(value($0.value))" }
         return parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
@@ -49,7 +52,9 @@ enum DiffValueText {
     static func byRule(_ findings: [Finding]) -> [(rule: String, findings: [Finding])] {
         var groups: [(rule: String, findings: [Finding])] = []
         for finding in findings {
-            if groups.last?.rule == finding.rule { groups[groups.count - 1].findings.append(finding) } else {
+            if groups.last?.rule == finding.rule {
+                groups[groups.count - 1].findings.append(finding)
+            } else {
                 groups.append((finding.rule, [finding]))
             }
         }

@@ -8,14 +8,26 @@ enum HistoryText {
 
     static func render(_ trend: HistoryTrend) -> String {
         var out = HistoryDescription.headline(trend).map(TerminalText.escape).joined(separator: "\n") + "\n"
-        for anomaly in trend.anomalies { out += "  " + TerminalText.escape(HistoryDescription.anomaly(anomaly, in: trend)) + "\n" }
+        for anomaly in trend.anomalies {
+            out += "  " + TerminalText.escape(HistoryDescription.anomaly(anomaly, in: trend)) + "\n"
+        }
         guard !trend.runs.isEmpty else { return out }
         let rules = trend.rules.map { rule -> [String] in
             [rule, trend.severity(rule: rule).rawValue] + numbers(trend.counts(rule: rule))
         }
-        out += "\n" + table(["rule", "severity", "first", "last", "min", "max", "last \(min(trend.runs.count, sparklineRuns)) runs"], rules, left: 2)
+        out +=
+            "\n"
+            + table(
+                [
+                    "rule", "severity", "first", "last", "min", "max",
+                    "last \(min(trend.runs.count, sparklineRuns)) runs",
+                ], rules, left: 2)
         let relations = trend.relations.map { [$0] + numbers(trend.counts(relation: $0)) }
-        out += "\n" + table(["relation", "first", "last", "min", "max", "last \(min(trend.runs.count, sparklineRuns)) runs"], relations, left: 1)
+        out +=
+            "\n"
+            + table(
+                ["relation", "first", "last", "min", "max", "last \(min(trend.runs.count, sparklineRuns)) runs"],
+                relations, left: 1)
         return out
     }
 
@@ -23,8 +35,10 @@ enum HistoryText {
     private static func numbers(_ series: [Int?]) -> [String] {
         let values = series.compactMap { $0 }
         let text = { (n: Int?) in n.map(CountText.grouped) ?? "-" }
-        return [text(series.first ?? nil), text(series.last ?? nil), text(values.min()), text(values.max()),
-                sparkline(Array(series.suffix(sparklineRuns)))]
+        return [
+            text(series.first ?? nil), text(series.last ?? nil), text(values.min()), text(values.max()),
+            sparkline(Array(series.suffix(sparklineRuns))),
+        ]
     }
 
     /// One block character per run, its height the value's share of the largest; a space where it has none.
@@ -37,10 +51,12 @@ enum HistoryText {
         let cells = [header] + rows.map { $0.map(TerminalText.escape) }
         let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
         return cells.map { row in
-            var line = "  " + row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return column < left || column == row.count - 1 ? cell + pad : pad + cell
-            }.joined(separator: "  ")
+            var line =
+                "  "
+                + row.enumerated().map { column, cell in
+                    let pad = String(repeating: " ", count: widths[column] - cell.count)
+                    return column < left || column == row.count - 1 ? cell + pad : pad + cell
+                }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line + "\n"
         }.joined()
@@ -51,14 +67,19 @@ enum HistoryText {
 enum HistoryDescription {
     /// What the history holds and how it is judged.
     static func headline(_ trend: HistoryTrend) -> [String] {
-        guard let first = trend.runs.first, let last = trend.runs.last else { return ["The history holds no runs yet."] }
+        guard let first = trend.runs.first, let last = trend.runs.last else {
+            return ["The history holds no runs yet."]
+        }
         let exports = Set(trend.runs.map(\.export)), schemas = Set(trend.runs.map(\.schema))
         let what = exports.count == 1 ? first.export : CountText.phrase(exports.count, "export", "exports")
         let runs = CountText.phrase(trend.runs.count, "run", "runs")
         let span = trend.runs.count == 1 ? "at \(first.time)" : "from \(first.time) to \(last.time)"
         let flagged = Set(trend.anomalies.map(\.run)).count
-        let anomalies = flagged == 0 ? "no run flagged"
-            : CountText.phrase(flagged, "run flagged", "runs flagged") + (trend.newestIsFlagged ? ", the newest among them" : "")
+        let anomalies =
+            flagged == 0
+            ? "no run flagged"
+            : CountText.phrase(flagged, "run flagged", "runs flagged")
+                + (trend.newestIsFlagged ? ", the newest among them" : "")
         return [
             "\(runs) of \(what) \(span) (\(schemas.sorted().joined(separator: ", ")) layout); \(anomalies).",
             "A run is flagged when a rule's findings are more than \(factor(trend.settings.factor)) × the median of its "

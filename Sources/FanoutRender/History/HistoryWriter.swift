@@ -7,7 +7,9 @@ public enum HistoryWriter {
     public static let formats: [ReportFormat] = [.text, .html]
 
     /// The history as text, or (`html`) as a page carrying the stylesheet of `templates` (the built-in ones when nil).
-    public static func render(_ trend: HistoryTrend, html: Bool, templates: TemplateSet? = nil) throws(RenderError) -> String {
+    public static func render(_ trend: HistoryTrend, html: Bool, templates: TemplateSet? = nil) throws(RenderError)
+        -> String
+    {
         guard html else { return HistoryText.render(trend) }
         let set: TemplateSet
         if let templates { set = templates } else { set = try TemplateSet() }

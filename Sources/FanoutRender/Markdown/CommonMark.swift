@@ -1,9 +1,9 @@
 import CCmark
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Markdown through libcmark, the CommonMark reference implementation: to HTML for pages, to safe Markdown for the
@@ -19,7 +19,8 @@ package enum CommonMark {
     package static func html(_ markdown: String, hardBreaks: Bool = false) -> String {
         withSafeDocument(markdown) { document in
             // Safe mode as well, for what the tree still holds: it drops nothing more from a cleaned tree.
-            guard let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | (hardBreaks ? CMARK_OPT_HARDBREAKS : 0))
+            guard
+                let rendered = cmark_render_html(document, CMARK_OPT_DEFAULT | (hardBreaks ? CMARK_OPT_HARDBREAKS : 0))
             else { return "" }
             defer { free(rendered) }
             return String(cString: rendered)
@@ -102,7 +103,9 @@ package enum CommonMark {
             switch cmark_node_get_type(node) {
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE: html.append(node)
             case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
-                if !entering && isDangerous(cmark_node_get_url(node).map { String(cString: $0) } ?? "") { unsafe.append(node) }
+                if !entering && isDangerous(cmark_node_get_url(node).map { String(cString: $0) } ?? "") {
+                    unsafe.append(node)
+                }
             default: break
             }
         }

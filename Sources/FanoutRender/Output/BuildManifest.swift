@@ -76,7 +76,9 @@ struct BuildManifest: Sendable {
         var out = Array((header + "\n").utf8)
         out.reserveCapacity(files.count * 80)
         func hex(_ value: UInt64) {
-            for shift in stride(from: 60, through: 0, by: -4) { out.append(hexDigits[Int(value >> UInt64(shift) & 0xF)]) }
+            for shift in stride(from: 60, through: 0, by: -4) {
+                out.append(hexDigits[Int(value >> UInt64(shift) & 0xF)])
+            }
         }
         for (path, entry) in sorted ? files : files.sorted(by: { $0.path < $1.path }) {
             hex(entry.inputKey ?? 0)

@@ -57,7 +57,9 @@ public struct SiteOutput: Sendable {
     /// `force`: ignore the previous build, rendering and writing every page.
     package init(path: String, force: Bool = false) throws(OutputError) {
         folder = try StagedFolder(path: path)
-        previous = force ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
+        previous =
+            force
+            ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
         inPlace = previous.count > 0
     }
 
@@ -75,7 +77,9 @@ public struct SiteOutput: Sendable {
     /// has the same content.
     package func write(_ text: String, to relativePath: String, inputKey: UInt64, log: inout Log) throws(OutputError) {
         let entry = BuildManifest.Entry(inputKey: inputKey, contentHash: StableHasher.hash(text))
-        let same = inPlace && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
+        let same =
+            inPlace
+            && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
         let keep = same && stillThere(relativePath)
         if !keep { try folder.write(text, to: relativePath) }
         log.rendered.append((relativePath, entry, !keep))

@@ -27,9 +27,11 @@ enum Charts {
         for (row, bar) in bars.enumerated() {
             let y = row * rowHeight
             svg += "<text class=\"chart-label\" x=\"0\" y=\"\(y + 15)\">\(HTMLText.escape(shorten(bar.label)))</text>"
-            svg += "<text class=\"chart-value\" x=\"100%\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(unit(bar.value)))</text>"
+            svg +=
+                "<text class=\"chart-value\" x=\"100%\" y=\"\(y + 15)\" text-anchor=\"end\">\(HTMLText.escape(unit(bar.value)))</text>"
             svg += "<rect class=\"chart-track\" x=\"0\" y=\"\(y + 21)\" width=\"100%\" height=\"\(barHeight)\"/>"
-            svg += "<rect class=\"chart-bar \(bar.style)\" x=\"0\" y=\"\(y + 21)\" width=\"\(percent(bar.value, of: maxValue))\" "
+            svg +=
+                "<rect class=\"chart-bar \(bar.style)\" x=\"0\" y=\"\(y + 21)\" width=\"\(percent(bar.value, of: maxValue))\" "
                 + "height=\"\(barHeight)\"/>\n"
         }
         return svg + "</svg>"
@@ -47,13 +49,15 @@ enum Charts {
         let plot = 48, top = 20
         let description = zip(labels, values).map { "\($0): \($1.map(unit) ?? "not run")" }.joined(separator: "; ")
         var svg = open(id: id, title: title, description: description, height: top + plot + 2)
-        svg += "<text class=\"chart-value\" x=\"100%\" y=\"14\" text-anchor=\"end\">max \(HTMLText.escape(unit(maxValue)))</text>"
+        svg +=
+            "<text class=\"chart-value\" x=\"100%\" y=\"14\" text-anchor=\"end\">max \(HTMLText.escape(unit(maxValue)))</text>"
         svg += "<rect class=\"chart-track\" x=\"0\" y=\"\(top + plot)\" width=\"100%\" height=\"2\"/>\n"
         let slot = 1000 / max(1, values.count)
         for (run, value) in values.enumerated() {
             guard let value, value > 0 else { continue }
             let height = max(1, value * plot / maxValue)
-            svg += "<rect class=\"chart-bar\(flagged.contains(run) ? " sev-error" : "")\" x=\"\(permille(run * slot))\" "
+            svg +=
+                "<rect class=\"chart-bar\(flagged.contains(run) ? " sev-error" : "")\" x=\"\(permille(run * slot))\" "
                 + "y=\"\(top + plot - height)\" width=\"\(permille(max(1, slot * 7 / 10)))\" height=\"\(height)\"/>\n"
         }
         return svg + "</svg>"
@@ -89,16 +93,21 @@ enum Charts {
     static func coverage(_ summary: TimelineCoverage) -> String {
         if let rows = summary.users {
             let bars = rows.map { row in
-                ChartsData.Bar(label: row.username, value: TimelineCoverage.percent(row), style: row.stored == row.derived ? "full" : "partial")
+                ChartsData.Bar(
+                    label: row.username, value: TimelineCoverage.percent(row),
+                    style: row.stored == row.derived ? "full" : "partial")
             }
-            return Charts.bars(bars, title: "Timeline coverage per user (stored entries ÷ derived timeline)",
-                               id: "chart-coverage", fullScale: 100, unit: { "\($0)%" })
+            return Charts.bars(
+                bars, title: "Timeline coverage per user (stored entries ÷ derived timeline)",
+                id: "chart-coverage", fullScale: 100, unit: { "\($0)%" })
         }
         let bars = summary.byTenth.enumerated().map { i, count in
-            ChartsData.Bar(label: i == 10 ? "100%" : "\(i * 10)–\(i * 10 + 9)%", value: count, style: i == 10 ? "full" : "partial")
+            ChartsData.Bar(
+                label: i == 10 ? "100%" : "\(i * 10)–\(i * 10 + 9)%", value: count, style: i == 10 ? "full" : "partial")
         }
-        return Charts.bars(bars, title: "Users by timeline coverage (stored entries ÷ derived timeline)",
-                           id: "chart-coverage", unit: { CountText.phrase($0, "user", "users") })
+        return Charts.bars(
+            bars, title: "Users by timeline coverage (stored entries ÷ derived timeline)",
+            id: "chart-coverage", unit: { CountText.phrase($0, "user", "users") })
     }
 
     /// Long labels are cut so they fit the label column; the description keeps them whole.

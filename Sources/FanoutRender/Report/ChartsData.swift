@@ -65,8 +65,10 @@ public struct ChartsData: Sendable, Equatable {
         }
         let stored = GroupedIndex(groupCount: dataset.users.count, pairs: pairs)
         var markedFor = [Int32](repeating: -1, count: dataset.posts.count)
-        let users = dataset.users.indices.filter { derived.user(dataset.users[$0].key) == $0 && !derived.timelines[$0].isEmpty }
-            .sorted { derived.userRank[$0] < derived.userRank[$1] }
+        let users = dataset.users.indices.filter {
+            derived.user(dataset.users[$0].key) == $0 && !derived.timelines[$0].isEmpty
+        }
+        .sorted { derived.userRank[$0] < derived.userRank[$1] }
         return users.map { u in
             for p in stored[u] { markedFor[Int(p)] = Int32(u) }
             let timeline = derived.timelines[u]

@@ -30,7 +30,8 @@ package enum GitHubReport {
             out += "::\(command(finding.severity)) title=\(property(finding.rule))::\(data(path + finding.message))\n"
         }
         if omitted > 0 {
-            let summary = "\(omitted) more finding\(omitted == 1 ? "" : "s") not shown as annotations; "
+            let summary =
+                "\(omitted) more finding\(omitted == 1 ? "" : "s") not shown as annotations; "
                 + "run fanout check \(info.exportName) for the full report"
             out += "::notice title=\(property("fanout"))::\(data(summary))\n"
         }

@@ -87,7 +87,10 @@ private struct ReportReader {
     func rule(_ value: JSONValue, at: String) throws(ReportParseError) -> RuleDescriptor {
         let id = try string(value, at: at)
         if let rule = RuleCatalog.descriptor(id) ?? declared.first(where: { $0.id == id }) { return rule }
-        throw fail(at, RuleCatalog.unknownMessage(id) + (declared.isEmpty ? "" : ", " + declared.map(\.id).joined(separator: ", ")))
+        throw fail(
+            at,
+            RuleCatalog.unknownMessage(id) + (declared.isEmpty ? "" : ", " + declared.map(\.id).joined(separator: ", "))
+        )
     }
 
     /// `summary.declared_rules`: each declared rule's id, default severity, texts and whether its fix is mechanical.
@@ -99,11 +102,15 @@ private struct ReportReader {
             guard RuleCatalog.descriptor(id) == nil, !declared.contains(where: { $0.id == id }) else {
                 throw fail(at + ".id", "\(id) is the id of a built-in rule or listed twice")
             }
-            guard let mechanical = try member(item, "mechanical", at: at).boolValue else { throw fail(at + ".mechanical", "expected true or false") }
-            declared.append(RuleDescriptor(
-                id: id, defaultSeverity: try severity(member(item, "severity", at: at), at: at + ".severity"),
-                summary: try string(member(item, "summary", at: at), at: at + ".summary"),
-                explanation: try string(member(item, "explanation", at: at), at: at + ".explanation"), isMechanical: mechanical))
+            guard let mechanical = try member(item, "mechanical", at: at).boolValue else {
+                throw fail(at + ".mechanical", "expected true or false")
+            }
+            declared.append(
+                RuleDescriptor(
+                    id: id, defaultSeverity: try severity(member(item, "severity", at: at), at: at + ".severity"),
+                    summary: try string(member(item, "summary", at: at), at: at + ".summary"),
+                    explanation: try string(member(item, "explanation", at: at), at: at + ".explanation"),
+                    isMechanical: mechanical))
         }
     }
 
@@ -113,7 +120,9 @@ private struct ReportReader {
             throw fail("", "not a fanout JSON report: expected {\"tool\": \"fanout\", \"version\": 1, …}")
         }
         guard version == Int64(JSONReport.version) else {
-            throw fail("version", "report version \(version) is not supported (this fanout reads version \(JSONReport.version))")
+            throw fail(
+                "version",
+                "report version \(version) is not supported (this fanout reads version \(JSONReport.version))")
         }
         let exportName = try string(member(root, "export", at: ""), at: "export")
         let schemaName = try string(member(root, "schema", at: ""), at: "schema")
@@ -127,11 +136,14 @@ private struct ReportReader {
             rulesRun.append(rule)
         }
         var skipped: [SkippedRule] = []
-        for (i, item) in try array(member(summary, "rules_skipped", at: "summary"), at: "summary.rules_skipped").enumerated() {
+        for (i, item) in try array(member(summary, "rules_skipped", at: "summary"), at: "summary.rules_skipped")
+            .enumerated()
+        {
             let at = "summary.rules_skipped[\(i)]"
             let rule = try rule(member(item, "rule", at: at), at: at + ".rule")
             guard !rulesRun.contains(rule) else { throw fail(at, "\(rule.id) is listed as run and as skipped") }
-            skipped.append(SkippedRule(rule: rule.id, reason: try string(member(item, "reason", at: at), at: at + ".reason")))
+            skipped.append(
+                SkippedRule(rule: rule.id, reason: try string(member(item, "reason", at: at), at: at + ".reason")))
         }
 
         var findings: [Finding] = []
@@ -144,23 +156,31 @@ private struct ReportReader {
             guard let members = given.objectMembers else { throw fail("summary.severities", "expected an object") }
             for (id, value) in members {
                 let at = "summary.severities.\(id)"
-                guard let rule = rulesRun.first(where: { $0.id == id }) else { throw fail(at, "\(id) is not in summary.rules_run") }
+                guard let rule = rulesRun.first(where: { $0.id == id }) else {
+                    throw fail(at, "\(id) is not in summary.rules_run")
+                }
                 let severity = try severity(value, at: at)
                 if severity != rule.defaultSeverity { severities[id] = severity }
             }
         } else {
-            for finding in findings where severities[finding.rule] == nil { severities[finding.rule] = finding.severity }
+            for finding in findings where severities[finding.rule] == nil {
+                severities[finding.rule] = finding.severity
+            }
         }
         for (i, finding) in findings.enumerated() {
             let reported = severities[finding.rule] ?? rulesRun.first { $0.id == finding.rule }!.defaultSeverity
             guard finding.severity == reported else {
-                throw fail("findings[\(i)].severity", "\(finding.severity.rawValue), but \(finding.rule) reported at \(reported.rawValue)")
+                throw fail(
+                    "findings[\(i)].severity",
+                    "\(finding.severity.rawValue), but \(finding.rule) reported at \(reported.rawValue)")
             }
         }
         let result = AuditResult(
             findings: findings, rulesRun: rulesRun, skipped: skipped, severities: severities, declaredRules: declared)
-        for (key, n) in [("errors", result.count(.error)), ("warnings", result.count(.warning)), ("info", result.count(.info)),
-                         ("total", findings.count)] {
+        for (key, n) in [
+            ("errors", result.count(.error)), ("warnings", result.count(.warning)), ("info", result.count(.info)),
+            ("total", findings.count),
+        ] {
             guard let given = summary[key] else { continue }
             let stated = try count(given, at: "summary.\(key)")
             guard stated == n else { throw fail("summary.\(key)", "says \(stated), but the findings hold \(n)") }
@@ -170,15 +190,20 @@ private struct ReportReader {
         if let given = summary["baseline"] {
             let hidden = try count(member(given, "hidden", at: "summary.baseline"), at: "summary.baseline.hidden")
             var fixed: [BaselineEntry] = []
-            for (i, item) in try array(member(given, "fixed", at: "summary.baseline"), at: "summary.baseline.fixed").enumerated() {
+            for (i, item) in try array(member(given, "fixed", at: "summary.baseline"), at: "summary.baseline.fixed")
+                .enumerated()
+            {
                 let at = "summary.baseline.fixed[\(i)]"
-                fixed.append(BaselineEntry(
-                    rule: try string(member(item, "rule", at: at), at: at + ".rule"),
-                    path: try string(member(item, "path", at: at), at: at + ".path")))
+                fixed.append(
+                    BaselineEntry(
+                        rule: try string(member(item, "rule", at: at), at: at + ".rule"),
+                        path: try string(member(item, "path", at: at), at: at + ".path")))
             }
             baseline = BaselineOutcome(hidden: hidden, fixed: fixed)
         }
-        let coverage = try summary["timeline_coverage"].map { value throws(ReportParseError) in try timelineCoverage(value) }
+        let coverage = try summary["timeline_coverage"].map { value throws(ReportParseError) in
+            try timelineCoverage(value)
+        }
         return ParsedReport(
             result: result, info: ReportInfo(exportName: exportName, schemaName: schemaName, baseline: baseline),
             coverage: coverage)
@@ -187,7 +212,8 @@ private struct ReportReader {
     func finding(_ item: JSONValue, at: String, rulesRun: [RuleDescriptor]) throws(ReportParseError) -> Finding {
         let rule = try rule(member(item, "rule", at: at), at: at + ".rule")
         guard rulesRun.contains(rule) else { throw fail(at + ".rule", "\(rule.id) is not in summary.rules_run") }
-        let paths = try array(member(item, "paths", at: at), at: at + ".paths").enumerated().map { i, path throws(ReportParseError) in
+        let paths = try array(member(item, "paths", at: at), at: at + ".paths").enumerated().map {
+            i, path throws(ReportParseError) in
             try string(path, at: "\(at).paths[\(i)]")
         }
         var fix: [PatchEntry] = []
@@ -201,7 +227,8 @@ private struct ReportReader {
                 switch try string(name, at: "\(at).no_value[\(i)]") {
                 case "expected" where expected?.isNull == true: expected = nil
                 case "actual" where actual?.isNull == true: actual = nil
-                case let other: throw fail("\(at).no_value[\(i)]", "\"\(other)\" is not expected or actual with a null value")
+                case let other:
+                    throw fail("\(at).no_value[\(i)]", "\"\(other)\" is not expected or actual with a null value")
                 }
             }
         }
@@ -220,7 +247,8 @@ private struct ReportReader {
 
     func timelineCoverage(_ value: JSONValue) throws(ReportParseError) -> TimelineCoverage {
         let at = "summary.timeline_coverage"
-        let byTenth = try array(member(value, "by_tenth", at: at), at: at + ".by_tenth").enumerated().map { i, n throws(ReportParseError) in
+        let byTenth = try array(member(value, "by_tenth", at: at), at: at + ".by_tenth").enumerated().map {
+            i, n throws(ReportParseError) in
             try count(n, at: "\(at).by_tenth[\(i)]")
         }
         guard byTenth.count == 11 else { throw fail(at + ".by_tenth", "expected 11 counts (0–9 %, …, 90–99 %, 100 %)") }

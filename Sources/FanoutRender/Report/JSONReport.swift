@@ -21,12 +21,14 @@ package enum JSONReport {
     /// The rules of a schema's declarations as `summary.declared_rules` lists them, for `fanout report` (which knows
     /// only the built-in ones) and the Spark job.
     package static func declaredRules(_ rules: [RuleDescriptor]) -> JSONValue {
-        .array(rules.map { rule in
-            object([
-                ("id", .string(rule.id)), ("severity", .string(rule.defaultSeverity.rawValue)), ("summary", .string(rule.summary)),
-                ("explanation", .string(rule.explanation)), ("mechanical", .bool(rule.isMechanical)),
-            ])
-        })
+        .array(
+            rules.map { rule in
+                object([
+                    ("id", .string(rule.id)), ("severity", .string(rule.defaultSeverity.rawValue)),
+                    ("summary", .string(rule.summary)),
+                    ("explanation", .string(rule.explanation)), ("mechanical", .bool(rule.isMechanical)),
+                ])
+            })
     }
 
     /// The report as pretty-printed, canonical JSON.
@@ -40,16 +42,29 @@ package enum JSONReport {
             ("errors", .int(result.count(.error))), ("warnings", .int(result.count(.warning))),
             ("info", .int(result.count(.info))), ("total", .int(result.findings.count)),
             ("rules_run", .array(result.rulesRun.map { .string($0.id) })),
-            ("rules_skipped", .array(result.skipped.map { object([("rule", .string($0.rule)), ("reason", .string($0.reason))]) })),
+            (
+                "rules_skipped",
+                .array(result.skipped.map { object([("rule", .string($0.rule)), ("reason", .string($0.reason))]) })
+            ),
             ("severities", object(result.rulesRun.map { ($0.id, .string(result.severity(of: $0).rawValue)) })),
         ]
         if let coverage { summaryMembers.append(("timeline_coverage", coverage.jsonValue)) }
-        if !result.declaredRules.isEmpty { summaryMembers.append(("declared_rules", declaredRules(result.declaredRules))) }
+        if !result.declaredRules.isEmpty {
+            summaryMembers.append(("declared_rules", declaredRules(result.declaredRules)))
+        }
         if let baseline = info.baseline {
-            summaryMembers.append(("baseline", object([
-                ("hidden", .int(baseline.hidden)),
-                ("fixed", .array(baseline.fixed.map { object([("rule", .string($0.rule)), ("path", .string($0.path))]) })),
-            ])))
+            summaryMembers.append(
+                (
+                    "baseline",
+                    object([
+                        ("hidden", .int(baseline.hidden)),
+                        (
+                            "fixed",
+                            .array(
+                                baseline.fixed.map { object([("rule", .string($0.rule)), ("path", .string($0.path))]) })
+                        ),
+                    ])
+                ))
         }
         let summary = object(summaryMembers)
         let findings = result.findings.map(findingValue)
@@ -72,7 +87,9 @@ package enum JSONReport {
         let noValue = [("expected", finding.expected), ("actual", finding.actual)].filter { $0.1 == nil }
         if !noValue.isEmpty { members.append(("no_value", .array(noValue.map { .string($0.0) }))) }
         if let location = finding.location {
-            members += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
+            members += [
+                ("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column)),
+            ]
         }
         return object(members)
     }

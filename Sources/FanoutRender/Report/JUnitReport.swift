@@ -22,7 +22,8 @@ package enum JUnitReport {
         out += "<testsuites name=\"fanout\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for rule in result.rulesRun {
             let findings = byRule[rule.id] ?? []
-            out += "  <testsuite name=\(attr(rule.id)) tests=\"\(max(findings.count, 1))\" failures=\"\(findings.count)\""
+            out +=
+                "  <testsuite name=\(attr(rule.id)) tests=\"\(max(findings.count, 1))\" failures=\"\(findings.count)\""
                 + " errors=\"0\" skipped=\"0\">\n"
             if findings.isEmpty {
                 out += "    <testcase classname=\(attr(rule.id)) name=\(attr("no findings in \(info.exportName)"))/>\n"
@@ -40,7 +41,8 @@ package enum JUnitReport {
                 if let actual = finding.actual { details.append("actual: \(compact.write(actual))") }
                 for entry in finding.fix { details.append("fix: \"\(entry.path)\": \(compact.write(entry.value))") }
                 out += "    <testcase classname=\(attr(rule.id)) name=\(attr(name))>\n"
-                out += "      <failure type=\(attr(finding.severity.rawValue)) message=\(attr(finding.message))>"
+                out +=
+                    "      <failure type=\(attr(finding.severity.rawValue)) message=\(attr(finding.message))>"
                     + XMLText.escape(details.joined(separator: "\n")) + "</failure>\n"
                 out += "    </testcase>\n"
             }
@@ -48,7 +50,8 @@ package enum JUnitReport {
         }
         for skipped in result.skipped {
             out += "  <testsuite name=\(attr(skipped.rule)) tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n"
-            out += "    <testcase classname=\(attr(skipped.rule)) name=\"not run\"><skipped message=\(attr(skipped.reason))/></testcase>\n"
+            out +=
+                "    <testcase classname=\(attr(skipped.rule)) name=\"not run\"><skipped message=\(attr(skipped.reason))/></testcase>\n"
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"

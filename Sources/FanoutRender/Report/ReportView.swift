@@ -17,7 +17,8 @@ enum ReportView {
         let rules: [[String: Any]] = result.rulesRun.map { rule in
             let findings = result.findings.filter { $0.rule == rule.id }
             let shown: [[String: Any]] = findings.prefix(findingsPerRule).map { finding in
-                let expected = finding.expected.map(compact.write) ?? "—", actual = finding.actual.map(compact.write) ?? "—"
+                let expected = finding.expected.map(compact.write) ?? "—",
+                    actual = finding.actual.map(compact.write) ?? "—"
                 let fixLines = finding.fix.map { "\"\($0.path)\": \(compact.write($0.value))" }
                 let links = pageLinks?(finding) ?? []
                 return [
@@ -41,7 +42,9 @@ enum ReportView {
                 "summary": rule.summary, "explanation": rule.explanation, "count": CountText.grouped(findings.count),
                 "hasFindings": !findings.isEmpty, "findings": shown, "mechanical": rule.isMechanical,
             ]
-            if findings.count > findingsPerRule { view["omitted"] = CountText.grouped(findings.count - findingsPerRule) }
+            if findings.count > findingsPerRule {
+                view["omitted"] = CountText.grouped(findings.count - findingsPerRule)
+            }
             return view
         }
         let total = result.findings.count, errors = result.count(.error), warnings = result.count(.warning)
@@ -64,13 +67,17 @@ enum ReportView {
         context["charts"] = charts(ChartsData(result, coverage: coverage))
         if let baseline = info.baseline {
             let fixed = baseline.fixed.count
-            context["baseline"] = [
-                "hidden": CountText.grouped(baseline.hidden), "fixedCount": CountText.grouped(fixed),
-                "hiddenText": CountText.phrase(baseline.hidden, "known finding", "known findings"),
-                "fixedText": CountText.grouped(fixed) + (fixed == 1 ? " of its entries no longer occurs" : " of its entries no longer occur"),
-                "hasFixed": !baseline.fixed.isEmpty,
-                "fixed": baseline.fixed.map { ["rule": $0.rule, "path": $0.path, "pathCode": MarkdownCode.span($0.path)] },
-            ] as [String: Any]
+            context["baseline"] =
+                [
+                    "hidden": CountText.grouped(baseline.hidden), "fixedCount": CountText.grouped(fixed),
+                    "hiddenText": CountText.phrase(baseline.hidden, "known finding", "known findings"),
+                    "fixedText": CountText.grouped(fixed)
+                        + (fixed == 1 ? " of its entries no longer occurs" : " of its entries no longer occur"),
+                    "hasFixed": !baseline.fixed.isEmpty,
+                    "fixed": baseline.fixed.map {
+                        ["rule": $0.rule, "path": $0.path, "pathCode": MarkdownCode.span($0.path)]
+                    },
+                ] as [String: Any]
         }
         return context
     }
@@ -78,17 +85,20 @@ enum ReportView {
     /// The report's SVG charts, inserted unescaped (they escape their own labels).
     static func charts(_ data: ChartsData) -> [String: Any] {
         var charts: [String: Any] = [
-            "findingsPerRule": Charts.bars(data.findingsPerRule, title: "Findings per rule", id: "chart-rules",
-                                           unit: { CountText.phrase($0, "finding", "findings") }),
+            "findingsPerRule": Charts.bars(
+                data.findingsPerRule, title: "Findings per rule", id: "chart-rules",
+                unit: { CountText.phrase($0, "finding", "findings") })
         ]
         if !data.likeDeltas.isEmpty {
-            charts["likeDeltas"] = Charts.bars(data.likeDeltas, title: "Like-count deltas (stored − counted)",
-                                               id: "chart-deltas", unit: { CountText.phrase($0, "post", "posts") })
+            charts["likeDeltas"] = Charts.bars(
+                data.likeDeltas, title: "Like-count deltas (stored − counted)",
+                id: "chart-deltas", unit: { CountText.phrase($0, "post", "posts") })
         }
         if let coverage = data.coverage, coverage.timelines > 0 {
             charts["coverage"] = Charts.coverage(coverage)
             let full = coverage.full
-            charts["coverageSummary"] = "\(CountText.grouped(full)) of \(CountText.phrase(coverage.timelines, "timeline", "timelines")) "
+            charts["coverageSummary"] =
+                "\(CountText.grouped(full)) of \(CountText.phrase(coverage.timelines, "timeline", "timelines")) "
                 + (full == 1 ? "has every stored entry it should." : "have every stored entry they should.")
         }
         return charts

@@ -9,7 +9,9 @@ public enum ReportWriter {
         _ result: AuditResult, info: ReportInfo, format: ReportFormat, templates: TemplateSet?,
         coverage: [ChartsData.Coverage]? = nil, text: TextReport.Options = TextReport.Options()
     ) throws(RenderError) -> String {
-        try render(result, info: info, format: format, templates: templates, coverage: coverage.map(TimelineCoverage.init), text: text)
+        try render(
+            result, info: info, format: format, templates: templates, coverage: coverage.map(TimelineCoverage.init),
+            text: text)
     }
 
     /// The report text, with timeline coverage already summarized (as `fanout report` reads it from a JSON

@@ -25,12 +25,15 @@ package enum SARIFReport {
     package static let standardInputURI = "stdin"
 
     /// The SARIF log as pretty-printed JSON.
-    package static func render(_ result: AuditResult, info: ReportInfo, maximumResults: Int = maximumResults) -> String {
+    package static func render(_ result: AuditResult, info: ReportInfo, maximumResults: Int = maximumResults) -> String
+    {
         JSONWriter(pretty: true, sortKeys: true).write(value(result, info: info, maximumResults: maximumResults)) + "\n"
     }
 
     /// The SARIF log.
-    package static func value(_ result: AuditResult, info: ReportInfo, maximumResults: Int = maximumResults) -> JSONValue {
+    package static func value(_ result: AuditResult, info: ReportInfo, maximumResults: Int = maximumResults)
+        -> JSONValue
+    {
         let descriptors = result.allRules
         var ruleIndex: [String: Int] = [:]
         for (i, rule) in descriptors.enumerated() { ruleIndex[rule.id] = i }
@@ -51,13 +54,26 @@ package enum SARIFReport {
             var region: [(String, JSONValue)] = [("startLine", .int(finding.location?.line ?? 1))]
             if let column = finding.location?.column { region.append(("startColumn", .int(column))) }
             let location = object([
-                ("logicalLocations", .array(finding.paths.map { path in
-                    object([("fullyQualifiedName", .string(path)), ("name", .string(lastKey(path))), ("kind", .string("member"))])
-                })),
-                ("physicalLocation", object([
-                    ("artifactLocation", object([("uri", .string(artifactURI(finding.location?.file ?? info.exportName)))])),
-                    ("region", object(region)),
-                ])),
+                (
+                    "logicalLocations",
+                    .array(
+                        finding.paths.map { path in
+                            object([
+                                ("fullyQualifiedName", .string(path)), ("name", .string(lastKey(path))),
+                                ("kind", .string("member")),
+                            ])
+                        })
+                ),
+                (
+                    "physicalLocation",
+                    object([
+                        (
+                            "artifactLocation",
+                            object([("uri", .string(artifactURI(finding.location?.file ?? info.exportName)))])
+                        ),
+                        ("region", object(region)),
+                    ])
+                ),
             ])
             let fingerprint = Fingerprint.of(rule: finding.rule, path: path)
             var members: [(String, JSONValue)] = [
@@ -65,16 +81,22 @@ package enum SARIFReport {
                 ("level", .string(level(finding.severity))),
                 ("message", object([("text", .string("\(finding.message) (\(path))"))])),
                 ("locations", .array([location])),
-                ("partialFingerprints", object([
-                    (fingerprintKey, .string(fingerprint)),
-                    // GitHub's own key, in its `hash:occurrence` form; set here so GitHub does not compute it.
-                    ("primaryLocationLineHash", .string("\(fingerprint):1")),
-                ])),
-                ("properties", object([
-                    ("paths", .array(finding.paths.map(JSONValue.string))),
-                    ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
-                    ("fix", object(finding.fix.map { ($0.path, $0.value) })),
-                ])),
+                (
+                    "partialFingerprints",
+                    object([
+                        (fingerprintKey, .string(fingerprint)),
+                        // GitHub's own key, in its `hash:occurrence` form; set here so GitHub does not compute it.
+                        ("primaryLocationLineHash", .string("\(fingerprint):1")),
+                    ])
+                ),
+                (
+                    "properties",
+                    object([
+                        ("paths", .array(finding.paths.map(JSONValue.string))),
+                        ("expected", finding.expected ?? .null), ("actual", finding.actual ?? .null),
+                        ("fix", object(finding.fix.map { ($0.path, $0.value) })),
+                    ])
+                ),
             ]
             if let index = ruleIndex[finding.rule] { members.append(("ruleIndex", .int(index))) }
             return object(members)
@@ -91,21 +113,38 @@ package enum SARIFReport {
             ("toolConfigurationNotifications", .array(notifications)),
         ]
         if omitted > 0 {
-            let text = "\(omitted) of \(result.findings.count) results left out: GitHub code scanning accepts at most "
+            let text =
+                "\(omitted) of \(result.findings.count) results left out: GitHub code scanning accepts at most "
                 + "\(maximumResults) per run, so the most severe \(kept.count) are listed; "
                 + "`fanout check \(info.exportName) --format json` lists them all"
-            invocation.append(("toolExecutionNotifications", .array([object([
-                ("descriptor", object([("id", .string("results-omitted"))])),
-                ("level", .string("warning")),
-                ("message", object([("text", .string(text))])),
-            ])])))
+            invocation.append(
+                (
+                    "toolExecutionNotifications",
+                    .array([
+                        object([
+                            ("descriptor", object([("id", .string("results-omitted"))])),
+                            ("level", .string("warning")),
+                            ("message", object([("text", .string(text))])),
+                        ])
+                    ])
+                ))
         }
-        var properties: [(String, JSONValue)] = [("schema", .string(info.schemaName)), ("export", .string(info.exportName))]
+        var properties: [(String, JSONValue)] = [
+            ("schema", .string(info.schemaName)), ("export", .string(info.exportName)),
+        ]
         if omitted > 0 { properties.append(("resultsOmitted", .int(omitted))) }
         let run = object([
-            ("tool", object([("driver", object([
-                ("name", .string("fanout")), ("rules", .array(rules)),
-            ]))])),
+            (
+                "tool",
+                object([
+                    (
+                        "driver",
+                        object([
+                            ("name", .string("fanout")), ("rules", .array(rules)),
+                        ])
+                    )
+                ])
+            ),
             ("invocations", .array([object(invocation)])),
             // Columns count Unicode scalars (``SourceLocation``), not SARIF's default UTF-16 code units.
             ("columnKind", .string("unicodeCodePoints")),

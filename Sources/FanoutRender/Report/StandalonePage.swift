@@ -36,13 +36,15 @@ enum StandalonePage {
     /// A table of numbers, its first column naming each row: the index's table style (`table.users`), whose rows
     /// fold into labelled blocks on a phone, so that nothing scrolls sideways.
     static func table(caption: String, header: [String], rows: [(name: String, cells: [String])]) -> String {
-        var html = "<table class=\"users\">\n<caption class=\"small\">\(HTMLText.escape(caption))</caption>\n<thead><tr>"
+        var html =
+            "<table class=\"users\">\n<caption class=\"small\">\(HTMLText.escape(caption))</caption>\n<thead><tr>"
         html += header.map { "<th scope=\"col\">\(HTMLText.escape($0))</th>" }.joined() + "</tr></thead>\n<tbody>\n"
         for row in rows {
             html += "<tr><th scope=\"row\">\(row.name)</th>"
-            html += zip(header.dropFirst(), row.cells).map { label, cell in
-                "<td data-label=\"\(HTMLText.escape(label))\">\(HTMLText.escape(cell))</td>"
-            }.joined() + "</tr>\n"
+            html +=
+                zip(header.dropFirst(), row.cells).map { label, cell in
+                    "<td data-label=\"\(HTMLText.escape(label))\">\(HTMLText.escape(cell))</td>"
+                }.joined() + "</tr>\n"
         }
         return html + "</tbody>\n</table>"
     }

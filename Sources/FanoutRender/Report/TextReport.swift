@@ -38,11 +38,14 @@ public enum TextReport {
         for rule in withFindings {
             let severity = result.severity(of: rule)
             let count = CountText.grouped(byRule[rule.id]!.count)
-            out += "  " + paint(pad(severity.rawValue, 8), severity, options) + String(repeating: " ", count: countWidth - count.count)
+            out +=
+                "  " + paint(pad(severity.rawValue, 8), severity, options)
+                + String(repeating: " ", count: countWidth - count.count)
                 + count + "  \(rule.id)\n"
         }
         for skipped in result.skipped {
-            out += "  " + pad("skipped", 8) + String(repeating: " ", count: countWidth) + "  \(skipped.rule): "
+            out +=
+                "  " + pad("skipped", 8) + String(repeating: " ", count: countWidth) + "  \(skipped.rule): "
                 + TerminalText.escape(skipped.reason) + "\n"
         }
         if let baseline = info.baseline { out += baselineLine(baseline) + "\n" }
@@ -52,14 +55,20 @@ public enum TextReport {
         for rule in withFindings {
             let findings = byRule[rule.id]!
             let severity = result.severity(of: rule)
-            out += "\n" + paint("\(rule.id) (\(severity.rawValue), \(counted(findings.count, "finding")))", severity, options, bold: true) + "\n"
+            out +=
+                "\n"
+                + paint(
+                    "\(rule.id) (\(severity.rawValue), \(counted(findings.count, "finding")))", severity, options,
+                    bold: true) + "\n"
             for finding in findings.prefix(options.maxPerRule ?? findings.count) {
                 let place = finding.location.map { TerminalText.escape($0.description) + ": " } ?? ""
-                out += "  \(place)\(TerminalText.escape(finding.paths.first ?? "-")): \(TerminalText.escape(finding.message))\n"
+                out +=
+                    "  \(place)\(TerminalText.escape(finding.paths.first ?? "-")): \(TerminalText.escape(finding.message))\n"
                 if let expected = finding.expected, let actual = finding.actual {
                     // JSON escapes C0 controls but leaves DEL, C1 and U+2028 raw, which a terminal must not get.
                     let json = JSONWriter(pretty: false)
-                    out += "    expected \(TerminalText.escape(json.write(expected))), actual \(TerminalText.escape(json.write(actual)))\n"
+                    out +=
+                        "    expected \(TerminalText.escape(json.write(expected))), actual \(TerminalText.escape(json.write(actual)))\n"
                 }
             }
             out += more(findings.count, shown: options.maxPerRule)
@@ -78,7 +87,8 @@ public enum TextReport {
     /// `baseline: 4 findings hidden, 1 entry fixed (no longer found)`.
     package static func baselineLine(_ baseline: BaselineOutcome) -> String {
         let f = baseline.fixed.count
-        return "baseline: \(counted(baseline.hidden, "finding")) hidden, \(CountText.grouped(f)) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
+        return
+            "baseline: \(counted(baseline.hidden, "finding")) hidden, \(CountText.grouped(f)) entr\(f == 1 ? "y" : "ies") fixed (no longer found)"
     }
 
     /// `3 errors, 1 warning, 0 info from 10 rules on Content/export.json (makestagram layout)`; with `color`, the
@@ -110,11 +120,12 @@ public enum TextReport {
     /// `text` in the colour of `severity` (red, yellow, cyan) when colours are on.
     private static func paint(_ text: String, _ severity: Severity, _ options: Options, bold: Bool = false) -> String {
         guard options.color else { return text }
-        let code = switch severity {
-        case .error: "31"
-        case .warning: "33"
-        case .info: "36"
-        }
+        let code =
+            switch severity {
+            case .error: "31"
+            case .warning: "33"
+            case .info: "36"
+            }
         return "\u{1B}[\(bold ? "1;" : "")\(code)m\(text)\u{1B}[0m"
     }
 }

@@ -45,9 +45,17 @@ package struct TimelineCoverage: Sendable, Equatable {
             ("timelines", .int(timelines)), ("full", .int(full)), ("by_tenth", .array(byTenth.map(JSONValue.int))),
         ]
         if let users {
-            members.append(("users", .array(users.map {
-                .object([("user", .string($0.username)), ("stored", .int($0.stored)), ("derived", .int($0.derived))])
-            })))
+            members.append(
+                (
+                    "users",
+                    .array(
+                        users.map {
+                            .object([
+                                ("user", .string($0.username)), ("stored", .int($0.stored)),
+                                ("derived", .int($0.derived)),
+                            ])
+                        })
+                ))
         }
         return .object(members)
     }

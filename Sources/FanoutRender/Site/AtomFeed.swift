@@ -58,7 +58,8 @@ struct AtomFeed: InputHashable {
         let toRoot = SiteLinks.root(of: "\(folder)/feed.xml")
         func link(_ path: String) -> String { baseURL.map { $0 + path } ?? toRoot + path }
         let timelineLink = link("\(folder)/index.html")
-        let feedID = baseURL.map { $0 + "\(folder)/feed.xml" } ?? Self.tagPrefix + "timeline/" + SafeFileName.forKey(uid)
+        let feedID =
+            baseURL.map { $0 + "\(folder)/feed.xml" } ?? Self.tagPrefix + "timeline/" + SafeFileName.forKey(uid)
         let newest = entries.compactMap(\.time).max()
         var out = """
             <?xml version="1.0" encoding="utf-8"?>

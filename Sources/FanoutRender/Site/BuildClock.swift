@@ -34,7 +34,8 @@ final class BuildClock: Sendable {
 
     func record(_ name: String, seconds: Double, work: PageWork? = nil) {
         let parts = work.map { work in
-            [("keys", work.keys), ("values", work.values), ("templates", work.templates), ("files", work.files)].map { name, nanoseconds in
+            [("keys", work.keys), ("values", work.values), ("templates", work.templates), ("files", work.files)].map {
+                name, nanoseconds in
                 BuildPhase(name: name, seconds: Double(nanoseconds) / 1e9)
             }
         }

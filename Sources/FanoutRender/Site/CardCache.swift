@@ -41,7 +41,8 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
     /// (`users/<uid>/…`).
     func card(_ p: Int, markdown: Bool) -> String {
         cached(3 * p + (markdown ? 1 : 0)) {
-            (try? templates.render(views.postCard(p, root: Self.root), template: markdown ? "post-card.md" : "post-card")) ?? ""
+            (try? templates.render(
+                views.postCard(p, root: Self.root), template: markdown ? "post-card.md" : "post-card")) ?? ""
         }
     }
 

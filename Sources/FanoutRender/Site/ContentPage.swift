@@ -36,7 +36,8 @@ package struct ContentPage: Sendable, Equatable {
         var order = Int.max
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.first?.trimmingCharacters(in: .whitespaces) == "---" {
-            guard let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" }) else {
+            guard let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" })
+            else {
                 throw RenderError.content(file: file, message: "front matter starts with --- but never ends")
             }
             for (offset, line) in lines[1..<end].enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -49,7 +50,8 @@ package struct ContentPage: Sendable, Equatable {
                 case "title": title = value
                 case "order":
                     guard let number = Int(value) else {
-                        throw RenderError.content(file: file, message: "line \(offset + 2): order must be a whole number")
+                        throw RenderError.content(
+                            file: file, message: "line \(offset + 2): order must be a whole number")
                     }
                     order = number
                 default: break

@@ -18,7 +18,10 @@ enum DateText {
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secs = total - days * 86_400
         let (y, m, d) = civil(days)
-        return ("\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))", "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))")
+        return (
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))",
+            "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
+        )
     }
 
     /// The proleptic Gregorian date of a day number since 1970-01-01 (Howard Hinnant's algorithm).

@@ -19,9 +19,13 @@ struct FileNameIndex: Sendable {
         hashed.reserveCapacity(items.count)
         for item in items {
             // From the key table's bytes, which are the key's UTF-8, without making a string of each.
-            guard let hash = dataset.keys.withBytes(key(item), { bytes in
-                SafeFileName.isPlain(utf8: bytes) ? nil : SafeFileName.hashValue(bytes)
-            }) else { continue }
+            guard
+                let hash = dataset.keys.withBytes(
+                    key(item),
+                    { bytes in
+                        SafeFileName.isPlain(utf8: bytes) ? nil : SafeFileName.hashValue(bytes)
+                    })
+            else { continue }
             if let first = hashed.updateValue(Int32(item), forKey: hash) {
                 // Not the first with this number: the first stays, this one goes with the others.
                 hashed[hash] = first

@@ -27,7 +27,9 @@ struct FindingPages {
             self.rows = rows
             return
         }
-        for like in dataset.likes + dataset.likeMirror where like.id != noKey { rows[like.id] = ([like.user], [like.post]) }
+        for like in dataset.likes + dataset.likeMirror where like.id != noKey {
+            rows[like.id] = ([like.user], [like.post])
+        }
         for follow in dataset.following + dataset.followers where follow.id != noKey {
             rows[follow.id] = ([follow.user, follow.target], [])
         }

@@ -73,7 +73,9 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only touched
         return cached(people, u, feed)
     }
 
-    private func cached(_ slots: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ feed: (inout StableHasher) -> Void) -> UInt64 {
+    private func cached(_ slots: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ feed: (inout StableHasher) -> Void)
+        -> UInt64
+    {
         let lock = locks[i % locks.count]
         let known = lock.withLock { slots[i] }
         if known != 0 { return known }

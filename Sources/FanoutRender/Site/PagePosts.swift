@@ -15,7 +15,9 @@ final class PagePosts {
 
     /// Fails when there is no `heart` template, so that rendering cannot.
     init(cards: CardCache, inputs: PageInputCache, templates: TemplateSet, viewer: String) throws(RenderError) {
-        guard templates.contains("heart") else { throw RenderError.template(file: "heart.mustache", message: "no such template") }
+        guard templates.contains("heart") else {
+            throw RenderError.template(file: "heart.mustache", message: "no such template")
+        }
         self.cards = cards
         self.templates = templates
         self.viewer = viewer

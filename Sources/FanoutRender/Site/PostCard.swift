@@ -68,7 +68,8 @@ struct PostCard: TemplateValues, InputHashable {
         case "storedCountDiffers": storedLikeCount != nil ? true : nil
         case "storedLikeCount": storedLikeCount.map { CountText.grouped(Int($0)) }
         case "commentCount": commentCount
-        case "commentCountText": commentCount.map { $0 == 0 ? "no comments" : CountText.phrase($0, "comment", "comments") }
+        case "commentCountText":
+            commentCount.map { $0 == 0 ? "no comments" : CountText.phrase($0, "comment", "comments") }
         case "commentsHref": commentsHref
         default: nil
         }

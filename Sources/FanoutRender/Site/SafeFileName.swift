@@ -36,16 +36,18 @@ package enum SafeFileName {
 
     /// ``isPlain(_:)`` of a key's UTF-8 bytes.
     static func isPlain(utf8: some Collection<UInt8>) -> Bool {
-        !utf8.isEmpty && utf8.count <= maxPlainLength && utf8.allSatisfy { b in
-            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
-        }
+        !utf8.isEmpty && utf8.count <= maxPlainLength
+            && utf8.allSatisfy { b in
+                (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
+            }
     }
 
     /// Twelve hex digits of a 64-bit FNV-1a hash: stable across runs and platforms.
     static func hash(_ bytes: some Sequence<UInt8>) -> String {
         let h = hashValue(bytes)
         let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<12).map { digits[Int(truncatingIfNeeded: h >> (44 - 4 * UInt64($0))) & 0xF] }, as: UTF8.self)
+        return String(
+            decoding: (0..<12).map { digits[Int(truncatingIfNeeded: h >> (44 - 4 * UInt64($0))) & 0xF] }, as: UTF8.self)
     }
 
     /// The number ``hash(_:)`` writes: the top 48 bits of the bytes' 64-bit FNV-1a hash.

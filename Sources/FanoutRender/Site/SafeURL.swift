@@ -7,7 +7,10 @@ package enum SafeURL {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiImage(text) }
         let lower = text.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else { return nil }
-        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"\"'<>\\`".unicodeScalars.contains($0) })
+        guard
+            text.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value != 0x7F && !"\"'<>\\`".unicodeScalars.contains($0)
+            })
         else { return nil }
         return text
     }

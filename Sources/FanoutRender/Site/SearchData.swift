@@ -21,7 +21,8 @@ enum SearchData {
         var out = "["
         for (i, entry) in entries.enumerated() {
             out += i == 0 ? "\n" : ",\n"
-            out += "{\"username\":\(JSONWriter.quoted(entry.username)),\"uid\":\(JSONWriter.quoted(entry.uid)),"
+            out +=
+                "{\"username\":\(JSONWriter.quoted(entry.username)),\"uid\":\(JSONWriter.quoted(entry.uid)),"
                 + "\"url\":\(JSONWriter.quoted(entry.url))}"
         }
         return out + "\n]\n"

@@ -54,7 +54,9 @@ public struct SiteBuilder: Sendable {
     let templates: TemplateSet
 
     /// A builder for one export.
-    public init(dataset: Dataset, derived: DerivedData, audit: AuditResult, options: SiteOptions, templates: TemplateSet) {
+    public init(
+        dataset: Dataset, derived: DerivedData, audit: AuditResult, options: SiteOptions, templates: TemplateSet
+    ) {
         self.dataset = dataset
         self.derived = derived
         self.audit = audit
@@ -144,7 +146,9 @@ public struct SiteBuilder: Sendable {
     }
 
     /// `emit(_:renderer:into:work:log:)` for a page whose key is made from its values (or its text).
-    private func emit(_ source: PageSource, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log) throws {
+    private func emit(_ source: PageSource, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log)
+        throws
+    {
         let key = work.timed(\.keys) { source.inputKey(templates: templates) }
         if work.timed(\.files, { output.carryOver(source.path, inputKey: key, log: &log) }) { return }
         try write(source, inputKey: key, into: output, work: &work, log: &log)

@@ -13,7 +13,8 @@ extension SitePages {
             let path = renderer.path(of: job)
             guard !path.contains("/") else { continue }
             if let earlier = first.updateValue(job, forKey: path) {
-                throw .samePath(path: path, first: origin(of: earlier, contentDirectory), second: origin(of: job, contentDirectory))
+                throw .samePath(
+                    path: path, first: origin(of: earlier, contentDirectory), second: origin(of: job, contentDirectory))
             }
         }
         // The sitemap's files: `sitemap.xml`, and `sitemap-N.xml` when it is an index.
@@ -30,7 +31,8 @@ extension SitePages {
         let declaration = job.declaration
         if let label = declaration.label { return label }
         switch declaration.subject {
-        case .content: return ((contentDirectory ?? "") as NSString).appendingPathComponent(renderer.pages[job.item].name + ".md")
+        case .content:
+            return ((contentDirectory ?? "") as NSString).appendingPathComponent(renderer.pages[job.item].name + ".md")
         case .asset:
             let name = renderer.assetNames[job.item]
             return renderer.templates.assetOrigins[name] ?? name

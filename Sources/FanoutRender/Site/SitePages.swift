@@ -44,7 +44,8 @@ public struct SitePages: Sendable {
         // What the first page needs, made on both cores; what only some pages need (the report's coverage, the
         // search's orders) is made meanwhile and waited for by those pages, so that `serve` answers its first page
         // as soon as it can (docs/serve.md).
-        let coverage = kinds.contains(.report)
+        let coverage =
+            kinds.contains(.report)
             ? Deferred { ChartsData.timelineCoverage(dataset: dataset, derived: derived).map(TimelineCoverage.init) }
             : Deferred(value: nil)
         search = byPath ? Deferred { SearchOrders(liveUsers, views: views) } : Deferred(value: SearchOrders())
@@ -57,7 +58,8 @@ public struct SitePages: Sendable {
             case 1:
                 // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
                 let posts = FileNameIndex(
-                    dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset) { dataset.posts[$0].key }
+                    dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset
+                ) { dataset.posts[$0].key }
                 made.withLock { $0.postFiles = posts }
             default:
                 let users = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
@@ -69,7 +71,8 @@ public struct SitePages: Sendable {
         renderer = PageRenderer(
             views: views, templates: templates, audit: audit,
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
-            assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage, baseURL: options.baseURL,
+            assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage,
+            baseURL: options.baseURL,
             cards: try CardCache(views: views, templates: templates, used: needsCards),
             inputs: PageInputCache(views: views, templates: templates), coverage: coverage, trend: options.trend)
         self.kinds = kinds
@@ -78,8 +81,11 @@ public struct SitePages: Sendable {
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
         (postFiles, userFolders) = (indexes.postFiles, indexes.userFolders)
-        contentFiles = byPath
-            ? Dictionary(navPages.map { page in (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!) }) { first, _ in first }
+        contentFiles =
+            byPath
+            ? Dictionary(navPages.map { page in (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!) }) {
+                first, _ in first
+            }
             : [:]
         assetFiles = byPath ? Dictionary(uniqueKeysWithValues: assetNames.enumerated().map { ($1, $0) }) : [:]
         try checkDistinctPaths(contentDirectory: options.contentDirectory)
@@ -105,7 +111,9 @@ public struct SitePages: Sendable {
             guard !kinds.isEmpty else { continue }
             for item in items(of: subject) {
                 for kind in kinds {
-                    for page in 1...pageCount(all[kind], item) { jobs.append(PageJob(kind: kind, item: item, page: page)) }
+                    for page in 1...pageCount(all[kind], item) {
+                        jobs.append(PageJob(kind: kind, item: item, page: page))
+                    }
                 }
             }
         }
@@ -177,7 +185,9 @@ public struct SitePages: Sendable {
     /// The users whose username or uid, compared in lower case, starts with `prefix`, as the static site's search
     /// matches them: the first `limit` (usernames first, then uids, each in byte order) and how many match in all,
     /// for a search box's status line. Needs `byPath`.
-    public func users(matching prefix: String, limit: Int) -> (found: [(username: String, uid: String, path: String)], total: Int) {
+    public func users(matching prefix: String, limit: Int) -> (
+        found: [(username: String, uid: String, path: String)], total: Int
+    ) {
         guard !prefix.isEmpty else { return ([], 0) }
         var found: [Int] = []
         let folded = prefix.lowercased()
@@ -200,10 +210,12 @@ public struct SitePages: Sendable {
             }
             i += 1
         }
-        return (found.map { u in
-            let key = dataset.users[u].key
-            return (renderer.views.username(u), dataset.key(key), renderer.views.searchTarget(key))
-        }, total)
+        return (
+            found.map { u in
+                let key = dataset.users[u].key
+                return (renderer.views.username(u), dataset.key(key), renderer.views.searchTarget(key))
+            }, total
+        )
     }
 
     private static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
@@ -221,13 +233,17 @@ public struct SitePages: Sendable {
     /// The path of the page the search leads to of the user whose uid is `uid` (their timeline,
     /// `users/<uid>/index.html`; ``PageDeclarations/searchTarget``), if they have one.
     public func timelinePath(uid: String) -> String? {
-        guard isChosen(PageDeclarations.searchTarget), let key = dataset.keyID(uid), let u = derived.user(key) else { return nil }
+        guard isChosen(PageDeclarations.searchTarget), let key = dataset.keyID(uid), let u = derived.user(key) else {
+            return nil
+        }
         return renderer.views.searchTarget(dataset.users[u].key)
     }
 
     /// The path of the page of the post whose key is `key` (`posts/<key>.html`), if it has one.
     public func postPath(key: String) -> String? {
-        guard isChosen(PageDeclarations.posts), let id = dataset.keyID(key), let p = derived.post(id) else { return nil }
+        guard isChosen(PageDeclarations.posts), let id = dataset.keyID(key), let p = derived.post(id) else {
+            return nil
+        }
         return renderer.views.links.post(dataset.posts[p].key)
     }
 }
@@ -247,7 +263,9 @@ private struct SearchOrders: Sendable {
     init() {}
 
     init(_ users: [Int], views: SiteViews) {
-        byUsername = users.map { (views.username($0).lowercased(), $0) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        byUsername = users.map { (views.username($0).lowercased(), $0) }.sorted {
+            $0.0.utf8.lexicographicallyPrecedes($1.0.utf8)
+        }
         byUID = users.map { (views.dataset.key(views.dataset.users[$0].key).lowercased(), $0) }
             .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
     }

@@ -16,9 +16,13 @@ enum Sitemap {
     static func render(pages: [String], baseURL: String, limit: Int = urlLimit) -> [(path: String, text: String)] {
         guard pages.count > limit else { return [("sitemap.xml", urlset(pages[...], baseURL: baseURL))] }
         let parts = stride(from: 0, to: pages.count, by: limit).enumerated().map { n, start in
-            (path: "sitemap-\(n + 1).xml", text: urlset(pages[start..<min(pages.count, start + limit)], baseURL: baseURL))
+            (
+                path: "sitemap-\(n + 1).xml",
+                text: urlset(pages[start..<min(pages.count, start + limit)], baseURL: baseURL)
+            )
         }
-        var index = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+        var index =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
             + "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for part in parts {
             index += "<sitemap><loc>\(XMLText.escape(baseURL + part.path))</loc></sitemap>\n"
@@ -27,7 +31,8 @@ enum Sitemap {
     }
 
     private static func urlset(_ pages: ArraySlice<String>, baseURL: String) -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+        var out =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
             + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for page in pages {
             out += "<url><loc>\(XMLText.escape(baseURL + page))</loc></url>\n"

@@ -13,7 +13,8 @@ enum TemplateNames {
             for tag in scan.tags where tag.kind == .partial || tag.kind == .parent {
                 guard files["\(tag.name).mustache"] != nil else {
                     throw RenderError.templateLine(
-                        file: shown[file] ?? file, line: tag.line, message: "there is no template \"\(tag.name)\" (\(tag.name).mustache)")
+                        file: shown[file] ?? file, line: tag.line,
+                        message: "there is no template \"\(tag.name)\" (\(tag.name).mustache)")
                 }
                 includedBy[tag.name, default: []].insert(template(file))
             }

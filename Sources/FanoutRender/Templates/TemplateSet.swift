@@ -35,7 +35,8 @@ public struct TemplateSet: Sendable {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: overrides)
             } catch {
-                throw RenderError.template(file: overrides, message: "cannot list the folder: \(error.localizedDescription)")
+                throw RenderError.template(
+                    file: overrides, message: "cannot list the folder: \(error.localizedDescription)")
             }
             for name in names where !name.hasPrefix(".") {
                 let path = (overrides as NSString).appendingPathComponent(name)
@@ -68,9 +69,10 @@ public struct TemplateSet: Sendable {
         self.library = library
         self.assets = assets
         assetOrigins = shown.filter { assets[$0.key] != nil }
-        let texts = Dictionary(uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
-            (String(name.dropLast(".mustache".count)), text)
-        })
+        let texts = Dictionary(
+            uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
+                (String(name.dropLast(".mustache".count)), text)
+            })
         inputHashes = TemplateIncludes.closures(texts).mapValues { names in
             var hasher = StableHasher()
             for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {

@@ -39,7 +39,9 @@ struct TemplateTags {
     init(_ text: String) {
         let bytes = Array(text.utf8)
         var i = 0, line = 1, lineStart = 0
-        func isOpen(_ at: Int) -> Bool { at + 1 < bytes.count && bytes[at] == UInt8(ascii: "{") && bytes[at + 1] == UInt8(ascii: "{") }
+        func isOpen(_ at: Int) -> Bool {
+            at + 1 < bytes.count && bytes[at] == UInt8(ascii: "{") && bytes[at + 1] == UInt8(ascii: "{")
+        }
         while i < bytes.count {
             if bytes[i] == 0x0A {
                 line += 1
@@ -56,7 +58,9 @@ struct TemplateTags {
             let start = i + (triple ? 3 : 2)
             let closer: [UInt8] = triple ? Array("}}}".utf8) : Array("}}".utf8)
             var end = start
-            while end + closer.count <= bytes.count, !bytes[end..<(end + closer.count)].elementsEqual(closer) { end += 1 }
+            while end + closer.count <= bytes.count, !bytes[end..<(end + closer.count)].elementsEqual(closer) {
+                end += 1
+            }
             guard end + closer.count <= bytes.count else {
                 unterminated = (line, column)
                 return

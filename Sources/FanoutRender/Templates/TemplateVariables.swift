@@ -30,9 +30,11 @@ enum TemplateVariables {
         .init("root", "the way back to the site's root from the page (`../../`), to prefix links with"),
         .init("exportName", "the export's file name as given"),
         .init("schemaName", "the layout the export was read with"),
-        .init("navPages", "the pages of `Content/` other than `index.md`, in `order`", [
-            .init("href", "the page's file"), .init("title", "its title"),
-        ]),
+        .init(
+            "navPages", "the pages of `Content/` other than `index.md`, in `order`",
+            [
+                .init("href", "the page's file"), .init("title", "its title"),
+            ]),
     ]
 
     /// The templates that are pages (and so get ``everyPage``): those of the declared kinds of page.
@@ -44,33 +46,42 @@ enum TemplateVariables {
     ]
 
     static let pagination: [TemplateVariable] = [
-        .init("pagination", "present when the list spans several pages", [
-            .init("pageNumber", "this page's number, from 1"),
-            .init("pageCount", "the number of pages"),
-            .init("pages", "the pages linked: every page up to 9, else the first, the last and two either side of this one", [
-                .init("number", "its number"), .init("href", "its file"), .init("current", "true on this page"),
-                .init("gap", "true in place of the pages left out between two linked ones (no number, no link)"),
-            ]),
-            .init("prevHref", "the previous page (newer posts, or the users before); absent on the first"),
-            .init("nextHref", "the next page (older posts, or the users after); absent on the last"),
-            .init("prevText", "the words of the link to the previous page: `← Newer`, on the index `← Previous`"),
-            .init("nextText", "the words of the link to the next page: `Older →`, on the index `Next →`"),
-        ]),
+        .init(
+            "pagination", "present when the list spans several pages",
+            [
+                .init("pageNumber", "this page's number, from 1"),
+                .init("pageCount", "the number of pages"),
+                .init(
+                    "pages",
+                    "the pages linked: every page up to 9, else the first, the last and two either side of this one",
+                    [
+                        .init("number", "its number"), .init("href", "its file"), .init("current", "true on this page"),
+                        .init(
+                            "gap", "true in place of the pages left out between two linked ones (no number, no link)"),
+                    ]),
+                .init("prevHref", "the previous page (newer posts, or the users before); absent on the first"),
+                .init("nextHref", "the next page (older posts, or the users after); absent on the last"),
+                .init("prevText", "the words of the link to the previous page: `← Newer`, on the index `← Previous`"),
+                .init("nextText", "the words of the link to the next page: `Older →`, on the index `Next →`"),
+            ])
     ]
 
     /// A paginated list of posts: the navigation and where the page's posts are in the whole list.
-    static let postPagination: [TemplateVariable] = pagination + [
-        .init("firstPost", "the position of the page's first post in the whole list, from 1; with pagination"),
-        .init("lastPost", "the position of its last post; with pagination"),
-    ]
+    static let postPagination: [TemplateVariable] =
+        pagination + [
+            .init("firstPost", "the position of the page's first post in the whole list, from 1; with pagination"),
+            .init("lastPost", "the position of its last post; with pagination"),
+        ]
 
-    static let postItems: TemplateVariable = .init("posts", "the page's posts, newest first", [
-        .init("key", "the post's key"),
-        .init("card", "the post's card, rendered by `post-card.mustache` (insert unescaped: `{{{card}}}`)"),
-        .init("cardMarkdown", "the card rendered by `post-card.md.mustache`"),
-        .init("liked", "whether the page's user likes the post"),
-        .init("heart", "the heart, rendered by `heart.mustache` for the page's user"),
-    ])
+    static let postItems: TemplateVariable = .init(
+        "posts", "the page's posts, newest first",
+        [
+            .init("key", "the post's key"),
+            .init("card", "the post's card, rendered by `post-card.mustache` (insert unescaped: `{{{card}}}`)"),
+            .init("cardMarkdown", "the card rendered by `post-card.md.mustache`"),
+            .init("liked", "whether the page's user likes the post"),
+            .init("heart", "the heart, rendered by `heart.mustache` for the page's user"),
+        ])
 
     static let card: [TemplateVariable] = [
         .init("root", "the way back to the site's root from the page showing the card"),
@@ -86,7 +97,10 @@ enum TemplateVariables {
         .init("isoTime", "the post's time, ISO 8601; absent when undated"),
         .init("displayTime", "the post's time for people, or `undated`"),
         .init("imageURL", "the image's URL (http or https only); absent otherwise"),
-        .init("imageHeight", "the photo's height at 414 px wide, from `image_height`, to reserve its space; absent when unknown or absurd"),
+        .init(
+            "imageHeight",
+            "the photo's height at 414 px wide, from `image_height`, to reserve its space; absent when unknown or absurd"
+        ),
         .init("captionHTML", "the caption rendered from Markdown (insert unescaped); absent without caption"),
         .init("captionText", "the caption as stored"),
         .init("captionMarkdown", "the caption's Markdown with raw HTML and unsafe links removed, for Markdown twins"),
@@ -104,47 +118,64 @@ enum TemplateVariables {
         .init("totalText", "`1 finding`, `1,234 findings`"), .init("errorsText", "`1 error`, `2 errors`"),
         .init("warningsText", "`1 warning`, `2 warnings`"), .init("infosText", "`3 info`"),
         .init("rulesRunText", "`1 rule ran`, `18 rules ran`"),
-        .init("rules", "every rule that ran", [
-            .init("id", "the rule's id"), .init("severity", "its severity in this run"),
-            .init("summary", "what it verifies"), .init("explanation", "why its copies drift and how the fix works"),
-            .init("count", "its findings"), .init("hasFindings", "whether it has any"),
-            .init("mechanical", "whether its fix is mechanical"),
-            .init("omitted", "findings beyond the first 1,000, not listed; absent when none"),
-            .init("findings", "its first 1,000 findings", [
-                .init("severity", "the finding's severity"), .init("message", "what is wrong"),
-                .init("paths", "the database paths involved, the one to change first"),
-                .init("expected", "the expected value, as JSON (`—` when absent)"),
-                .init("actual", "the actual value, as JSON"),
-                .init("hasFix", "whether there is a mechanical fix"),
-                .init("fix", "the fix's multi-path update entries, one a line"),
-                .init("pathsCode", "the paths as Markdown code spans"),
-                .init("expectedCode", "the expected value as a Markdown code span"),
-                .init("actualCode", "the actual value as a Markdown code span"),
-                .init("fixCode", "the fix's entries as Markdown code spans"),
-                .init("hasPageLinks", "whether the finding names users or posts that have pages; never in a standalone report"),
-                .init("pageLinks", "the site's pages it concerns: each named user's profile and timeline, each named post's page", [
-                    .init("text", "`alice’s profile`, `alice’s timeline`, `post -Kx`"),
-                    .init("href", "the page, from the site's root"),
-                ]),
+        .init(
+            "rules", "every rule that ran",
+            [
+                .init("id", "the rule's id"), .init("severity", "its severity in this run"),
+                .init("summary", "what it verifies"),
+                .init("explanation", "why its copies drift and how the fix works"),
+                .init("count", "its findings"), .init("hasFindings", "whether it has any"),
+                .init("mechanical", "whether its fix is mechanical"),
+                .init("omitted", "findings beyond the first 1,000, not listed; absent when none"),
+                .init(
+                    "findings", "its first 1,000 findings",
+                    [
+                        .init("severity", "the finding's severity"), .init("message", "what is wrong"),
+                        .init("paths", "the database paths involved, the one to change first"),
+                        .init("expected", "the expected value, as JSON (`—` when absent)"),
+                        .init("actual", "the actual value, as JSON"),
+                        .init("hasFix", "whether there is a mechanical fix"),
+                        .init("fix", "the fix's multi-path update entries, one a line"),
+                        .init("pathsCode", "the paths as Markdown code spans"),
+                        .init("expectedCode", "the expected value as a Markdown code span"),
+                        .init("actualCode", "the actual value as a Markdown code span"),
+                        .init("fixCode", "the fix's entries as Markdown code spans"),
+                        .init(
+                            "hasPageLinks",
+                            "whether the finding names users or posts that have pages; never in a standalone report"),
+                        .init(
+                            "pageLinks",
+                            "the site's pages it concerns: each named user's profile and timeline, each named post's page",
+                            [
+                                .init("text", "`alice’s profile`, `alice’s timeline`, `post -Kx`"),
+                                .init("href", "the page, from the site's root"),
+                            ]),
+                    ]),
             ]),
-        ]),
         .init("hasSkipped", "whether rules were skipped"),
         .init("skipped", "the rules skipped", [.init("rule", "the rule's id"), .init("reason", "why it did not run")]),
         .init("exportNameCode", "the export's name as a Markdown code span"),
-        .init("charts", "the SVG charts (insert unescaped)", [
-            .init("findingsPerRule", "findings per rule that ran"),
-            .init("likeDeltas", "the distribution of like-count deltas; absent without like-count mismatches"),
-            .init("coverage", "timeline coverage per user; absent without stored timelines"),
-            .init("coverageSummary", "how many timelines are complete, in words"),
-        ]),
-        .init("baseline", "present with `--baseline`", [
-            .init("hidden", "findings the baseline hid"), .init("fixedCount", "its entries no finding matched"),
-            .init("hiddenText", "`2 known findings`"), .init("fixedText", "`1 of its entries no longer occurs`"),
-            .init("hasFixed", "whether there are such entries"),
-            .init("fixed", "those entries", [
-                .init("rule", "the rule"), .init("path", "the path"), .init("pathCode", "the path as a Markdown code span"),
+        .init(
+            "charts", "the SVG charts (insert unescaped)",
+            [
+                .init("findingsPerRule", "findings per rule that ran"),
+                .init("likeDeltas", "the distribution of like-count deltas; absent without like-count mismatches"),
+                .init("coverage", "timeline coverage per user; absent without stored timelines"),
+                .init("coverageSummary", "how many timelines are complete, in words"),
             ]),
-        ]),
+        .init(
+            "baseline", "present with `--baseline`",
+            [
+                .init("hidden", "findings the baseline hid"), .init("fixedCount", "its entries no finding matched"),
+                .init("hiddenText", "`2 known findings`"), .init("fixedText", "`1 of its entries no longer occurs`"),
+                .init("hasFixed", "whether there are such entries"),
+                .init(
+                    "fixed", "those entries",
+                    [
+                        .init("rule", "the rule"), .init("path", "the path"),
+                        .init("pathCode", "the path as a Markdown code span"),
+                    ]),
+            ]),
     ]
 
     /// Each template's own values, by template name (its file name without `.mustache`): a page's, as its kind

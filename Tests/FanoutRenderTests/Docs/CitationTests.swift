@@ -14,8 +14,10 @@ import Testing
     /// every golden site (docs/site.md "Finding a user" holds the section now).
     /// This file's examples are citations of nothing by design. bench/data holds the benchmarks' generated exports
     /// (1.1 GB each, after `make bench`): reading them cost this test over a minute and they cite nothing.
-    static let skipped = ["Templates/search.js", "BuiltinTemplates+Generated.swift", "/Golden/", "/Fixtures/", "/JSONTestSuite/",
-                          "Docs/CitationTests.swift", "bench/data/"]
+    static let skipped = [
+        "Templates/search.js", "BuiltinTemplates+Generated.swift", "/Golden/", "/Fixtures/", "/JSONTestSuite/",
+        "Docs/CitationTests.swift", "bench/data/",
+    ]
 
     /// `page "Heading"`, `page ("Heading")`, `page, "Heading"` and `README's "Heading"` in `text`, with comment
     /// markers at line starts taken out so that a citation may run over two lines (of a comment or a docstring); the
@@ -33,19 +35,24 @@ import Testing
         var broken: [String] = []
         for folder in Self.folders {
             let base = Self.root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let url as URL in walker {
                 let path = url.path.dropFirst(Self.root.path.count + 1)
                 guard !Self.skipped.contains(where: { path.contains($0) }),
-                      let text = try? String(contentsOf: url, encoding: .utf8),
-                      text.contains("README") || text.contains("docs/") else { continue }
+                    let text = try? String(contentsOf: url, encoding: .utf8),
+                    text.contains("README") || text.contains("docs/")
+                else { continue }
                 for page in Set(text.matches(of: /docs\/[a-z-]+\.md/).map { String($0.0) })
                 where !FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(page).path) {
                     broken.append("\(path): there is no \(page)")
                 }
                 for citation in Self.citations(in: text) {
-                    let page = try anchors[citation.page]
-                        ?? MarkdownLinks.anchors(String(contentsOf: Self.root.appendingPathComponent(citation.page), encoding: .utf8))
+                    let page =
+                        try anchors[citation.page]
+                        ?? MarkdownLinks.anchors(
+                            String(contentsOf: Self.root.appendingPathComponent(citation.page), encoding: .utf8))
                     anchors[citation.page] = page
                     if !page.contains(MarkdownLinks.anchor(citation.heading)) {
                         broken.append("\(path): \(citation.page) has no heading \"\(citation.heading)\"")
@@ -63,9 +70,10 @@ import Testing
             A docstring's lines (docs/tables.md "Table
             layouts")
             """
-        #expect(Self.citations(in: text).map { "\($0.page) \($0.heading)" } == [
-            "docs/layouts.md Declaring your app's copies", "README.md Quick start", "docs/reports.md Baselines",
-            "docs/tables.md Table layouts",
-        ])
+        #expect(
+            Self.citations(in: text).map { "\($0.page) \($0.heading)" } == [
+                "docs/layouts.md Declaring your app's copies", "README.md Quick start", "docs/reports.md Baselines",
+                "docs/tables.md Table layouts",
+            ])
     }
 }

@@ -20,11 +20,17 @@ import Testing
         return try MarkdownLinks.relativeTargets(text).compactMap { target in
             let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let path = String(parts[0]), fragment = parts.count > 1 ? String(parts[1]) : nil
-            let file = path.isEmpty ? root.appendingPathComponent(page) : folder.appendingPathComponent(path).standardizedFileURL
-            guard file.path.hasPrefix(root.standardizedFileURL.path + "/") else { return "\(page): \(target) leaves the repository" }
+            let file =
+                path.isEmpty
+                ? root.appendingPathComponent(page) : folder.appendingPathComponent(path).standardizedFileURL
+            guard file.path.hasPrefix(root.standardizedFileURL.path + "/") else {
+                return "\(page): \(target) leaves the repository"
+            }
             guard FileManager.default.fileExists(atPath: file.path) else { return "\(page): \(target): no such file" }
             guard let fragment else { return nil }
-            guard file.pathExtension == "md" else { return "\(page): \(target): an anchor in a file that is not Markdown" }
+            guard file.pathExtension == "md" else {
+                return "\(page): \(target): an anchor in a file that is not Markdown"
+            }
             let anchors = try anchorsOf[file] ?? MarkdownLinks.anchors(String(contentsOf: file, encoding: .utf8))
             anchorsOf[file] = anchors
             return anchors.contains(fragment) ? nil : "\(page): \(target): no heading has the anchor #\(fragment)"
@@ -53,7 +59,8 @@ import Testing
 
     /// Links in code are code; URLs with a scheme are not checked here.
     @Test func onlyRelativeLinksOutsideCodeAreChecked() {
-        let text = "[a](a.md) ![b](img/b.png \"B\") [c](https://x.org) `[d](d.md)`\n```\n[e](e.md)\n```\n[f](#f)\n"
+        let text =
+            "[a](a.md) ![b](img/b.png \"B\") [c](https://x.org) `[d](d.md)`\n```\n[e](e.md)\n```\n[f](#f)\n"
             + "  <img src=\"images/g.png\" alt=\"G\" width=\"200\">\n"
         #expect(MarkdownLinks.relativeTargets(text) == ["a.md", "img/b.png", "#f", "images/g.png"])
     }

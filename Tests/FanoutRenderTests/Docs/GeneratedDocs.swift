@@ -1,6 +1,6 @@
 import FanoutCore
-import Foundation
 import FanoutTestSupport
+import Foundation
 import Testing
 
 @testable import FanoutRender
@@ -37,11 +37,15 @@ struct GeneratedSection: Sendable, CustomTestStringConvertible {
     /// Every built-in rule as `fanout check --explain` describes it.
     static let rules = GeneratedSection(page: "docs/checks.md", name: "rule reference", source: "RuleCatalog") {
         RuleCatalog.descriptors.map { rule in
-            let fix = rule.isMechanical
+            let fix =
+                rule.isMechanical
                 ? "Fix: mechanical; each finding carries it, and `fanout export EXPORT --out DIR --repair` writes the patch ([Repair](repair.md))."
                 : "Fix: none that is mechanical; a person has to decide."
-            return ["### `\(rule.id)`", "Default severity: **\(rule.defaultSeverity.rawValue)**. \(rule.summary)", rule.explanation, fix]
-                .joined(separator: "\n\n")
+            return [
+                "### `\(rule.id)`", "Default severity: **\(rule.defaultSeverity.rawValue)**. \(rule.summary)",
+                rule.explanation, fix,
+            ]
+            .joined(separator: "\n\n")
         }.joined(separator: "\n\n")
     }
 
@@ -54,16 +58,22 @@ struct GeneratedSection: Sendable, CustomTestStringConvertible {
         func rows(_ variables: [TemplateVariable], in parent: String? = nil) -> [String] {
             variables.flatMap { variable in
                 let place = parent.map { " (in `\($0)`)" } ?? ""
-                return ["| `\(variable.name)`\(place) | \(variable.meaning) |"] + rows(variable.fields, in: variable.name)
+                return ["| `\(variable.name)`\(place) | \(variable.meaning) |"]
+                    + rows(variable.fields, in: variable.name)
             }
         }
         let header = ["| value | meaning |", "|---|---|"]
-        var lines = ["Every page (\(TemplateVariables.pages.sorted().map { "`\($0).mustache`" }.joined(separator: ", "))) gets:", ""]
+        var lines = [
+            "Every page (\(TemplateVariables.pages.sorted().map { "`\($0).mustache`" }.joined(separator: ", "))) gets:",
+            "",
+        ]
         lines += header + rows(TemplateVariables.everyPage)
         var groups: [(names: [String], variables: [TemplateVariable])] = []
         for name in TemplateVariables.own.keys.sorted() {
             let variables = TemplateVariables.own[name]!
-            if let i = groups.firstIndex(where: { $0.variables == variables }) { groups[i].names.append(name) } else {
+            if let i = groups.firstIndex(where: { $0.variables == variables }) {
+                groups[i].names.append(name)
+            } else {
                 groups.append(([name], variables))
             }
         }
@@ -73,8 +83,11 @@ struct GeneratedSection: Sendable, CustomTestStringConvertible {
         }
         let partials = BuiltinTemplates.files.keys.filter { $0.hasSuffix(".mustache") }
             .map { String($0.dropLast(".mustache".count)) }.filter { TemplateVariables.own[$0] == nil }.sorted()
-        lines += ["", partials.map { "`\($0).mustache`" }.joined(separator: ", ")
-            + " are a parent and partials: they see the values of the templates that include them."]
+        lines += [
+            "",
+            partials.map { "`\($0).mustache`" }.joined(separator: ", ")
+                + " are a parent and partials: they see the values of the templates that include them.",
+        ]
         return lines.joined(separator: "\n")
     }
 }

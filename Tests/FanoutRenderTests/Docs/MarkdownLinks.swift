@@ -46,9 +46,11 @@ enum MarkdownLinks {
     /// One heading's anchor; a link in it counts by its text.
     static func anchor(_ heading: String) -> String {
         let text = heading.replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }.lowercased()
-        return String(String.UnicodeScalarView(text.unicodeScalars.compactMap { scalar in
-            if scalar == " " { return "-" }
-            return scalar == "-" || scalar == "_" || CharacterSet.alphanumerics.contains(scalar) ? scalar : nil
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.compactMap { scalar in
+                    if scalar == " " { return "-" }
+                    return scalar == "-" || scalar == "_" || CharacterSet.alphanumerics.contains(scalar) ? scalar : nil
+                }))
     }
 }

@@ -11,7 +11,8 @@ struct DeclaredCopyRule: CopyRule {
         let of = "\(declaration.of.rawValue).\(declaration.field)", record = declaration.of.noun
         descriptor = RuleDescriptor(
             id: declaration.name, defaultSeverity: declaration.severity ?? .warning,
-            summary: "`\(declaration.at)` equals the \(declaration.field) of the \(record) that `\(declaration.via)` names.",
+            summary:
+                "`\(declaration.at)` equals the \(declaration.field) of the \(record) that `\(declaration.via)` names.",
             explanation: """
                 Declared in the schema ([[copies]] \(declaration.name)): the app copies \(of) into \
                 `\(declaration.at)`, so that a page can show it without reading the \(record). Changing the \
@@ -30,8 +31,11 @@ struct DeclaredCopyRule: CopyRule {
     /// The copies whose record exists (the subject is the copy's row, the original's its record's row).
     func eachReading(in context: CheckContext, _ body: (CopyReading) -> Void) {
         let dataset = context.dataset, sets = dataset.rowSets
-        guard let s = sets.rows(of: declaration.name), let o = sets.originals(of: declaration), dataset.declared[s].count > 0 else { return }
-        let rows = dataset.declared[s], spec = sets.sets[s], originals = dataset.declared[o], originalSpec = sets.sets[o]
+        guard let s = sets.rows(of: declaration.name), let o = sets.originals(of: declaration),
+            dataset.declared[s].count > 0
+        else { return }
+        let rows = dataset.declared[s], spec = sets.sets[s], originals = dataset.declared[o],
+            originalSpec = sets.sets[o]
         // The last record stored under a key is the record, as for users and posts.
         var original = [Int32](repeating: -1, count: dataset.keys.count)
         for row in 0..<originals.count {
@@ -45,7 +49,8 @@ struct DeclaredCopyRule: CopyRule {
             let value: StoredValue
             switch originalSpec.value! {
             case .field: value = originals.values[from]
-            case .key(let i): value = originals.key(from, i) == noKey ? .missing : .string(dataset.key(originals.key(from, i)))
+            case .key(let i):
+                value = originals.key(from, i) == noKey ? .missing : .string(dataset.key(originals.key(from, i)))
             }
             body(CopyReading(subject: row, originalSubject: from, copy: rows.values[row], original: value, record: key))
         }
@@ -70,7 +75,9 @@ struct DeclaredCopyRule: CopyRule {
         guard let o = sets.originals(of: declaration) else { return { _ in nil } }
         let originals = dataset.declared[o], spec = sets.sets[o]
         var last = [Int32](repeating: -1, count: dataset.keys.count)
-        for row in 0..<originals.count where originals.key(row, spec.a!) != noKey { last[Int(originals.key(row, spec.a!))] = Int32(row) }
+        for row in 0..<originals.count where originals.key(row, spec.a!) != noKey {
+            last[Int(originals.key(row, spec.a!))] = Int32(row)
+        }
         return { key in
             guard key != noKey, last[Int(key)] >= 0 else { return nil }
             let row = Int(last[Int(key)])
@@ -80,7 +87,8 @@ struct DeclaredCopyRule: CopyRule {
                 case .object, .array: return nil
                 case let value: return value.json ?? .null
                 }
-            case .key(let i): return originals.key(row, i) == noKey ? .null : .string(dataset.key(originals.key(row, i)))
+            case .key(let i):
+                return originals.key(row, i) == noKey ? .null : .string(dataset.key(originals.key(row, i)))
             }
         }
     }
@@ -92,21 +100,28 @@ struct DeclaredCopyRule: CopyRule {
         switch (reading.copy.comparable, reading.original.comparable) {
         case (nil, let original?): return "the copy of \(whose) (\(original)) is missing"
         case (let copy?, nil): return "\(copy) copies \(whose), which the \(noun) does not have"
-        default: return "\(reading.copy.comparable ?? "") is a stale copy of \(whose) \(reading.original.comparable ?? "")"
+        default:
+            return "\(reading.copy.comparable ?? "") is a stale copy of \(whose) \(reading.original.comparable ?? "")"
         }
     }
 
     func sql(_ q: SQLContext) -> String {
         let sets = RowSets(q.schema)
-        let spec = sets.sets[sets.rows(of: declaration.name)!], originalSpec = sets.sets[sets.originals(of: declaration)!]
+        let spec = sets.sets[sets.rows(of: declaration.name)!],
+            originalSpec = sets.sets[sets.originals(of: declaration)!]
         let path = spec.fieldPart.keys.isEmpty ? "d.path" : q.path("d.path", field: spec.fieldPart)
         let originalPath: String
-        if case .field(let field)? = originalSpec.value, !field.keys.isEmpty { originalPath = q.path("o.path", field: field) } else { originalPath = "o.path" }
+        if case .field(let field)? = originalSpec.value, !field.keys.isEmpty {
+            originalPath = q.path("o.path", field: field)
+        } else {
+            originalPath = "o.path"
+        }
         let present = { (v: String) in "CASE WHEN \(v) = 'null' THEN NULL ELSE \(v) END" }
         let copy = present("d.value"), original = present("o.value")
         let noun = declaration.of.noun
         let whose = q.text("\(noun) ") + " || d.a || " + q.text("'s \(declaration.field)")
-        let message = "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || ') is missing' "
+        let message =
+            "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || ') is missing' "
             + "WHEN \(original) IS NULL THEN \(copy) || ' copies ' || \(whose) || \(q.text(", which the \(noun) does not have")) "
             + "ELSE \(copy) || ' is a stale copy of ' || \(whose) || ' ' || \(original) END"
         let originals = """
@@ -115,10 +130,14 @@ struct DeclaredCopyRule: CopyRule {
               QUALIFY row_number() OVER (PARTITION BY o.a ORDER BY o.seq DESC) = 1
             )
             """
-        let fix = "CASE WHEN \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, "coalesce(\(original), 'null')")])) END"
-        return q.with(originals) + q.finding(
-            paths: [path, originalPath], expected: "coalesce(\(original), 'null')", actual: "coalesce(\(copy), 'null')", fix: fix,
-            message: [message]
-        ) + "\nFROM \(q.declaredRows(spec)) d JOIN originals o ON o.a = d.a\nWHERE d.a IS NOT NULL AND \(copy) IS DISTINCT FROM \(original)"
+        let fix =
+            "CASE WHEN \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, "coalesce(\(original), 'null')")])) END"
+        return q.with(originals)
+            + q.finding(
+                paths: [path, originalPath], expected: "coalesce(\(original), 'null')",
+                actual: "coalesce(\(copy), 'null')", fix: fix,
+                message: [message]
+            )
+            + "\nFROM \(q.declaredRows(spec)) d JOIN originals o ON o.a = d.a\nWHERE d.a IS NOT NULL AND \(copy) IS DISTINCT FROM \(original)"
     }
 }

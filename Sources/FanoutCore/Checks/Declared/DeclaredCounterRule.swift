@@ -29,7 +29,8 @@ struct DeclaredCounterRule: CounterRule {
     }
 
     func missingRequirement(in schema: Schema) -> String? {
-        declaration.counts.isPlaced(in: schema) ? nil
+        declaration.counts.isPlaced(in: schema)
+            ? nil
             : "the schema has no \(declaration.counts.rawValue) relation (\(declaration.counts.schemaKey))"
     }
 
@@ -56,7 +57,8 @@ struct DeclaredCounterRule: CounterRule {
     var counterName: String {
         let (row, field) = declaration.at.rowAndField
         if let last = field.keys.last { return last }
-        return row.segments.last.map { if case .literal(let text) = $0 { text } else { "the counter" } } ?? "the counter"
+        return row.segments.last.map { if case .literal(let text) = $0 { text } else { "the counter" } }
+            ?? "the counter"
     }
 
     func message(_ reading: CounterReading, in context: CheckContext) -> String {
@@ -101,24 +103,29 @@ struct DeclaredCounterRule: CounterRule {
         let spec = q.rowSet(rowsOf: declaration.name)
         let facts = q.keptFacts(declaration.counts)
         let group = declaration.per.map { "f.\($0)" }
-        let counts = "counts AS (\n  SELECT \(group ?? "NULL") AS grp, count(*) AS n FROM kept f\(group.map { " GROUP BY \($0)" } ?? "")\n)"
+        let counts =
+            "counts AS (\n  SELECT \(group ?? "NULL") AS grp, count(*) AS n FROM kept f\(group.map { " GROUP BY \($0)" } ?? "")\n)"
         let counted = "coalesce(c.n, 0)"
         let path = spec.fieldPart.keys.isEmpty ? "d.path" : q.path("d.path", field: spec.fieldPart)
         let stored = q.storedInteger("d.value")
         let (whose, verb, noun) = Self.words(declaration.counts, per: declaration.per)
-        let subject: [String] = switch whose {
-        case .export: ["'the export has '"]
-        case .user: [q.name("d.a"), q.text(" \(verb) ")]
-        case .post: ["'post '", "d.a", q.text(" \(verb) ")]
-        }
+        let subject: [String] =
+            switch whose {
+            case .export: ["'the export has '"]
+            case .user: [q.name("d.a"), q.text(" \(verb) ")]
+            case .post: ["'post '", "d.a", q.text(" \(verb) ")]
+            }
         let delta = "(\(stored) - \(counted))"
         return q.counterFindings(
-            ctes: [facts, counts], from: q.declaredRows(spec) + " d LEFT JOIN counts c ON "
+            ctes: [facts, counts],
+            from: q.declaredRows(spec) + " d LEFT JOIN counts c ON "
                 + (group == nil ? "TRUE" : "c.grp = d.a"),
             path: path, stored: stored, storedJSON: "d.value", counted: counted,
             where: "d.value IS NOT NULL AND d.value <> 'null'",
             message: [q.text(counterName), "' stores '", "d.value", "' but '"] + subject
-                + ["CASE WHEN \(counted) = 1 THEN \(q.text("1 " + noun.0)) ELSE \(q.integer(counted)) || \(q.text(" " + noun.1)) END",
-                   "CASE WHEN \(stored) IS NULL THEN '' ELSE ' (' || CASE WHEN \(delta) > 0 THEN '+' ELSE '' END || \(q.integer(delta)) || ')' END"])
+                + [
+                    "CASE WHEN \(counted) = 1 THEN \(q.text("1 " + noun.0)) ELSE \(q.integer(counted)) || \(q.text(" " + noun.1)) END",
+                    "CASE WHEN \(stored) IS NULL THEN '' ELSE ' (' || CASE WHEN \(delta) > 0 THEN '+' ELSE '' END || \(q.integer(delta)) || ')' END",
+                ])
     }
 }

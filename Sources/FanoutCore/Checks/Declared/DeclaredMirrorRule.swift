@@ -31,7 +31,8 @@ struct DeclaredMirrorRule: MirrorRule {
     }
 
     func missingRequirement(in schema: Schema) -> String? {
-        declaration.of.isPlaced(in: schema) ? nil
+        declaration.of.isPlaced(in: schema)
+            ? nil
             : "the schema has no \(declaration.of.rawValue) relation (\(declaration.of.schemaKey))"
     }
 
@@ -64,21 +65,29 @@ struct DeclaredMirrorRule: MirrorRule {
         let source: String?
         switch declaration.of {
         case .posts: source = dataset.path(ofPost: fact.b, owner: fact.a)
-        case .likes: source = dataset.path(ofLike: fromSource ? dataset.likes[fact.index] : Like(post: fact.a, user: fact.b))
+        case .likes:
+            source = dataset.path(ofLike: fromSource ? dataset.likes[fact.index] : Like(post: fact.a, user: fact.b))
         case .follows:
-            let follow = fromSource ? (dataset.schema.following != nil ? dataset.following : dataset.followers)[fact.index]
+            let follow =
+                fromSource
+                ? (dataset.schema.following != nil ? dataset.following : dataset.followers)[fact.index]
                 : Follow(user: fact.a, target: fact.b)
-            source = dataset.schema.following != nil ? dataset.path(ofFollowing: follow) : dataset.path(ofFollower: follow)
+            source =
+                dataset.schema.following != nil ? dataset.path(ofFollowing: follow) : dataset.path(ofFollower: follow)
         case .comments:
-            source = dataset.path(of: fromSource ? dataset.comments[fact.index] : Comment(id: fact.b, post: fact.a, user: noKey))
-        case .flags: source = dataset.path(ofFlag: fromSource ? dataset.flags[fact.index] : Flag(post: fact.a, user: fact.b))
+            source = dataset.path(
+                of: fromSource ? dataset.comments[fact.index] : Comment(id: fact.b, post: fact.a, user: noKey))
+        case .flags:
+            source = dataset.path(ofFlag: fromSource ? dataset.flags[fact.index] : Flag(post: fact.a, user: fact.b))
         case .users, .timeline: source = nil
         }
         if !fromSource { return (source, dataset.path(ofRow: Int(entry.index), in: set(dataset))) }
         let (first, second) = declaration.of.pair!
         let fieldEnds = [first, second].filter { declaration.ends[$0] != nil }.map { $0 == first ? fact.a : fact.b }
         let mirror = declaration.at.render { name in
-            switch declaration.endSource(first) == .capture(name) ? 0 : declaration.endSource(second) == .capture(name) ? 1 : -1 {
+            switch declaration.endSource(first) == .capture(name)
+                ? 0 : declaration.endSource(second) == .capture(name) ? 1 : -1
+            {
             case 0: fact.a == noKey ? "{\(name)}" : dataset.key(fact.a)
             case 1: fact.b == noKey ? "{\(name)}" : dataset.key(fact.b)
             default: name == "id" ? dataset.newRowKey(fieldEnds) : "{\(name)}"
@@ -96,10 +105,14 @@ struct DeclaredMirrorRule: MirrorRule {
 
     func entryValue(_ entry: Entry, in dataset: Dataset) -> JSONValue {
         let (first, second) = declaration.of.pair!
-        let fields = [first, second].compactMap { end in declaration.ends[end].map { ($0, end == first ? entry.a : entry.b) } }
+        let fields = [first, second].compactMap { end in
+            declaration.ends[end].map { ($0, end == first ? entry.a : entry.b) }
+        }
         if !fields.isEmpty {
             var value = JSONValue.object([])
-            for (field, key) in fields { value = RepairPatch.setting(field.keys[...], to: .string(dataset.key(key)), in: value) }
+            for (field, key) in fields {
+                value = RepairPatch.setting(field.keys[...], to: .string(dataset.key(key)), in: value)
+            }
             return value
         }
         if let end = declaration.value { return .string(dataset.key(end == first ? entry.a : entry.b)) }
@@ -139,7 +152,9 @@ struct DeclaredMirrorRule: MirrorRule {
                 pattern: q.schema.posts!.pattern)
         case .likes: source = q.side("likes", q.schema.likes!)
         case .follows:
-            source = q.schema.following != nil ? q.side("following", q.schema.following!) : q.side("followers", q.schema.followers!)
+            source =
+                q.schema.following != nil
+                ? q.side("following", q.schema.following!) : q.side("followers", q.schema.followers!)
         case .comments: source = MirrorSide(from: q.table("comments"), pattern: q.schema.comments!.pattern)
         case .flags: source = q.side("flags", q.schema.flags!)
         case .users, .timeline: fatalError("not a mirrored relation")
@@ -147,7 +162,8 @@ struct DeclaredMirrorRule: MirrorRule {
         let spec = q.rowSet(rowsOf: declaration.name)
         let fields = [first, second].filter { declaration.ends[$0] != nil }
         let mirror = MirrorSide(
-            from: "(SELECT x.a AS \(first), x.b AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
+            from:
+                "(SELECT x.a AS \(first), x.b AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
                 + "WHERE x.role = 'rows' AND x.name = \(q.text(spec.name)))",
             pattern: declaration.at,
             newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })
@@ -160,7 +176,9 @@ struct DeclaredMirrorRule: MirrorRule {
         let (first, second) = sqlPair
         var captures = [first: "\(row).\(first)", second: "\(row).\(second)"]
         // The mirror's own names for the ends (a posts mirror may capture the owner as {user}).
-        for end in [first, second] { if case .capture(let name)? = declaration.endSource(end) { captures[name] = "\(row).\(end)" } }
+        for end in [first, second] {
+            if case .capture(let name)? = declaration.endSource(end) { captures[name] = "\(row).\(end)" }
+        }
         if declaration.of == .comments { captures["user"] = nil }
         return captures
     }
@@ -170,10 +188,14 @@ struct DeclaredMirrorRule: MirrorRule {
         let conditions: [String]
         switch declaration.of {
         case .posts: conditions = ["\(row).poster IS NOT NULL"] + (users ? [q.userExists("\(row).poster")] : [])
-        case .likes: conditions = (users ? [q.userExists("\(row).user")] : []) + (posts ? [q.postExists("\(row).post")] : [])
+        case .likes:
+            conditions = (users ? [q.userExists("\(row).user")] : []) + (posts ? [q.postExists("\(row).post")] : [])
         case .follows:
-            conditions = ["\(row).user <> \(row).target"] + (users ? [q.userExists("\(row).user"), q.userExists("\(row).target")] : [])
-        case .comments: conditions = (posts ? [q.postExists("\(row).post")] : []) + (users ? [q.userExists("\(row).user")] : [])
+            conditions =
+                ["\(row).user <> \(row).target"]
+                + (users ? [q.userExists("\(row).user"), q.userExists("\(row).target")] : [])
+        case .comments:
+            conditions = (posts ? [q.postExists("\(row).post")] : []) + (users ? [q.userExists("\(row).user")] : [])
         case .flags, .users, .timeline: conditions = []
         }
         return conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")

@@ -45,7 +45,9 @@ struct DeclaredReferenceRule: ReferenceRule {
         case .pattern:
             let t = sets.targets(of: declaration)!, targets = dataset.declared[t], key = sets.sets[t].a!
             var found = [Bool](repeating: false, count: dataset.keys.count)
-            for row in 0..<targets.count where targets.key(row, key) != noKey { found[Int(targets.key(row, key))] = true }
+            for row in 0..<targets.count where targets.key(row, key) != noKey {
+                found[Int(targets.key(row, key))] = true
+            }
             exists = { found[Int($0)] }
         }
         var broken: [BrokenReference] = []
@@ -53,9 +55,10 @@ struct DeclaredReferenceRule: ReferenceRule {
             let key = rows.key(row, spec.a!)
             guard key != noKey, !exists(key) else { continue }
             let node = dataset.path(ofRow: row, in: s)
-            broken.append(BrokenReference(
-                paths: [dataset.path(ofRow: row, in: s, field: spec.fieldPart)], key: dataset.key(key),
-                fix: declaration.deletable ? [PatchEntry(node, .null)] : []))
+            broken.append(
+                BrokenReference(
+                    paths: [dataset.path(ofRow: row, in: s, field: spec.fieldPart)], key: dataset.key(key),
+                    fix: declaration.deletable ? [PatchEntry(node, .null)] : []))
         }
         return broken
     }
@@ -79,12 +82,14 @@ struct DeclaredReferenceRule: ReferenceRule {
         case .posts: exists = q.postExists("d.a")
         case .comments: exists = "EXISTS (SELECT 1 FROM \(q.table("comments")) c WHERE c.id = d.a)"
         case .pattern(let pattern):
-            exists = "EXISTS (SELECT 1 FROM \(q.table("declared")) t WHERE t.role = 'targets' AND t.name = \(q.text(pattern.description)) AND t.a = d.a)"
+            exists =
+                "EXISTS (SELECT 1 FROM \(q.table("declared")) t WHERE t.role = 'targets' AND t.name = \(q.text(pattern.description)) AND t.a = d.a)"
         }
-        return q.with() + q.finding(
-            paths: [path], expected: declaration.deletable ? "'null'" : nil, actual: q.json("d.a"),
-            fix: declaration.deletable ? q.fix([("d.path", "'null'")]) : q.fix([]),
-            message: [q.text("\(holder) names \(declaration.to.noun) "), "d.a", "', which does not exist'"]
-        ) + "\nFROM \(q.declaredRows(spec)) d\nWHERE d.a IS NOT NULL AND NOT \(exists)"
+        return q.with()
+            + q.finding(
+                paths: [path], expected: declaration.deletable ? "'null'" : nil, actual: q.json("d.a"),
+                fix: declaration.deletable ? q.fix([("d.path", "'null'")]) : q.fix([]),
+                message: [q.text("\(holder) names \(declaration.to.noun) "), "d.a", "', which does not exist'"]
+            ) + "\nFROM \(q.declaredRows(spec)) d\nWHERE d.a IS NOT NULL AND NOT \(exists)"
     }
 }

@@ -51,13 +51,15 @@ extension CopyRule {
         eachReading(in: context) { reading in
             guard !reading.copy.isSameValue(as: reading.original) else { return }
             let paths = paths(of: reading, in: context)
-            let fix: [PatchEntry] = switch reading.original {
-            case .object, .array: []
-            default: [PatchEntry(paths[0], reading.original.json ?? .null)]
-            }
-            findings.append(finding(
-                message(reading, in: context), paths: paths, expected: reading.original.json ?? .null,
-                actual: reading.copy.json ?? .null, fix: fix))
+            let fix: [PatchEntry] =
+                switch reading.original {
+                case .object, .array: []
+                default: [PatchEntry(paths[0], reading.original.json ?? .null)]
+                }
+            findings.append(
+                finding(
+                    message(reading, in: context), paths: paths, expected: reading.original.json ?? .null,
+                    actual: reading.copy.json ?? .null, fix: fix))
         }
         return findings
     }

@@ -32,9 +32,11 @@ extension CounterRule {
         eachReading(in: context) { reading in
             if let stored = reading.stored.int64, stored == Int64(reading.counted) { return }
             let path = path(of: reading, in: context)
-            findings.append(finding(
-                message(reading, in: context), paths: [path], expected: reading.counted, actual: reading.stored.json,
-                fix: [PatchEntry(path, reading.counted.jsonValue)]))
+            findings.append(
+                finding(
+                    message(reading, in: context), paths: [path], expected: reading.counted,
+                    actual: reading.stored.json,
+                    fix: [PatchEntry(path, reading.counted.jsonValue)]))
         }
         return findings
     }
@@ -54,8 +56,10 @@ extension SQLContext {
         ctes: [String], from: String, path: String, stored: String, storedJSON: String, counted: String,
         where condition: String, message: [String]
     ) -> String {
-        with(ctes) + finding(
-            paths: [path], expected: integer(counted), actual: storedJSON, fix: fix([(path, integer(counted))]), message: message
-        ) + "\nFROM \(from)\nWHERE \(condition) AND (\(stored) IS NULL OR \(stored) <> \(counted))"
+        with(ctes)
+            + finding(
+                paths: [path], expected: integer(counted), actual: storedJSON, fix: fix([(path, integer(counted))]),
+                message: message
+            ) + "\nFROM \(from)\nWHERE \(condition) AND (\(stored) IS NULL OR \(stored) <> \(counted))"
     }
 }

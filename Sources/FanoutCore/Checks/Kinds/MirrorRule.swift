@@ -52,18 +52,20 @@ extension MirrorRule {
         let difference = MirrorDifference(source: source, mirror: mirror, packed: pair)
         var findings: [Finding] = []
         for edge in difference.notMirrored where reportsMissing(edge, in: context) {
-            guard case let (source?, mirror?) = paths(of: edge, fromSource: true, in: dataset) else { continue }
+            guard case (let source?, let mirror?) = paths(of: edge, fromSource: true, in: dataset) else { continue }
             let value = entryValue(edge, in: dataset)
-            findings.append(finding(
-                missingMessage(edge, in: context), paths: [mirror, source], expected: value,
-                actual: JSONValue.null, fix: [PatchEntry(mirror, value)]))
+            findings.append(
+                finding(
+                    missingMessage(edge, in: context), paths: [mirror, source], expected: value,
+                    actual: JSONValue.null, fix: [PatchEntry(mirror, value)]))
         }
         for edge in difference.notInSource {
-            guard case let (source?, mirror?) = paths(of: edge, fromSource: false, in: dataset) else { continue }
+            guard case (let source?, let mirror?) = paths(of: edge, fromSource: false, in: dataset) else { continue }
             let message = orphanMessage(edge, in: context), fix = [PatchEntry(mirror, .null)]
-            findings.append(orphanNamesSourceFirst
-                ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
-                : finding(message, paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
+            findings.append(
+                orphanNamesSourceFirst
+                    ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
+                    : finding(message, paths: [mirror, source], expected: JSONValue.null, actual: true, fix: fix))
         }
         return findings
     }
@@ -83,13 +85,19 @@ extension MirrorRule {
             "NOT EXISTS (SELECT 1 FROM \(from) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
         }
         let fix = q.fix([("e.path", "'null'")])
-        let orphan = orphanNamesSourceFirst
-            ? q.finding(paths: [sourcePath, "e.path"], expected: q.edgeValue, actual: "'null'", fix: fix, message: sqlOrphanMessage("e", q))
-            : q.finding(paths: ["e.path", sourcePath], expected: "'null'", actual: "'true'", fix: fix, message: sqlOrphanMessage("e", q))
+        let orphan =
+            orphanNamesSourceFirst
+            ? q.finding(
+                paths: [sourcePath, "e.path"], expected: q.edgeValue, actual: "'null'", fix: fix,
+                message: sqlOrphanMessage("e", q))
+            : q.finding(
+                paths: ["e.path", sourcePath], expected: "'null'", actual: "'true'", fix: fix,
+                message: sqlOrphanMessage("e", q))
         let value = sqlEntryValue("e", q)
         return q.with(firsts("source_edges", source.from), firsts("mirror_edges", mirror.from))
-            + q.finding(paths: [mirrorPath, "e.path"], expected: value, actual: "'null'",
-                        fix: q.fix([(mirrorPath, value)]), message: sqlMissingMessage("e", q))
+            + q.finding(
+                paths: [mirrorPath, "e.path"], expected: value, actual: "'null'",
+                fix: q.fix([(mirrorPath, value)]), message: sqlMissingMessage("e", q))
             + "\nFROM source_edges e\nWHERE \(absent(from: mirror.from)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
             + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.from))"
     }
@@ -106,7 +114,9 @@ struct MirrorSide {
 extension SQLContext {
     /// A side stored in the table `table` as the edge relation `relation`, whose ends are columns of its rows.
     func side(_ table: String, _ relation: EdgeRelation) -> MirrorSide {
-        let fields = [("user", relation.user), ("post", relation.post), ("target", relation.target)].filter { $0.1 != nil }.map(\.0)
+        let fields = [("user", relation.user), ("post", relation.post), ("target", relation.target)].filter {
+            $0.1 != nil
+        }.map(\.0)
         return MirrorSide(
             from: self.table(table), pattern: relation.pattern,
             newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })

@@ -29,7 +29,8 @@ extension ReferenceRule {
         broken(in: context).map { reference in
             finding(
                 message(reference, in: context), paths: reference.paths,
-                expected: reference.fix.isEmpty ? nil : JSONValue.null, actual: reference.key ?? "no one", fix: reference.fix)
+                expected: reference.fix.isEmpty ? nil : JSONValue.null, actual: reference.key ?? "no one",
+                fix: reference.fix)
         }
     }
 }

@@ -66,21 +66,29 @@ struct RelationFacts {
     func each(_ relation: DeclaredRelation, _ body: (RelationFact) -> Void) {
         switch relation {
         case .users:
-            for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u { body(RelationFact(a: user.key, b: noKey, index: u)) }
+            for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {
+                body(RelationFact(a: user.key, b: noKey, index: u))
+            }
         case .posts:
-            for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p { body(RelationFact(a: post.owner, b: post.key, index: p)) }
+            for (p, post) in dataset.posts.enumerated() where derived.post(post.key) == p {
+                body(RelationFact(a: post.owner, b: post.key, index: p))
+            }
         case .likes:
             for (i, like) in dataset.likes.enumerated() { body(RelationFact(a: like.post, b: like.user, index: i)) }
         case .follows:
             let follows = dataset.schema.following != nil ? dataset.following : dataset.followers
             for (i, follow) in follows.enumerated() { body(RelationFact(a: follow.user, b: follow.target, index: i)) }
         case .comments:
-            for (i, comment) in dataset.comments.enumerated() { body(RelationFact(a: comment.post, b: comment.id, c: comment.user, index: i)) }
+            for (i, comment) in dataset.comments.enumerated() {
+                body(RelationFact(a: comment.post, b: comment.id, c: comment.user, index: i))
+            }
         case .flags:
             for (i, flag) in dataset.flags.enumerated() { body(RelationFact(a: flag.post, b: flag.user, index: i)) }
         case .timeline:
             for (u, user) in dataset.users.enumerated() where derived.user(user.key) == u {
-                for p in derived.timelines[u] { body(RelationFact(a: user.key, b: dataset.posts[Int(p)].key, index: u)) }
+                for p in derived.timelines[u] {
+                    body(RelationFact(a: user.key, b: dataset.posts[Int(p)].key, index: u))
+                }
             }
         }
     }

@@ -16,7 +16,9 @@ public struct CopyDeclaration: Sendable, Equatable {
     /// The severity unless configured otherwise; nil for the kind's default.
     public var severity: Severity?
 
-    public init(name: String, at: PathPattern, of: DeclaredRelation, field: String, via: KeySource, severity: Severity? = nil) {
+    public init(
+        name: String, at: PathPattern, of: DeclaredRelation, field: String, via: KeySource, severity: Severity? = nil
+    ) {
         self.name = name
         self.at = at
         self.of = of

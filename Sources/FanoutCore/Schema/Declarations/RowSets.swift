@@ -8,39 +8,53 @@ public struct RowSets: Sendable, Equatable {
         let declarations = schema.declarations
         for counter in declarations.counters {
             let (row, field) = counter.at.rowAndField
-            add(RowSet(
-                name: counter.name, role: .rows, pattern: row, keyFields: [], value: .field(field), fieldPart: field,
-                a: counter.per.flatMap { row.captureNames.firstIndex(of: $0) }, b: nil))
+            add(
+                RowSet(
+                    name: counter.name, role: .rows, pattern: row, keyFields: [], value: .field(field),
+                    fieldPart: field,
+                    a: counter.per.flatMap { row.captureNames.firstIndex(of: $0) }, b: nil))
         }
         for mirror in declarations.mirrors {
             guard let (first, second) = mirror.of.pair else { continue }
             let fields = [first, second].compactMap { mirror.ends[$0] }
-            let probe = RowSet(name: "", role: .rows, pattern: mirror.at, keyFields: fields, value: nil, fieldPart: FieldPath(""), a: nil, b: nil)
-            add(RowSet(
-                name: mirror.name, role: .rows, pattern: mirror.at, keyFields: fields, value: nil, fieldPart: FieldPath(""),
-                a: mirror.endSource(first).flatMap(probe.index(of:)), b: mirror.endSource(second).flatMap(probe.index(of:))))
+            let probe = RowSet(
+                name: "", role: .rows, pattern: mirror.at, keyFields: fields, value: nil, fieldPart: FieldPath(""),
+                a: nil, b: nil)
+            add(
+                RowSet(
+                    name: mirror.name, role: .rows, pattern: mirror.at, keyFields: fields, value: nil,
+                    fieldPart: FieldPath(""),
+                    a: mirror.endSource(first).flatMap(probe.index(of:)),
+                    b: mirror.endSource(second).flatMap(probe.index(of:))))
         }
         for copy in declarations.copies {
             let (row, field) = copy.at.rowAndField
             let keyFields: [FieldPath] = if case .field(let path) = copy.via { [path] } else { [] }
-            let probe = RowSet(name: "", role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field, a: nil, b: nil)
-            add(RowSet(
-                name: copy.name, role: .rows, pattern: row, keyFields: keyFields, value: .field(field), fieldPart: field,
-                a: probe.index(of: copy.via), b: nil))
+            let probe = RowSet(
+                name: "", role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field, a: nil, b: nil)
+            add(
+                RowSet(
+                    name: copy.name, role: .rows, pattern: row, keyFields: keyFields, value: .field(field),
+                    fieldPart: field,
+                    a: probe.index(of: copy.via), b: nil))
             if let original = Self.original(copy.of, copy.field, in: schema) { add(original) }
         }
         for reference in declarations.references {
             let (row, field) = reference.at.rowAndField
             let keyFields = field.keys.isEmpty ? [] : [field]
             let source: KeySource = field.keys.isEmpty ? .capture(reference.to.keyName) : .field(field)
-            let probe = RowSet(name: "", role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field, a: nil, b: nil)
-            add(RowSet(
-                name: reference.name, role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field,
-                a: probe.index(of: source), b: nil))
+            let probe = RowSet(
+                name: "", role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field, a: nil, b: nil)
+            add(
+                RowSet(
+                    name: reference.name, role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field,
+                    a: probe.index(of: source), b: nil))
             if case .pattern(let pattern) = reference.to {
-                add(RowSet(
-                    name: pattern.description, role: .targets, pattern: pattern, keyFields: [], value: nil,
-                    fieldPart: FieldPath(""), a: pattern.captureNames.isEmpty ? nil : pattern.captureNames.count - 1, b: nil))
+                add(
+                    RowSet(
+                        name: pattern.description, role: .targets, pattern: pattern, keyFields: [], value: nil,
+                        fieldPart: FieldPath(""),
+                        a: pattern.captureNames.isEmpty ? nil : pattern.captureNames.count - 1, b: nil))
             }
         }
     }

@@ -10,9 +10,10 @@ enum FeedValues {
                 key: dataset.key(post.key), path: r.links.post(post.key), time: derived.postTimes[p],
                 author: views.posterName(post), caption: post.caption)
         }
-        return .feed(AtomFeed(
-            uid: dataset.key(key), folder: r.links.userFolder(key), title: "\(views.username(u))’s timeline",
-            author: views.username(u), entries: Array(entries), baseURL: r.baseURL))
+        return .feed(
+            AtomFeed(
+                uid: dataset.key(key), folder: r.links.userFolder(key), title: "\(views.username(u))’s timeline",
+                author: views.username(u), entries: Array(entries), baseURL: r.baseURL))
     }
 
     /// Everything ``feed(_:_:path:)`` reads: the user, the base URL, and the cards of the posts it lists (a feed

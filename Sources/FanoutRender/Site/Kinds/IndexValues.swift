@@ -18,7 +18,8 @@ enum IndexValues {
         let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
         let userCount = r.usersByName.count
         var values: [String: Any] = [
-            "users": users, "userCount": CountText.grouped(userCount), "usersText": CountText.phrase(userCount, "user", "users"),
+            "users": users, "userCount": CountText.grouped(userCount),
+            "usersText": CountText.phrase(userCount, "user", "users"),
             "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
             "likeCount": CountText.grouped(likeCount), "likesText": CountText.phrase(likeCount, "like", "likes"),
             "findingCount": CountText.grouped(r.audit.findings.count),
@@ -26,7 +27,9 @@ enum IndexValues {
         ]
         let root = SiteLinks.root(of: path)
         let files = job.declaration.path
-        var nav = pagination.values(page: page, labels: ("← Previous", "Next →")) { root + files.path(name: "", page: $0) }
+        var nav = pagination.values(page: page, labels: ("← Previous", "Next →")) {
+            root + files.path(name: "", page: $0)
+        }
         if let first = nav.removeValue(forKey: "firstPost"), let last = nav.removeValue(forKey: "lastPost") {
             nav["firstUser"] = first
             nav["lastUser"] = last
@@ -38,20 +41,23 @@ enum IndexValues {
         return r.views.page(path, title: "Users" + r.pageSuffix(page, count: userCount), values)
     }
 
-    static let variables: [TemplateVariable] = [
-        .init("users", "this page's users (`--per-page` a page), by username", [
-            .init("username", "the user's name"), .init("uid", "the user's uid"),
-            .init("timelineHref", "their timeline, from the site's root (prefix `root`)"),
-            .init("profileHref", "their profile, from the site's root"), .init("postCount", "their posts"),
-            .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
-            .init("followingCount", "the users they follow"),
-        ]),
-        .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
-        .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
-        .init("intro", "`Content/index.md` rendered (insert unescaped); on the first page only, absent without it"),
-        .init("firstUser", "the position of the page's first user among all, from 1; with pagination"),
-        .init("lastUser", "the position of its last user; with pagination"),
-        .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
-        .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
-    ] + TemplateVariables.pagination
+    static let variables: [TemplateVariable] =
+        [
+            .init(
+                "users", "this page's users (`--per-page` a page), by username",
+                [
+                    .init("username", "the user's name"), .init("uid", "the user's uid"),
+                    .init("timelineHref", "their timeline, from the site's root (prefix `root`)"),
+                    .init("profileHref", "their profile, from the site's root"), .init("postCount", "their posts"),
+                    .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
+                    .init("followingCount", "the users they follow"),
+                ]),
+            .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
+            .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
+            .init("intro", "`Content/index.md` rendered (insert unescaped); on the first page only, absent without it"),
+            .init("firstUser", "the position of the page's first user among all, from 1; with pagination"),
+            .init("lastUser", "the position of its last user; with pagination"),
+            .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
+            .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
+        ] + TemplateVariables.pagination
 }

@@ -20,10 +20,11 @@ enum LikedValues {
         r.userPostListKey(job.item, list: posts(r, job.item), job: job, path: path)
     }
 
-    static let variables: [TemplateVariable] = [
-        .init("username", "the user's name"), .init("uid", "the user's uid"),
-        .init("viewerName", "the user's name, for the hearts"),
-        TemplateVariables.postItems, .init("postCount", "the posts the user liked, in all"),
-        .init("postsText", "`1 post`, `12 posts`"), .init("markdownHref", "this page's Markdown twin"),
-    ] + TemplateVariables.postPagination
+    static let variables: [TemplateVariable] =
+        [
+            .init("username", "the user's name"), .init("uid", "the user's uid"),
+            .init("viewerName", "the user's name, for the hearts"),
+            TemplateVariables.postItems, .init("postCount", "the posts the user liked, in all"),
+            .init("postsText", "`1 post`, `12 posts`"), .init("markdownHref", "this page's Markdown twin"),
+        ] + TemplateVariables.postPagination
 }

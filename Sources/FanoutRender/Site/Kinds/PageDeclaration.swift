@@ -50,8 +50,9 @@ final class PageDeclaration: Sendable {
         inputKey: (@Sendable (PageRenderer, PageJob, String) -> UInt64)? = nil,
         showsCards: Bool = false, inSitemap: Bool = false, inSearch: Bool = false, label: String? = nil
     ) {
-        precondition(path.first.nameWord == subject.placeholder && (path.other == nil) == (listLength == nil),
-                     "\(name): the path's placeholder is its subject's; page N has a pattern when the kind has a list")
+        precondition(
+            path.first.nameWord == subject.placeholder && (path.other == nil) == (listLength == nil),
+            "\(name): the path's placeholder is its subject's; page N has a pattern when the kind has a list")
         self.name = name
         self.kind = kind
         self.subject = subject

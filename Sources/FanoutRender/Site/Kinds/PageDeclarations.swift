@@ -13,8 +13,9 @@ enum PageDeclarations {
 
     static let index = PageDeclaration(
         "index", kind: .index, subject: .site, path: PagePath("index.html", then: "page/{n}/index.html"),
-        body: .template("index", values: { r, job, path in IndexValues.values(r, job, path: path) },
-                        variables: IndexValues.variables),
+        body: .template(
+            "index", values: { r, job, path in IndexValues.values(r, job, path: path) },
+            variables: IndexValues.variables),
         listLength: { r, _ in r.usersByName.count }, inSitemap: true, label: "the index")
 
     static let searchJSON = PageDeclaration(
@@ -52,20 +53,23 @@ enum PageDeclarations {
 
     static let posts = PageDeclaration(
         "post", kind: .posts, subject: .post, path: PagePath("posts/{post}.html"),
-        body: .template("post", values: { r, job, path in PostValues.values(r, job, path: path) },
-                        variables: PostValues.variables),
+        body: .template(
+            "post", values: { r, job, path in PostValues.values(r, job, path: path) },
+            variables: PostValues.variables),
         inputKey: PostValues.inputKey, inSitemap: true)
 
     static let report = PageDeclaration(
         "report", kind: .report, subject: .site, path: PagePath("report.html"),
-        body: .template("report", values: { r, job, path in ReportValues.htmlValues(r, job, path: path) },
-                        variables: ReportValues.htmlVariables),
+        body: .template(
+            "report", values: { r, job, path in ReportValues.htmlValues(r, job, path: path) },
+            variables: ReportValues.htmlVariables),
         inSitemap: true, label: "the validation report")
 
     static let reportMarkdown = PageDeclaration(
         "report.md", kind: .report, subject: .site, path: PagePath("report.md"),
-        body: .template("report.md", values: { r, job, path in ReportValues.values(r, job, path: path) },
-                        variables: TemplateVariables.report),
+        body: .template(
+            "report.md", values: { r, job, path in ReportValues.values(r, job, path: path) },
+            variables: TemplateVariables.report),
         label: "the Markdown report")
 
     static let reportJSON = PageDeclaration(
@@ -74,8 +78,9 @@ enum PageDeclarations {
 
     static let content = PageDeclaration(
         "page", kind: .pages, subject: .content, path: PagePath("{content}.html"),
-        body: .template("page", values: { r, job, path in ContentValues.values(r, job, path: path) },
-                        variables: ContentValues.variables),
+        body: .template(
+            "page", values: { r, job, path in ContentValues.values(r, job, path: path) },
+            variables: ContentValues.variables),
         inSitemap: true)
 
     static let feeds = PageDeclaration(

@@ -119,7 +119,8 @@ struct PagePath: Sendable {
                     if isNumber && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(rest[end]) { return nil }
                     end += 1
                     let value = String(decoding: rest[..<end], as: UTF8.self)
-                    let found = isNumber
+                    let found =
+                        isNumber
                         ? Int(value).flatMap { match(tokens.dropFirst(), rest[end...], name: name, number: $0) }
                         : match(tokens.dropFirst(), rest[end...], name: value, number: number)
                     if let found { return found }

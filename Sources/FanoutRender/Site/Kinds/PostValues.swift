@@ -7,7 +7,8 @@ enum PostValues {
         let likers = derived.likers[p].count
         let heading = "\(card.posterName) · \(card.displayTime)"
         let values: [String: Any] = [
-            "key": dataset.key(dataset.posts[p].key), "post": card, "heading": heading, "likeCountText": card.likeCountText,
+            "key": dataset.key(dataset.posts[p].key), "post": card, "heading": heading,
+            "likeCountText": card.likeCountText,
             "likersHeading": likers == 0 ? "Likes" : "Liked by " + CountText.phrase(likers, "user", "users"),
             "likers": derived.likers[p].map { views.person(dataset.users[Int($0)].key) },
         ].merging(PostComments(views: views, post: p).values) { $1 }
@@ -29,20 +30,25 @@ enum PostValues {
         .init("key", "the post's key"),
         .init("heading", "the poster and the time, the page's heading"),
         .init("likersHeading", "`Likes`, or `Liked by 4 users`"),
-        .init("post", "the post, with the values of a card (the links to its own page absent)",
-              TemplateVariables.card.filter { !["postHref", "likesHref", "commentsHref"].contains($0.name) }),
+        .init(
+            "post", "the post, with the values of a card (the links to its own page absent)",
+            TemplateVariables.card.filter { !["postHref", "likesHref", "commentsHref"].contains($0.name) }),
         .init("likeCountText", "`no likes`, `1 like`, `3 likes`"),
         .init("likers", "everyone who likes the post, by username", TemplateVariables.person),
         .init("commentSection", "true when the layout has comments: the page lists them, or says there are none"),
         .init("commentsText", "`1 comment`, `3 comments`, `No comments yet.`; with `commentSection`"),
-        .init("comments", "the comments by existing users, newest first; with `commentSection`", [
-            .init("key", "the comment's key"),
-            .init("name", "its author's username (else display name, else uid)"),
-            .init("href", "the author's profile page"),
-            .init("isoTime", "when it was written, ISO 8601; absent when undated"),
-            .init("displayTime", "when it was written, for people, or `undated`"),
-            .init("textHTML", "the text rendered from Markdown as captions are (insert unescaped); absent without text"),
-            .init("text", "the text as stored"),
-        ]),
+        .init(
+            "comments", "the comments by existing users, newest first; with `commentSection`",
+            [
+                .init("key", "the comment's key"),
+                .init("name", "its author's username (else display name, else uid)"),
+                .init("href", "the author's profile page"),
+                .init("isoTime", "when it was written, ISO 8601; absent when undated"),
+                .init("displayTime", "when it was written, for people, or `undated`"),
+                .init(
+                    "textHTML",
+                    "the text rendered from Markdown as captions are (insert unescaped); absent without text"),
+                .init("text", "the text as stored"),
+            ]),
     ]
 }

@@ -21,7 +21,9 @@ enum ProfileValues {
         if let name = user.name { values["name"] = name }
         let files = job.declaration.path
         let count = derived.ownPosts[u].count
-        values.merge(Pagination(perPage: r.perPage, count: count).values(page: job.page) { files.file(page: $0) }) { $1 }
+        values.merge(Pagination(perPage: r.perPage, count: count).values(page: job.page) { files.file(page: $0) }) {
+            $1
+        }
         return views.page(path, title: views.username(u) + r.pageSuffix(job.page, count: count), values)
     }
 
@@ -41,12 +43,13 @@ enum ProfileValues {
         return hasher.finalize()
     }
 
-    static let variables: [TemplateVariable] = [
-        .init("username", "the user's name"), .init("uid", "the user's uid"),
-        .init("name", "the display name, where the export stores one"),
-        .init("viewerName", "the user's name, for the hearts"),
-        TemplateVariables.postItems, .init("postCount", "the user's posts in all"),
-        .init("followers", "who follows the user", TemplateVariables.person), .init("followerCount", "how many"),
-        .init("following", "whom the user follows", TemplateVariables.person), .init("followingCount", "how many"),
-    ] + TemplateVariables.postPagination
+    static let variables: [TemplateVariable] =
+        [
+            .init("username", "the user's name"), .init("uid", "the user's uid"),
+            .init("name", "the display name, where the export stores one"),
+            .init("viewerName", "the user's name, for the hearts"),
+            TemplateVariables.postItems, .init("postCount", "the user's posts in all"),
+            .init("followers", "who follows the user", TemplateVariables.person), .init("followerCount", "how many"),
+            .init("following", "whom the user follows", TemplateVariables.person), .init("followingCount", "how many"),
+        ] + TemplateVariables.postPagination
 }

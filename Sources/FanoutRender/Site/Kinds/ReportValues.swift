@@ -21,9 +21,12 @@ enum ReportValues {
 
     /// `report.html`'s: the report's, the stylesheet the standalone report (`fanout check --format html`,
     /// rendered with the same template) carries inside, and the history's trend.
-    static let htmlVariables = TemplateVariables.report + [
-        .init("inlineStyle", "the site's stylesheet, which a standalone report carries inside"),
-        .init("trend", "the trend of the project's history, when fanout.toml names one (`history`): its runs, anomalies "
-            + "and a chart per rule with findings (insert unescaped); absent otherwise"),
-    ]
+    static let htmlVariables =
+        TemplateVariables.report + [
+            .init("inlineStyle", "the site's stylesheet, which a standalone report carries inside"),
+            .init(
+                "trend",
+                "the trend of the project's history, when fanout.toml names one (`history`): its runs, anomalies "
+                    + "and a chart per rule with findings (insert unescaped); absent otherwise"),
+        ]
 }

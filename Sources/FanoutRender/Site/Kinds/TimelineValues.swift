@@ -19,12 +19,13 @@ enum TimelineValues {
         r.userPostListKey(job.item, list: r.derived.timelines[job.item], job: job, path: path)
     }
 
-    static let variables: [TemplateVariable] = [
-        .init("timelineUID", "the uid whose timeline this is (the layout marks the page with it)"),
-        .init("username", "the user's name"), .init("uid", "the user's uid"),
-        .init("viewerName", "the user's name, for the hearts"),
-        TemplateVariables.postItems, .init("postCount", "the posts on the whole timeline"),
-        .init("postsText", "`1 post`, `12 posts`"),
-        .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
-    ] + TemplateVariables.postPagination
+    static let variables: [TemplateVariable] =
+        [
+            .init("timelineUID", "the uid whose timeline this is (the layout marks the page with it)"),
+            .init("username", "the user's name"), .init("uid", "the user's uid"),
+            .init("viewerName", "the user's name, for the hearts"),
+            TemplateVariables.postItems, .init("postCount", "the posts on the whole timeline"),
+            .init("postsText", "`1 post`, `12 posts`"),
+            .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
+        ] + TemplateVariables.postPagination
 }
