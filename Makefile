@@ -5,7 +5,7 @@ SWIFT ?= TMPDIR=$(SWIFT_TMPDIR) swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -21,13 +21,22 @@ run: deps release
 	.build/release/fanout build $(EXPORT) --out $(OUT) --content Content
 	@echo "Open $(OUT)/index.html in a browser."
 
-## test: every test (unit and end-to-end), then the HTML validator and axe-core on generated sites and reports,
-## and the Spark job on a standalone cluster (test-cluster)
-test: deps test-deps check-templates sql-deps
+## test: every test: the Swift tests (swift-test), beside them the HTML validator, axe-core and the report
+## validators on generated sites and reports (validate), and the Spark job on a standalone cluster (test-cluster)
+# The three parts run side by side (each waits on different things: Swift on the CPU, the validators on Chromium and
+# Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends.
+test: deps test-deps check-templates check-format sql-deps
 	$(SWIFT) build --product fanout
+	$(MAKE) -j3 --output-sync=target swift-test validate test-cluster
+
+## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests)
+swift-test:
 	$(SWIFT) test
+
+## validate: the HTML validator, axe-core, the report validators and the search check (the validate-* targets)
+validate:
 	$(MAKE) validate-html validate-pages
-	$(MAKE) validate-reports validate-search test-cluster
+	$(MAKE) validate-reports validate-search
 
 # The Swift driver leaves an empty `TemporaryDirectory.XXXXXX` folder in $TMPDIR each time SwiftPM asks it
 # `swiftc -print-target-info` or `swiftc -h` (three a `swift test`, one a `swift build`): every Swift command of
@@ -171,6 +180,14 @@ deps:
 ## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
 templates:
 	scripts/generate/embed-templates
+
+## format: rewrite every Swift file in the house style of .swift-format (swift format, part of the toolchain)
+format:
+	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
+
+## check-format: fail, naming each file, line and rule, when a Swift file is not as `make format` would write it
+check-format:
+	$(SWIFT) format lint --strict --parallel --recursive Sources Tests Package.swift
 
 ## check-templates: fail when the generated sources of `make templates` are out of date
 check-templates:

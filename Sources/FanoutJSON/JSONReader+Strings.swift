@@ -99,6 +99,7 @@ extension ByteScanner {
         let p = base
         let n = count
         guard index &+ 1 < n else { throw error("unterminated string", at: stringStart) }
+        // swift-format-ignore: NoBlockComments
         switch p[index &+ 1] {
         case Byte.quote, Byte.backslash, Byte.slash, 0x62 /* b */, 0x66 /* f */, 0x6E /* n */, 0x72 /* r */,
             0x74 /* t */:

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -107,16 +108,8 @@ import Testing
     func atTerminal(_ cli: CLI, _ arguments: String, environment: String = "TERM=xterm") throws -> String {
         let command =
             "cd '\(cli.folder.path)' && env -u NO_COLOR \(environment) '\(CLI.binary.path)' \(arguments) 2>/dev/null"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["script", "-qec", command, "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        let result = try runTool("script", ["-qec", command, "/dev/null"])
+        return result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     @Test func atATerminalTwentyPerRuleInColourElsewhereAllAndPlain() throws {

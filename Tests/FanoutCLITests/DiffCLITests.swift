@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -177,17 +178,7 @@ import Testing
         var tree = try JSONTree(text)
         let user = tree.keys("users")[0]
         tree["users/\(user)/username"] = "renamed"
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gzip.arguments = ["gzip", "-c"]
-        let input = Pipe(), output = Pipe()
-        gzip.standardInput = input
-        gzip.standardOutput = output
-        try gzip.run()
-        input.fileHandleForWriting.write(Data(tree.text.utf8))
-        try input.fileHandleForWriting.close()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        gzip.waitUntilExit()
+        let compressed = try cli.temporary.run("gzip", "-c", input: Data(tree.text.utf8))
         try compressed.write(to: cli.url("new.json.gz"))
 
         var result = try cli.run(

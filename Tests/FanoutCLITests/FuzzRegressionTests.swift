@@ -10,7 +10,8 @@ import Testing
 @Suite struct FuzzRegressionTests {
     static let folders = ["fuzz/regressions", "fuzz/seeds"].map { CLI.repository.appendingPathComponent($0) }
 
-    @Test(.timeLimit(.minutes(3)))  // a hang (an unterminated deflate stream in a zip once caused one) fails, not blocks
+    // A hang (an unterminated deflate stream in a zip once caused one) fails, not blocks.
+    @Test(.timeLimit(.minutes(3)))
     func keptInputsHaveADefinedOutcome() throws {
         let cli = try CLI()
         let files = try Self.folders.flatMap { folder in

@@ -18,7 +18,8 @@ import Testing
     @Test func theManualsExampleGivesTheTimelineAndReportOfTheCommands() throws {
         let path = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         // docs/library.md example: begin
-        let dataset = try ExportLoader.load(path: path, schema: nil)  // nil: detect the layout; or Presets.named("makestagram")
+        // nil: detect the layout; or Presets.named("makestagram")
+        let dataset = try ExportLoader.load(path: path, schema: nil)
         let derived = DerivedData(dataset)
         var audit = Audit.run(CheckContext(dataset: dataset, derived: derived))
         let alice = dataset.users.firstIndex { $0.username == "alice" }!

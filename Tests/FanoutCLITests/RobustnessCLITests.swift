@@ -195,16 +195,11 @@ import Testing
         var bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03]
         bytes += Array("garbagegarbage".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
         try Data(bytes).write(to: cli.url("claims.json.gz"))
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: "/bin/sh")
-        run.arguments = ["-c", "ulimit -v 1500000 && exec \"$0\" check claims.json.gz 2>&1", CLI.binary.path]
-        run.currentDirectoryURL = cli.folder
-        let output = Pipe()
-        run.standardOutput = output
-        try run.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 2, "\(text)")
+        let run = try runProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -v 1500000 && exec \"$0\" check claims.json.gz 2>&1", CLI.binary.path], in: cli.folder)
+        let text = run.stdout
+        #expect(run.code == 2, "\(text)")
         #expect(text.hasPrefix("Error: cannot read claims.json.gz: corrupt gzip data"), "\(text)")
     }
 }

@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -25,27 +26,12 @@ import Testing
 
     /// Runs `executable arguments…` in `cli`'s folder, with `FANOUT` naming the binary under test.
     static func run(_ cli: CLI, _ executable: String, _ arguments: [String]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = cli.folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["FANOUT"] = CLI.binary.path
         // spark-submit, beside the venv's python, runs that python's helpers by name.
         let bin = URL(fileURLWithPath: executable).deletingLastPathComponent().path
-        environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let out = cli.url(".out-\(UUID().uuidString)"), err = cli.url(".err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        return CLI.Result(
-            code: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try runProcess(
+            URL(fileURLWithPath: executable), arguments, in: cli.folder,
+            environment: ["FANOUT": CLI.binary.path, "PATH": path])
     }
 
     /// A case folder for scripts/test/sql-differential: the tables, check's JSON report and the snapshot of `export`,

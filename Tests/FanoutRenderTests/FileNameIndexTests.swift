@@ -16,18 +16,14 @@ import Testing
         let hashes = Self.colliding.map { SafeFileName.forKey($0).split(separator: "~").last.map(String.init) }
         #expect(hashes[0] != nil && hashes[0] == hashes[1], "the premise: both names carry the same hash")
 
-        var dataset = Dataset(schema: Schema(name: "test"))
+        var site = DatasetBuilder(schema: Schema(name: "test"))
         // A third user first, so that neither colliding key is the index's first item by accident of order.
         for (n, key) in (["Someone Else"] + Self.colliding).enumerated() {
-            let uid = dataset.keys.intern(key)
-            dataset.users.append(User(key: uid, username: "user \(n)"))
+            site.user(key, "user \(n)")
             // Each user's post has the user's key as its own: post file names collide the same way.
-            var post = Post(key: dataset.keys.intern(key))
-            post.pathOwner = uid
-            post.createdAt = Double(n)
-            post.caption = "caption of \(key)"
-            dataset.posts.append(post)
+            site.post(key, by: key, at: Double(n), caption: "caption of \(key)")
         }
+        let dataset = site.dataset
         let options = SiteOptions(exportName: "test.json", perPage: 10)
         let builder = SiteBuilder(
             dataset: dataset, derived: DerivedData(dataset),

@@ -12,26 +12,22 @@ private func smallSite(comments: Bool = false) -> (Dataset, DerivedData) {
     if comments {
         schema.comments = CommentRelation(pattern: PathPattern("comments/{post}/{id}")!, user: FieldPath("author"))
     }
-    var dataset = Dataset(schema: schema)
-    func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
+    var site = DatasetBuilder(schema: schema)
     for (uid, name) in [("u1", "alice"), ("u2", "bob"), ("u3", "carol\"\u{301} onmouseover=alert(1) x=\"")] {
-        dataset.users.append(User(key: id(uid), username: name))
+        site.user(uid, name)
     }
     for (key, owner, time) in [("-P1", "u2", 100.0), ("-P2", "u1", 200.0), ("-P3", "u3", 300.0)] {
-        var post = Post(key: id(key))
-        post.pathOwner = id(owner)
-        post.createdAt = time
-        post.caption = "caption of \(key) <b>"
-        post.imageURL = "https://example.com/\(key).jpg"
-        if key == "-P1" {
-            post.caption = "*mood* of -P1\nsecond line <b>"
-            post.imageHeight = 310.4
-        }
-        dataset.posts.append(post)
+        let first = key == "-P1"
+        site.post(
+            key, by: owner, at: time, caption: first ? "*mood* of -P1\nsecond line <b>" : "caption of \(key) <b>",
+            imageURL: "https://example.com/\(key).jpg", imageHeight: first ? 310.4 : nil)
     }
-    dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
-    dataset.followers = dataset.following
-    dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+    site.follow("u1", "u2")
+    site.follow("u1", "u3")
+    site.like("-P1", by: "u1")
+    site.like("-P1", by: "u3")
+    var dataset = site.dataset
+    func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
     if comments {
         dataset.comments = [
             Comment(

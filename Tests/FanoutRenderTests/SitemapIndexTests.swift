@@ -23,15 +23,12 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
     func site(users: Int, limit: Int) throws -> (
         built: (folder: TemporaryFolder, files: [String: String]), served: SitePages
     ) {
-        var dataset = Dataset(schema: Schema(name: "test"))
+        var site = DatasetBuilder(schema: Schema(name: "test"))
         for n in 0..<users {
-            let uid = dataset.keys.intern("u\(n)")
-            dataset.users.append(User(key: uid, username: "user \(n) & co"))
-            var post = Post(key: dataset.keys.intern("-P\(n)"))
-            post.pathOwner = uid
-            post.createdAt = Double(n)
-            dataset.posts.append(post)
+            site.user("u\(n)", "user \(n) & co")
+            site.post("-P\(n)", by: "u\(n)", at: Double(n))
         }
+        let dataset = site.dataset
         var options = SiteOptions(exportName: "test.json", perPage: 2, baseURL: "https://example.org/feeds")
         options.sitemapLimit = limit
         let builder = SiteBuilder(

@@ -1,5 +1,6 @@
 import FanoutCore
 import FanoutJSON
+import FanoutTestSupport
 import Foundation
 import Testing
 
@@ -61,8 +62,8 @@ import Testing
         let content = try templateFolder([
             "index.md": "Welcome *here*.\n", "about.md": "---\ntitle: About\norder: 1\n---\n# About\n",
         ])
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vars-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
+        let output = try TemporaryFolder("vars")
+        let out = output.path
         let audit = Self.audit()
         var options = SiteOptions(exportName: "rich.json", contentDirectory: content, perPage: 2)
         // A project that keeps a history (docs/diff-and-history.md): the report page shows its trend.
@@ -108,36 +109,27 @@ import Testing
         schema.posts = PostRelation(pattern: PathPattern("posts/{poster}/{post}")!)
         schema.comments = CommentRelation(
             pattern: PathPattern("comments/{post}/{id}")!, user: FieldPath("author"), text: FieldPath("text"))
-        var dataset = Dataset(schema: schema)
-        func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
-        dataset.users = [
-            User(key: id("u1"), username: "alice", name: "Alice A."), User(key: id("u2"), username: "bob"),
-            User(key: id("u3"), name: "Carol"),
-        ]
+        var site = DatasetBuilder(schema: schema)
+        site.user("u1", "alice", name: "Alice A.")
+        site.user("u2", "bob")
+        site.user("u3", name: "Carol")
         for (key, owner, time) in [
             ("-P1", "u2", 100.0), ("-P2", "u1", 200.0), ("-P3", "u3", 300.0), ("-P4", "u1", 400.0),
             ("-P5", "u2", 500.0), ("-P6", "u1", 600.0),
         ] {
-            var post = Post(key: id(key))
-            post.pathOwner = id(owner)
-            post.createdAt = time
-            post.caption = "caption of \(key)"
-            post.imageURL = "https://example.com/\(key).jpg"
-            post.imageHeight = 300
-            dataset.posts.append(post)
+            site.post(
+                key, by: owner, at: time, likeCount: key == "-P1" ? 5 : nil, caption: "caption of \(key)",
+                imageURL: "https://example.com/\(key).jpg", imageHeight: 300)
         }
         // Enough users and posts for more than nine pages (two a page), whose page links leave gaps.
-        for n in 7...22 {
-            var post = Post(key: id("-P\(n)"))
-            post.pathOwner = id("u1")
-            post.createdAt = 600 + Double(n)
-            dataset.posts.append(post)
-        }
-        for n in 4...20 { dataset.users.append(User(key: id("u\(n)"), username: "user\(n)")) }
-        dataset.posts[0].storedLikeCount = 5
-        dataset.following = [Follow(user: id("u1"), target: id("u2")), Follow(user: id("u1"), target: id("u3"))]
-        dataset.followers = dataset.following
-        dataset.likes = [Like(post: id("-P1"), user: id("u1")), Like(post: id("-P1"), user: id("u3"))]
+        for n in 7...22 { site.post("-P\(n)", by: "u1", at: 600 + Double(n)) }
+        for n in 4...20 { site.user("u\(n)", "user\(n)") }
+        site.follow("u1", "u2")
+        site.follow("u1", "u3")
+        site.like("-P1", by: "u1")
+        site.like("-P1", by: "u3")
+        var dataset = site.dataset
+        func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
         // user4 likes every post: more than nine pages of liked posts.
         dataset.likes += (1...22).map { Like(post: id("-P\($0)"), user: id("u4")) }
         dataset.flags = [Flag(post: id("-P2"), user: id("u2"))]

@@ -10,16 +10,18 @@ public struct DatasetBuilder {
 
     public mutating func id(_ key: String) -> KeyID { dataset.keys.intern(key) }
 
+    /// A user `uid` whose username is `username` (the uid when nil and `name` is nil too) and display name `name`.
     @discardableResult
-    public mutating func user(_ uid: String, _ username: String? = nil) -> KeyID {
+    public mutating func user(_ uid: String, _ username: String? = nil, name: String? = nil) -> KeyID {
         let key = id(uid)
-        dataset.users.append(User(key: key, username: username ?? uid))
+        dataset.users.append(User(key: key, username: username ?? (name == nil ? uid : nil), name: name))
         return key
     }
 
     public mutating func post(
         _ key: String, by owner: String, at time: Double? = nil, likeCount: Int64? = nil,
-        posterCopy: String? = nil, posterUID: String? = nil
+        posterCopy: String? = nil, posterUID: String? = nil, caption: String? = nil, imageURL: String? = nil,
+        imageHeight: Double? = nil
     ) {
         var post = Post(key: id(key))
         post.pathOwner = id(owner)
@@ -27,6 +29,9 @@ public struct DatasetBuilder {
         post.storedLikeCount = likeCount
         post.posterCopyUsername = posterCopy
         if let posterUID { post.posterCopyUID = id(posterUID) }
+        post.caption = caption
+        post.imageURL = imageURL
+        post.imageHeight = imageHeight
         dataset.posts.append(post)
     }
 

@@ -6,6 +6,7 @@ import Mustache
 // string on the context stack, where every name inside the section is first looked up in it. These conformances
 // give the same text and the same (absent) children, directly.
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension String: @retroactive MustacheCustomRenderable {
     /// The string itself, as `String(describing:)` gives.
     public var renderText: String { self }
@@ -13,11 +14,13 @@ extension String: @retroactive MustacheCustomRenderable {
     public var isNull: Bool { false }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension String: @retroactive MustacheParent {
     /// A string has no children (its `Mirror` has none), so no name resolves in it.
     public func child(named: String) -> Any? { nil }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Int: @retroactive MustacheCustomRenderable {
     /// The decimal digits, as `String(describing:)` gives.
     public var renderText: String { String(self) }
@@ -25,11 +28,13 @@ extension Int: @retroactive MustacheCustomRenderable {
     public var isNull: Bool { false }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Int: @retroactive MustacheParent {
     /// A number has no children (its `Mirror` has none), so no name resolves in it.
     public func child(named: String) -> Any? { nil }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Bool: @retroactive MustacheCustomRenderable {
     /// `true` or `false`, as `String(describing:)` gives.
     public var renderText: String { self ? "true" : "false" }
