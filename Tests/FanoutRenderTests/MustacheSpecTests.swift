@@ -4,14 +4,14 @@ import Testing
 
 @testable import FanoutRender
 
-/// Fanout's template engine (``CompiledTemplates``) against the Mustache specification, `../shared/testdata/mustache-spec/`
-/// beside the repository: every test of the required modules and of `~inheritance`, which the built-in templates use.
+/// Fanout's template engine (``CompiledTemplates``) against the Mustache specification's test suite
+/// (`Tests/Fixtures/mustache-spec/`, a copy of github.com/mustache/spec): every test of the required modules and of `~inheritance`, which the built-in templates use.
 ///
 /// Not run: `~lambdas` (a lambda is code in the data; Fanout's values are data only, so no template can meet one)
 /// and `~dynamic-names` (`{{>*name}}`: Fanout leaves such templates to swift-mustache, which supports them, as
 /// ``dynamicNamesAndTransformsAreLeftToSwiftMustache()`` checks).
 @Suite struct MustacheSpecTests {
-    static let folder = repositoryRoot.appendingPathComponent("../shared/testdata/mustache-spec")
+    static let folder = repositoryFile("Tests/Fixtures/mustache-spec")
 
     struct Spec: Decodable {
         struct Test: Decodable {
