@@ -84,7 +84,9 @@ def local_jvm(input_bytes):
     """The heap (bytes, or None for Spark's default of 1 GB) and JVM options of a local session over `input_bytes`
     of input. The heap is left to the user when PYSPARK_SUBMIT_ARGS gives --driver-memory (which wins over the
     configuration), else about twice the input (the cached tables, the shuffles and the sort of the findings),
-    at least 2 GB and at most 40 % of this machine's memory."""
+    at least 2 GB and at most 40 % of this machine's memory or half of what it has available now (the JVM's
+    resident memory grows past its heap, and on a shared machine the kernel's OOM killer ended a run whose heap
+    had been sized from the total alone)."""
     if input_bytes <= SMALL_INPUT:
         return None, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
     java = "-XX:+UseParallelGC"
@@ -94,7 +96,15 @@ def local_jvm(input_bytes):
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         memory = 8 << 30
-    return max(2 << 30, min(2 * input_bytes, int(memory * 0.4))), java
+    available = memory
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(2 << 30, min(2 * input_bytes, int(memory * 0.4), available // 2)), java
 
 
 def input_size(paths):
