@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs a command and prints `peak-rss MB` to stderr: the largest sum of the resident memory of the command and
 every process it started, sampled every 0.2 s from /proc (GNU time counts only the processes the command waits
-for, not the JVM a PySpark job starts). For bench/spark.
+for, not the JVM a PySpark job starts); and `cpu SECONDS`: the user and system time of those processes, each at
+its last sample (a process that ends between samples loses at most its last 0.2 s). For bench/spark.
 
     python3 bench/peak_rss.py CMD ARG…
 """
@@ -29,6 +30,15 @@ def tree(root):
     return found
 
 
+def cpu_ticks(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def rss_kb(pid):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -42,8 +52,13 @@ def rss_kb(pid):
 
 process = subprocess.Popen(sys.argv[1:])
 peak = 0
+ticks = {}
 while process.poll() is None:
-    peak = max(peak, sum(rss_kb(pid) for pid in tree(process.pid)))
+    pids = tree(process.pid)
+    peak = max(peak, sum(rss_kb(pid) for pid in pids))
+    for pid in pids:
+        ticks[pid] = max(ticks.get(pid, 0), cpu_ticks(pid))
     time.sleep(0.2)
 print(f"peak-rss {peak / 1024:.0f}", file=sys.stderr)
+print(f"cpu {sum(ticks.values()) / os.sysconf('SC_CLK_TCK'):.1f}", file=sys.stderr)
 sys.exit(process.returncode)

@@ -23,12 +23,14 @@ import fanout_job  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def session(master=None):
+def session(master=None, input_bytes=0):
     """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar. Its master is
     `master`, else spark-submit's (--master), else local[2] for plain python3. In local mode (one machine, a few
     cores) also loopback only, a shuffle partition per core and no adaptive execution, which costs more than it
     saves on the many small stages of a run; on a cluster, partitions, parallelism and adaptive execution are the
-    cluster's (Spark's defaults, or spark-submit --conf). Driver settings apply only when Python starts the JVM."""
+    cluster's (Spark's defaults, or spark-submit --conf). Driver settings apply only when Python starts the JVM:
+    in local mode, where the driver's JVM is every executor too, its heap and JIT follow `input_bytes` (the tables'
+    bytes, or the export's with --export; `local_jvm`)."""
     os.environ.setdefault("SPARK_CONF_DIR", os.path.join(HERE, "conf"))
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # PySpark 4 logs each SQL error with a Java stack before raising it; the exception says it once.
@@ -47,10 +49,14 @@ def session(master=None):
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "fanout-spark-warehouse"))
                .config("spark.sql.caseSensitive", "true"))
+    heap = None
     if master and master.startswith("local"):
+        heap, java = local_jvm(input_bytes)
         builder = (builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.default.parallelism", str(local_cores(master)))
-                   .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
+                   .config("spark.driver.extraJavaOptions", java))
+        if heap:
+            builder = builder.config("spark.driver.memory", f"{heap >> 20}m")
     spark = builder.getOrCreate()
     fanout_job.CLOCK.lap("session")
     running = spark.sparkContext.master
@@ -59,7 +65,57 @@ def session(master=None):
         # spark-submit --conf chose a number).
         spark.conf.set("spark.sql.shuffle.partitions", str(local_cores(running)))
         spark.conf.set("spark.sql.adaptive.enabled", "false")
+    if running.startswith("local") and not spark.sparkContext.getConf().contains("spark.sql.autoBroadcastJoinThreshold"):
+        # In local mode a broadcast is a hash table in the one JVM, not a copy sent to every executor: the live
+        # users and posts (hundreds of MB on a large export) are joined by hash to the likes and timeline instead
+        # of both sides being sorted. A twentieth of the heap the JVM actually has (a driver of 1 GB: 51 MB).
+        limit = spark.sparkContext._jvm.java.lang.Runtime.getRuntime().maxMemory() // 20
+        spark.conf.set("spark.sql.autoBroadcastJoinThreshold", str(max(limit, 10 << 20)))
     return spark
+
+
+# Tables (or an export) up to this size start the JVM as the tests' small inputs want it: the client compiler
+# alone and a small heap, which start fastest; larger ones get the full JIT, a parallel collector and a heap for
+# the cached tables.
+SMALL_INPUT = 64 << 20
+
+
+def local_jvm(input_bytes):
+    """The heap (bytes, or None for Spark's default of 1 GB) and JVM options of a local session over `input_bytes`
+    of input. The heap is left to the user when PYSPARK_SUBMIT_ARGS gives --driver-memory (which wins over the
+    configuration), else about twice the input (the cached tables, the shuffles and the sort of the findings),
+    at least 2 GB and at most 40 % of this machine's memory or half of what it has available now (the JVM's
+    resident memory grows past its heap, and on a shared machine the kernel's OOM killer ended a run whose heap
+    had been sized from the total alone)."""
+    if input_bytes <= SMALL_INPUT:
+        return None, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+    java = "-XX:+UseParallelGC"
+    if "--driver-memory" in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
+        return None, java
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        memory = 8 << 30
+    available = memory
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(2 << 30, min(2 * input_bytes, int(memory * 0.4), available // 2)), java
+
+
+def input_size(paths):
+    """The bytes of the files under `paths` (files or folders)."""
+    total = 0
+    for path in paths:
+        if os.path.isfile(path):
+            total += os.path.getsize(path)
+        for root, _, files in os.walk(path):
+            total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    return total
 
 
 def local_cores(master):
@@ -166,21 +222,31 @@ def findings(spark, queries, folder):
     """Every rule's findings, from one Spark job over the queries' union (they all return the finding columns;
     Spark plans and schedules each job anew, which on a small machine costs more than the rules' work). The
     executors write them, in the report's order (catalog order, then first path, then message; UTF-8 byte order
-    is the code point order Python sorts by), as NDJSON part files into `folder`; the driver holds only their
-    numbers per severity and reads the parts back one line at a time to write the report."""
+    is the code point order Python sorts by), as NDJSON into `folder`; the driver holds only their numbers per
+    severity, observed as the findings are written (`Observation`), and reads the part back one line at a time to
+    write the report.
+
+    One pass over the rules and nothing kept: the findings are sorted in one partition (an external sort, spilled
+    to disk past memory) rather than range-partitioned, whose sampling computed the union a second time unless it
+    was persisted first, and persisting ten million findings exhausted a driver of 1 GB (`GC overhead limit
+    exceeded` while caching them). The driver writes report.json from every finding in order anyway, so one
+    sorting task does not limit the job."""
     import glob
-    from pyspark import StorageLevel
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
     if not queries:
         return fanout_job.OrderedFindings({}, lambda: iter(()))
     union = "\nUNION ALL\n".join(f"SELECT * FROM (\n{q['sql']}\n)" for q in queries)
     order = "CASE rule " + " ".join(f"WHEN '{q['rule']}' THEN {i}" for i, q in enumerate(queries)) + " END"
-    frame = spark.sql(union).persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        severities = {row["severity"]: row["count"] for row in frame.groupBy("severity").count().collect()}
-        (frame.orderBy(spark_expr(order), spark_expr("coalesce(element_at(paths, 1), '')"), "message")
-         .write.option("ignoreNullFields", "false").json(folder))
-    finally:
-        frame.unpersist()
+    levels = ("error", "warning", "info")
+    observed = Observation("severities")
+    # Observed after the shuffle, in the writing task: a result task's metrics count once even when a task is
+    # retried (a lost executor), where a shuffle's map tasks may run again and count twice.
+    (spark.sql(union).repartition(1)
+     .sortWithinPartitions(spark_expr(order), spark_expr("coalesce(element_at(paths, 1), '')"), "message")
+     .observe(observed, *[F.sum(F.when(F.col("severity") == level, 1).otherwise(0)).alias(level) for level in levels])
+     .write.option("ignoreNullFields", "false").json(folder))
+    severities = {level: n for level, n in observed.get.items() if n}
     parts = sorted(glob.glob(os.path.join(folder, "part-*")))
     fanout_job.CLOCK.lap("rules")
 
@@ -212,6 +278,14 @@ def engine_errors(folder, work):
         raise fanout_job.JobError(f"Spark failed: {text}", fanout_job.EXIT_ENGINE)
 
 
+def materialized(spark, name, query):
+    """The view `name` of `query`, computed once now and kept (cached, spilled to disk past memory), so that the
+    rules' queries read it instead of each computing it again."""
+    frame = spark.sql(query).cache()
+    frame.count()
+    frame.createOrReplaceTempView(name)
+
+
 def collect(spark, query):
     return [row.asDict(recursive=True) for row in spark.sql(query).collect()]
 
@@ -220,6 +294,7 @@ def engine_run(spark, folder):
     def run(manifest, sql, staged):
         def work():
             load(spark, folder, manifest)
+            fanout_job.shared_views(sql, lambda name, query: materialized(spark, name, query))
             # The part files go in the output folder being written (where the cluster's executors can write when
             # it is on a shared file system), and are deleted once the report holds their findings.
             ordered = findings(spark, sql["queries"], staged.path(".findings"))
@@ -252,10 +327,10 @@ def main(argv=None):
         return fanout_job.EXIT_ENGINE
     holder = {}
 
-    def started():
+    def started(input_bytes):
         if "spark" not in holder:
             try:
-                holder["spark"] = session(args.master)
+                holder["spark"] = session(args.master, input_bytes)
             except Exception as e:  # no Java, a master that cannot be reached
                 where = args.master or "spark-submit's master"
                 raise fanout_job.JobError(f"cannot start Spark ({where}): {cause(e)}", fanout_job.EXIT_ENGINE)
@@ -263,10 +338,10 @@ def main(argv=None):
 
     def lazily(manifest, sql, staged):
         # The session starts only once the input and the SQL are known to be good (it takes seconds).
-        return engine_run(started(), args.tables)(manifest, sql, staged)
+        return engine_run(started(input_size([args.tables])), args.tables)(manifest, sql, staged)
 
     def lazily_diff(manifests, sql):
-        return diff_run(started(), (args.tables, args.diff))(manifests, sql)
+        return diff_run(started(input_size([args.tables, args.diff])), (args.tables, args.diff))(manifests, sql)
 
     try:
         if args.diff:
@@ -278,7 +353,8 @@ def main(argv=None):
             # Export → tables (the parts read on the executors) → Parquet, then the rules as for any tables folder.
             if not os.path.isfile(args.export):
                 raise fanout_job.JobError(f"{args.export}: no such file; --export takes the export's JSON file", fanout_job.EXIT_USAGE)
-            spark = started()
+            # Its tables are about 2.7 times the export (docs/tables.md "Sizing").
+            spark = started(3 * os.path.getsize(args.export))
             from py4j.protocol import Py4JJavaError
             try:
                 parts = args.parts or spark.sparkContext.defaultParallelism

@@ -50,8 +50,10 @@ def engine_errors(folder, work):
 
 def engine_run(con, folder):
     def run(manifest, sql, staged=None):
-        return engine_errors(folder, lambda: (load(con, folder, manifest),
-                                              fanout_job.run_queries(sql, lambda query: rows(con, query)))[1])
+        return engine_errors(folder, lambda: (
+            load(con, folder, manifest),
+            fanout_job.shared_views(sql, lambda name, query: con.execute(f'CREATE OR REPLACE TEMPORARY TABLE "{name}" AS {query}')),
+            fanout_job.run_queries(sql, lambda query: rows(con, query)))[2])
     return run
 
 

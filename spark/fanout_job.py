@@ -139,9 +139,12 @@ def duckdb_type(spark_type):
 # MARK: SQL
 
 def fanout_sql(fanout, folder, dialect, rules, derived, new_folder=None):
-    command = [fanout, "sql", folder, "--dialect", dialect, "--format", "json"]
+    """The queries of `fanout sql --format json`; for the rules, with the relations they share as `views`
+    (`--shared-views`), which the engine makes once before the queries read them (`shared_views`)."""
+    command = [fanout, "sql", folder, "--dialect", dialect, "--format", "json", "--shared-views"]
     if new_folder:
         command[2:3] = ["--diff", folder, new_folder]
+        command.remove("--shared-views")
     for rule in rules:
         command += ["--rule", rule]
     if derived:
@@ -190,6 +193,13 @@ def finding(row):
     if no_value:
         result["no_value"] = no_value
     return result
+
+
+def shared_views(sql, make):
+    """Makes each view the rules' queries read (`fanout sql --shared-views`), in order, by `make(name, query)`."""
+    for view in sql.get("views", []):
+        make(view["name"], view["sql"])
+    CLOCK.lap("views")
 
 
 def run_queries(sql, rows):

@@ -43,6 +43,12 @@ struct SQLCommand: ParsableCommand {
     @ArgumentParser.Flag(help: "Also print the derived data's queries: timelines, post_stats (like counts) and likers.")
     var derived = false
 
+    @ArgumentParser.Flag(
+        help: ArgumentHelp(
+            "Print the relations every rule derives (live_users, live_posts, like_counts) once, as views the rules' queries read, "
+                + "for a runner that makes each once per run (JSON: `views`; the jobs of spark/ do)."))
+    var sharedViews = false
+
     @Option(help: ArgumentHelp("sql (queries separated by blank lines and comments) or json.", valueName: "FORMAT"))
     var format: SQLOutputFormat = .sql
 
@@ -52,13 +58,19 @@ struct SQLCommand: ParsableCommand {
         if let newTables { throw UsageError(message: "\(newTables): a second tables folder goes with --diff") }
         let (schema, exportName) = try source(project)
         let configuration = try rules.configuration(project, schema: schema)
-        let (queries, skipped) = RuleQueries.queries(schema: schema, configuration: configuration, dialect: dialect)
+        let (queries, skipped) = RuleQueries.queries(
+            schema: schema, configuration: configuration, dialect: dialect, shared: sharedViews)
         let derivedQueries = derived ? RuleQueries.derived(schema: schema, dialect: dialect) : []
+        let views = sharedViews ? RuleQueries.sharedViews(schema: schema, dialect: dialect) : []
         switch format {
         case .sql:
             var out =
                 "-- fanout sql --dialect \(dialect.rawValue): \(queries.count) rules over the tables of `fanout tables` "
                 + "(\(schema.name) layout)\n"
+            for view in views {
+                out +=
+                    "\n-- view \(view.name): \(view.summary)\nCREATE OR REPLACE TEMPORARY VIEW \(view.name) AS\n\(view.sql);\n"
+            }
             for query in queries {
                 let summary = RuleCatalog.descriptor(query.rule, schema: schema)?.summary ?? ""
                 out += "\n-- \(query.rule) (\(query.severity.rawValue)): \(summary)\n\(query.sql);\n"
@@ -93,6 +105,10 @@ struct SQLCommand: ParsableCommand {
                 // What the job's report lists as `summary.declared_rules` (docs/layouts.md "Declaring your app's
                 // copies").
                 members.insert(("declared_rules", JSONReport.declaredRules(declaredRules)), at: 0)
+            }
+            if sharedViews {
+                members.append(
+                    ("views", .array(views.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })))
             }
             if derived {
                 members.insert(

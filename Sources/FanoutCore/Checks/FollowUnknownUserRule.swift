@@ -42,7 +42,9 @@ struct FollowUnknownUserRule: ConsistencyRule {
             followEdges(q),
             """
             firsts AS (
-              SELECT e.* FROM follow_edges e QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
+              SELECT e.* FROM follow_edges e
+              WHERE NOT \(q.userExists("e.user")) OR NOT \(q.userExists("e.target"))
+              QUALIFY row_number() OVER (PARTITION BY e.user, e.target ORDER BY e.side, e.seq) = 1
             )
             """,
             """

@@ -23,19 +23,42 @@ public struct DerivedQuery: Sendable, Equatable {
 public enum RuleQueries {
     /// The queries of the rules `configuration` runs on `schema`, in catalog order, and the rules skipped with
     /// the reasons `check` gives.
-    /// `tablePrefix` starts the tables' names (`fanout sql --diff` reads `old_users` and `new_users`).
+    /// `tablePrefix` starts the tables' names (`fanout sql --diff` reads `old_users` and `new_users`). With
+    /// `shared`, the queries read the relations of `sharedViews` by name instead of deriving them each.
     public static func queries(
         schema: Schema, configuration: AuditConfiguration = AuditConfiguration(), dialect: SQLDialect,
-        tablePrefix: String = ""
+        tablePrefix: String = "",
+        shared: Bool = false
     ) -> (queries: [RuleQuery], skipped: [SkippedRule]) {
         let (ran, skipped, _) = Audit.plan(schema, configuration)
         let queries = ran.map { rule, severity in
             let id = rule.descriptor.id
             let context = SQLContext(
-                schema: schema, dialect: dialect, rule: id, severity: severity, tablePrefix: tablePrefix)
+                schema: schema, dialect: dialect, rule: id, severity: severity, tablePrefix: tablePrefix, shared: shared
+            )
             return RuleQuery(rule: id, severity: severity, sql: rule.sql(context))
         }
         return (queries, skipped)
+    }
+
+    /// The relations that the rules' queries read when they are made with `shared` (`fanout sql --shared-views`),
+    /// in the order to make them (each may read those before it): the live users (the last row of each uid), the
+    /// live posts, and each post's number of distinct existing likers. A runner makes each once per run (a cached
+    /// Spark view, a DuckDB temporary table), where every query deriving them again repeated the same sorts and
+    /// aggregations (docs/performance.md "The rules on Spark and DuckDB").
+    public static func sharedViews(schema: Schema, dialect: SQLDialect) -> [DerivedQuery] {
+        let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
+        return [
+            DerivedQuery(name: "live_users", summary: "the last row of each uid", sql: q.liveUsersQuery),
+            DerivedQuery(name: "live_posts", summary: "the last row of each post key", sql: q.livePostsQuery),
+        ]
+            + (schema.likes == nil
+                ? []
+                : [
+                    DerivedQuery(
+                        name: "like_counts", summary: "post, n: the distinct existing users in each like set",
+                        sql: q.likeCountsQuery)
+                ])
     }
 
     /// The derived data: every existing user's timeline (`reader`, `post`, `rank` from 1, newest first, equal

@@ -20,13 +20,21 @@ package struct SQLContext: Sendable {
     /// What the tables' names start with where one query reads two exports' tables (`fanout sql --diff`: `old_`
     /// and `new_`, docs/diff-and-history.md); empty otherwise.
     package let tablePrefix: String
+    /// Whether the relations every query derives (`live_users`, `live_posts`, `like_counts`:
+    /// `RuleQueries.sharedViews`) are views made once per run, which the queries read by name, instead of common
+    /// tables of each query (`fanout sql --shared-views`).
+    package let shared: Bool
 
-    package init(schema: Schema, dialect: SQLDialect, rule: String, severity: Severity, tablePrefix: String = "") {
+    package init(
+        schema: Schema, dialect: SQLDialect, rule: String, severity: Severity, tablePrefix: String = "",
+        shared: Bool = false
+    ) {
         self.schema = schema
         self.dialect = dialect
         self.rule = rule
         self.severity = severity
         self.tablePrefix = tablePrefix
+        self.shared = shared
     }
 
     // MARK: tables
@@ -38,13 +46,24 @@ package struct SQLContext: Sendable {
     /// show, the live posts, and `extra` (`name AS (…)` clauses).
     package func with(_ extra: String...) -> String { with(extra) }
 
-    /// `with` of a list of clauses.
+    /// `with` of a list of clauses (an empty one is left out). With `shared` views, only `extra`.
     package func with(_ extra: [String]) -> String {
-        let users = table("users"), posts = table("posts")
-        return
-            "WITH live_users AS (\n  SELECT u.* FROM \(users) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1\n),\n"
-            + "live_posts AS (\n  SELECT p.* FROM \(posts) p QUALIFY row_number() OVER (PARTITION BY p.post ORDER BY p.seq DESC) = 1\n)"
-            + extra.map { ",\n" + $0 }.joined() + "\n"
+        let clauses = (shared ? [] : [liveUsers, livePosts]) + extra.filter { !$0.isEmpty }
+        return clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ",\n") + "\n"
+    }
+
+    /// `live_users AS (…)`: the last row of each uid.
+    var liveUsers: String { "live_users AS (\n  \(liveUsersQuery)\n)" }
+
+    /// `live_posts AS (…)`: the last row of each post key.
+    var livePosts: String { "live_posts AS (\n  \(livePostsQuery)\n)" }
+
+    var liveUsersQuery: String {
+        "SELECT u.* FROM \(table("users")) u QUALIFY row_number() OVER (PARTITION BY u.user ORDER BY u.seq DESC) = 1"
+    }
+
+    var livePostsQuery: String {
+        "SELECT p.* FROM \(table("posts")) p QUALIFY row_number() OVER (PARTITION BY p.post ORDER BY p.seq DESC) = 1"
     }
 
     /// The follows the timelines are made from: `following`, the source of truth, else `followers`
@@ -52,26 +71,35 @@ package struct SQLContext: Sendable {
     package var followSource: String { table(schema.following != nil ? "following" : "followers") }
 
     /// `members AS (reader, post, owner)`: the posts each existing user's timeline holds (their own posts and
-    /// those of the users they follow), each once.
+    /// those of the users they follow), each once. Each reader's sources (the reader, and each user they follow,
+    /// once) are joined to the sources' posts: a reader is not among those they follow here, so no row comes twice,
+    /// where a union's distinct of every reader's posts sorted or hashed them all. (A union under the join, not
+    /// under the query's messages: Spark's optimizer failed on a projection with subqueries pushed through a union
+    /// inside the job's union, `key not found`.)
     package var timelineMembers: String {
         """
         members AS (
-          SELECT u.user AS reader, p.post AS post, p.owner AS owner FROM live_users u JOIN live_posts p ON p.owner = u.user
-          UNION
-          SELECT f.user AS reader, p.post AS post, p.owner AS owner
-          FROM \(followSource) f JOIN live_users u ON u.user = f.user JOIN live_posts p ON p.owner = f.target
-          WHERE f.target <> f.user
+          SELECT r.reader AS reader, p.post AS post, p.owner AS owner
+          FROM (
+            SELECT u.user AS reader, u.user AS source FROM live_users u
+            UNION ALL
+            SELECT DISTINCT f.user AS reader, f.target AS source
+            FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
+          ) r JOIN live_posts p ON p.owner = r.source
         )
         """
     }
 
-    /// `like_counts AS (post, n)`: the number of distinct existing users in each like set.
+    /// `like_counts AS (post, n)`: the number of distinct existing users in each like set; empty where it is a
+    /// shared view.
     package var likeCounts: String {
+        shared ? "" : "like_counts AS (\n  \(likeCountsQuery.replacing("\n", with: "\n  "))\n)"
+    }
+
+    var likeCountsQuery: String {
         """
-        like_counts AS (
-          SELECT l.post AS post, count(DISTINCT l.user) AS n FROM \(table("likes")) l
-          WHERE EXISTS (SELECT 1 FROM live_users u WHERE u.user = l.user) GROUP BY l.post
-        )
+        SELECT l.post AS post, count(DISTINCT l.user) AS n FROM \(table("likes")) l
+        WHERE EXISTS (SELECT 1 FROM live_users u WHERE u.user = l.user) GROUP BY l.post
         """
     }
 

@@ -78,11 +78,12 @@ extension MirrorRule {
             q.path(side.pattern, sqlCaptures("e").merging(side.newRowKey.map { ["id": $0("e")] } ?? [:]) { $1 })
         }
         let sourcePath = path(source), mirrorPath = path(mirror)
-        func firsts(_ name: String, _ from: String) -> String {
-            "\(name) AS (\n  SELECT s.* FROM \(from) s QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
-        }
-        func absent(from: String) -> String {
-            "NOT EXISTS (SELECT 1 FROM \(from) o WHERE o.\(a) = e.\(a) AND o.\(b) = e.\(b))"
+        // The first row of each pair the other side lacks: the pairs are kept or dropped whole, so the rows the
+        // other side holds are dropped first and only the rest are numbered (numbering every row sorted both
+        // relations whole).
+        func firsts(_ name: String, _ from: String, absentFrom other: String) -> String {
+            "\(name) AS (\n  SELECT s.* FROM \(from) s\n  WHERE NOT EXISTS (SELECT 1 FROM \(other) o WHERE o.\(a) = s.\(a) AND o.\(b) = s.\(b))\n"
+                + "  QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
         }
         let fix = q.fix([("e.path", "'null'")])
         let orphan =
@@ -94,12 +95,14 @@ extension MirrorRule {
                 paths: ["e.path", sourcePath], expected: "'null'", actual: "'true'", fix: fix,
                 message: sqlOrphanMessage("e", q))
         let value = sqlEntryValue("e", q)
-        return q.with(firsts("source_edges", source.from), firsts("mirror_edges", mirror.from))
+        return q.with(
+            firsts("source_edges", source.from, absentFrom: mirror.from),
+            firsts("mirror_edges", mirror.from, absentFrom: source.from))
             + q.finding(
                 paths: [mirrorPath, "e.path"], expected: value, actual: "'null'",
                 fix: q.fix([(mirrorPath, value)]), message: sqlMissingMessage("e", q))
-            + "\nFROM source_edges e\nWHERE \(absent(from: mirror.from)) AND \(sqlReportsMissing("e", q))\nUNION ALL\n"
-            + orphan + "\nFROM mirror_edges e\nWHERE \(absent(from: source.from))"
+            + "\nFROM source_edges e\nWHERE \(sqlReportsMissing("e", q))\nUNION ALL\n"
+            + orphan + "\nFROM mirror_edges e"
     }
 }
 
