@@ -5,7 +5,7 @@ SWIFT ?= TMPDIR=$(SWIFT_TMPDIR) swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test validate debug-build fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -25,14 +25,9 @@ run: deps release
 ## validators on generated sites and reports (validate), and the Spark job on a standalone cluster (test-cluster)
 # The three parts run side by side (each waits on different things: Swift on the CPU, the validators on Chromium and
 # Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends.
-# The set-up too: the Python packages download while Swift builds.
-test: deps test-deps check-templates check-format
-	$(MAKE) -j3 --output-sync=target sql-deps $(VALIDATORS)/ready debug-build
-	$(MAKE) -j3 --output-sync=target swift-test validate test-cluster
-
-## debug-build: the debug build of fanout that the tests run
-debug-build:
+test: deps test-deps check-templates check-format sql-deps
 	$(SWIFT) build --product fanout
+	$(MAKE) -j3 --output-sync=target swift-test validate test-cluster
 
 ## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests)
 swift-test:
