@@ -93,10 +93,7 @@ struct SQLCommand: ParsableCommand {
                         })
                 ),
                 ("schema", .string(schema.name)),
-                (
-                    "skipped",
-                    .array(skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) })
-                ),
+                ("skipped", Self.json(skipped)),
                 ("tool", .string("fanout")),
                 ("version", .number(JSONNumber(1))),
             ]
@@ -107,18 +104,23 @@ struct SQLCommand: ParsableCommand {
                 members.insert(("declared_rules", JSONReport.declaredRules(declaredRules)), at: 0)
             }
             if sharedViews {
-                members.append(
-                    ("views", .array(views.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })))
+                members.append(("views", Self.json(views.map { ($0.name, $0.sql) })))
             }
             if derived {
-                members.insert(
-                    (
-                        "derived",
-                        .array(derivedQueries.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })
-                    ), at: 0)
+                members.insert(("derived", Self.json(derivedQueries.map { ($0.name, $0.sql) })), at: 0)
             }
             print(JSONWriter(pretty: true).write(.object(members)))
         }
+    }
+
+    /// Named SQL texts (views, derived relations, a diff's queries) as the JSON of both forms: `[{"name", "sql"}…]`.
+    private static func json(_ named: [(name: String, sql: String)]) -> JSONValue {
+        .array(named.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })
+    }
+
+    /// The rules not run and why, as the JSON of both forms: `[{"reason", "rule"}…]`.
+    private static func json(_ skipped: [SkippedRule]) -> JSONValue {
+        .array(skipped.map { .object([("reason", .string($0.reason)), ("rule", .string($0.rule))]) })
     }
 
     /// `--diff OLD NEW`: the comparison's views and queries over the two folders' tables.
@@ -154,23 +156,18 @@ struct SQLCommand: ParsableCommand {
             for rule in queries.skipped { out += "\n-- skipped \(rule.rule): \(rule.reason)\n" }
             print(out, terminator: "")
         case .json:
-            func named(_ list: [DiffQueries.Query]) -> JSONValue {
-                .array(list.map { .object([("name", .string($0.name)), ("sql", .string($0.sql))]) })
-            }
+            func named(_ list: [DiffQueries.Query]) -> JSONValue { Self.json(list.map { ($0.name, $0.sql) }) }
             func side(_ manifest: TableManifest, _ prefix: String) -> JSONValue {
                 .object([("export", manifest.exportName.map(JSONValue.string) ?? .null), ("prefix", .string(prefix))])
             }
             let rules: [JSONValue] = queries.rules.map {
                 .object([("rule", .string($0.rule)), ("severity", .string($0.severity.rawValue))])
             }
-            let skipped: [JSONValue] = queries.skipped.map {
-                .object([("reason", .string($0.reason)), ("rule", .string($0.rule))])
-            }
             let members: [(key: String, value: JSONValue)] = [
                 ("kind", .string("diff")), ("dialect", .string(dialect.rawValue)), ("schema", .string(schema.name)),
                 ("old", side(manifests[0], DiffQueries.oldPrefix)), ("new", side(manifests[1], DiffQueries.newPrefix)),
                 ("relations", .array(queries.relations.map { .string($0.name) })),
-                ("rules", .array(rules)), ("skipped", .array(skipped)),
+                ("rules", .array(rules)), ("skipped", Self.json(queries.skipped)),
                 ("views", named(queries.views)), ("queries", named(queries.queries)),
                 ("tool", .string("fanout")), ("version", .number(JSONNumber(1))),
             ]
