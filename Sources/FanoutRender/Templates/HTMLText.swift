@@ -36,15 +36,9 @@ package enum HTMLText {
         let clean = text.withUTF8 { bytes -> Bool in
             var run = 0
             for i in bytes.indices {
-                let entity: StaticString
-                switch bytes[i] {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                case let byte where VisibleCharacters.mayStartForbidden(byte): return false
-                default: continue
+                guard let entity = entity(bytes[i]) else {
+                    if VisibleCharacters.mayStartForbidden(bytes[i]) { return false }
+                    continue
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 entity.withUTF8Buffer { out.append(contentsOf: $0) }
@@ -70,13 +64,9 @@ package enum HTMLText {
                     entity.withUTF8Buffer { for b in $0 { out[i] = b; i += 1 } }
                 }
                 for byte in bytes {
-                    switch byte {
-                    case UInt8(ascii: "&"): put("&amp;")
-                    case UInt8(ascii: "<"): put("&lt;")
-                    case UInt8(ascii: ">"): put("&gt;")
-                    case UInt8(ascii: "\""): put("&quot;")
-                    case UInt8(ascii: "'"): put("&#39;")
-                    default:
+                    if let entity = entity(byte) {
+                        put(entity)
+                    } else {
                         out[i] = byte
                         i += 1
                     }
@@ -86,16 +76,24 @@ package enum HTMLText {
         }
     }
 
+    /// The entity that spells `byte` (one of the five markup bytes); nil for every other byte. The one table of
+    /// the escaping: ``escape(_:)`` and ``append(escaping:to:)`` both read it.
+    @inline(__always)
+    private static func entity(_ byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
+        }
+    }
+
     /// How many bytes longer `byte` gets when escaped.
     @inline(__always)
     private static func extraLength(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case UInt8(ascii: "&"): return 4  // &amp;
-        case UInt8(ascii: "<"), UInt8(ascii: ">"): return 3  // &lt; &gt;
-        case UInt8(ascii: "\""): return 5  // &quot;
-        case UInt8(ascii: "'"): return 4  // &#39;
-        default: return 0
-        }
+        entity(byte).map { UInt8($0.utf8CodeUnitCount - 1) } ?? 0
     }
 }
 
