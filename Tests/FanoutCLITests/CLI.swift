@@ -2,7 +2,7 @@ import FanoutTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `fanout` executable, as a user would, in a temporary folder (deleted when the tests end).
+/// Runs the built `fanout` executable, as a user would, in a temporary folder (deleted with the last copy of the value).
 struct CLI {
     typealias Result = ProcessResult
 
@@ -15,9 +15,10 @@ struct CLI {
     let temporary: TemporaryFolder
     var folder: URL { temporary.url }
 
-    /// A new empty temporary folder, deleted when the test process exits rather than with the value: a test may
-    /// still use paths in its folder after its last use of the CLI, past which Swift may release it.
-    init() throws { temporary = try TemporaryFolder.untilExit("cli") }
+    /// A new empty temporary folder, deleted when the last copy of the value goes: at the end of the test's scope,
+    /// since tests are debug builds, which keep locals to the end of their scope. (Kept until the process exited, the
+    /// folders of every test were deleted one after another after the last test: about two minutes of `make test`.)
+    init() throws { temporary = try TemporaryFolder("cli") }
 
     func url(_ name: String) -> URL { temporary.url(name) }
 
