@@ -428,7 +428,8 @@ def main(argv=None):
             converted = beside(lambda: arrow_parquet(args.tables, manifest, parquet))
         spark = started(input_size([args.tables]))
         converted()
-        fanout_job.CLOCK.lap("parquet")
+        if parquet:
+            fanout_job.CLOCK.lap("parquet")
         return engine_run(spark, args.tables, parquet)(manifest, sql, staged)
 
     def lazily_diff(manifests, sql):
