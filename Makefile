@@ -88,14 +88,19 @@ $(VALIDATORS)/ready:
 	touch $@
 
 ## sql-deps: pyspark and DuckDB for the SQL rules' differential tests (Tests/FanoutCLITests/SQLDifferentialTests.swift:
-## check, DuckDB and the Spark job in local mode give the same findings), in a virtual environment of their own;
-## Spark needs Java 17 or later (test-deps installs it)
+## check, DuckDB and the Spark job in local mode give the same findings), and pyarrow, which turns the tables into
+## Parquet for a local Spark job, in a virtual environment of their own; Spark needs Java 17 or later (test-deps
+## installs it)
 SQL_VENV = .build/sql-venv
 $(SQL_VENV)/ready:
 	rm -rf $(SQL_VENV) && $(PYTHON) -m venv $(SQL_VENV)
 	$(SQL_VENV)/bin/pip install --quiet 'pyspark==4.3.0' 'duckdb==2.0.0'
 	touch $@
-sql-deps: test-deps $(SQL_VENV)/ready
+# pyarrow, in its own step so that a virtual environment made before it was needed gets it too
+$(SQL_VENV)/pyarrow: $(SQL_VENV)/ready
+	$(SQL_VENV)/bin/pip install --quiet 'pyarrow==26.0.1'
+	touch $@
+sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow
 
 ## validate-html: the Nu HTML validator on every page of those sites and on the reports
 validate-html: validate-sites $(VALIDATORS)/ready

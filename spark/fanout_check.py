@@ -137,21 +137,76 @@ def ndjson(spark, ddl, files):
     return spark.read.schema(ddl).option("mode", "FAILFAST").json(files)
 
 
-def load(spark, folder, manifest, prefix=""):
-    """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy (`TABLES/parquet/<table>`, written
-    by `to_parquet`) when the folder has one, else its NDJSON parts (FAILFAST: a row that does not fit is an
-    error, not nulls); a table without parts is an empty typed view."""
+def load(spark, folder, manifest, prefix="", parquet=None):
+    """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy when
+    there is one (`parquet/<table>`, written by `arrow_parquet` into a folder of the run's own, else
+    `TABLES/parquet/<table>`, written by `to_parquet`), else its NDJSON parts (FAILFAST: a row that does not fit
+    is an error, not nulls); a table without parts is an empty typed view. Every rule's query reads the tables
+    again: NDJSON is read once and cached; Parquet is cached only on a cluster, since in local mode reading its
+    columns again costs less than building Spark's in-memory cache of every column (docs/performance.md "The
+    rules on Spark and DuckDB")."""
+    local = spark.sparkContext.master.startswith("local")
     for table, spec in manifest["tables"].items():
         ddl = columns(spec)
-        parquet = os.path.join(folder, PARQUET, table)
-        if os.path.isdir(parquet):
-            frame = spark.read.schema(ddl).parquet(parquet)
+        copy = os.path.join(parquet or os.path.join(folder, PARQUET), table)
+        if os.path.isdir(copy):
+            frame = spark.read.schema(ddl).parquet(copy)
+            if not local:
+                frame = frame.cache()
         else:
             files = fanout_job.table_files(folder, manifest, table)
-            frame = ndjson(spark, ddl, files) if files else spark.createDataFrame([], ddl)
-        # Every rule's query reads the tables again: read each once.
-        frame.cache().createOrReplaceTempView(prefix + table)
+            frame = (ndjson(spark, ddl, files) if files else spark.createDataFrame([], ddl)).cache()
+        frame.createOrReplaceTempView(prefix + table)
     fanout_job.CLOCK.lap("load")
+
+
+def arrow_type(spark_type):
+    """A manifest column type (Spark DDL) as a pyarrow type."""
+    import pyarrow as pa
+    t = spark_type.strip()
+    scalar = {"string": pa.string(), "bigint": pa.int64(), "double": pa.float64(), "boolean": pa.bool_()}
+    if t in scalar:
+        return scalar[t]
+    if t.startswith("array<") and t.endswith(">"):
+        return pa.list_(arrow_type(t[len("array<"):-1]))
+    if t.startswith("struct<") and t.endswith(">"):
+        return pa.struct([pa.field(name, arrow_type(kind)) for name, kind in fanout_job.struct_fields(t[len("struct<"):-1])])
+    raise fanout_job.JobError(f"unknown column type {spark_type!r} in the manifest", fanout_job.EXIT_USAGE)
+
+
+def arrow_available():
+    try:
+        import pyarrow.json  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def arrow_parquet(folder, manifest, out):
+    """Writes each NDJSON table of `folder` with rows as Parquet into `out/<table>`, parsed by pyarrow's C++ JSON
+    reader (typed by the manifest; a row that does not fit is an error) a few MB at a time, so that a local job's
+    Spark reads columns instead of parsing JSON: Spark's JSON reader and the cache of what it read were most of
+    a run (docs/performance.md "The rules on Spark and DuckDB"). Run beside the JVM's start."""
+    import pyarrow as pa
+    import pyarrow.json as pj
+    import pyarrow.parquet as pq
+    for table, spec in manifest["tables"].items():
+        files = fanout_job.table_files(folder, manifest, table)
+        if not files or spec.get("rows", 1) == 0:
+            continue
+        schema = pa.schema([pa.field(c["name"], arrow_type(c["type"])) for c in spec["columns"]])
+        options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
+        os.makedirs(os.path.join(out, table))
+        for i, name in enumerate(files):
+            target = os.path.join(out, table, f"part-{i:05d}.parquet")
+            try:
+                with pa.input_stream(name, compression="detect") as source, \
+                        pq.ParquetWriter(target, schema, compression="none") as writer:
+                    for batch in pj.open_json(source, read_options=pj.ReadOptions(block_size=4 << 20), parse_options=options):
+                        writer.write_batch(batch)
+            except pa.ArrowInvalid as e:
+                raise fanout_job.JobError(f"{folder}: rows that do not fit the manifest: {name}: {e}", fanout_job.EXIT_USAGE)
 
 
 def to_parquet(spark, folder, manifest):
@@ -290,19 +345,44 @@ def collect(spark, query):
     return [row.asDict(recursive=True) for row in spark.sql(query).collect()]
 
 
-def engine_run(spark, folder):
+def engine_run(spark, folder, parquet=None):
+    """The rules on the tables of `folder` (with `parquet`, a folder of their Parquet copies that `arrow_parquet`
+    wrote into the output folder being written, deleted once the rules have run)."""
     def run(manifest, sql, staged):
         def work():
-            load(spark, folder, manifest)
+            load(spark, folder, manifest, parquet=parquet)
             fanout_job.shared_views(sql, lambda name, query: materialized(spark, name, query))
             # The part files go in the output folder being written (where the cluster's executors can write when
             # it is on a shared file system), and are deleted once the report holds their findings.
             ordered = findings(spark, sql["queries"], staged.path(".findings"))
             derived = {q["name"]: collect(spark, q["sql"]) for q in sql.get("derived", [])}
+            if parquet:
+                shutil.rmtree(parquet, ignore_errors=True)
             fanout_job.CLOCK.lap("derived")
             return ordered, derived
         return engine_errors(folder, work)
     return run
+
+
+def beside(work):
+    """`work()` on a thread of its own (pyarrow leaves Python's lock while it parses and writes), and a function
+    that waits for it and raises what it raised."""
+    import threading
+    outcome = {}
+
+    def target():
+        try:
+            work()
+        except BaseException as e:  # raised again in the caller's thread
+            outcome["error"] = e
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+
+    def wait():
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+    return wait
 
 
 def diff_run(spark, folders):
@@ -337,8 +417,20 @@ def main(argv=None):
         return holder["spark"]
 
     def lazily(manifest, sql, staged):
-        # The session starts only once the input and the SQL are known to be good (it takes seconds).
-        return engine_run(started(input_size([args.tables])), args.tables)(manifest, sql, staged)
+        # The session starts only once the input and the SQL are known to be good (it takes seconds). A local
+        # session that Python starts reads the tables as Parquet that pyarrow writes meanwhile (`arrow_parquet`),
+        # unless they have a Parquet copy already; under spark-submit or on a cluster, Spark reads the NDJSON.
+        parquet, converted = None, lambda: None
+        submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+        local = args.master.startswith("local") if args.master else not submitted
+        if local and not os.path.isdir(os.path.join(args.tables, PARQUET)) and arrow_available():
+            parquet = staged.path(".parquet")
+            converted = beside(lambda: arrow_parquet(args.tables, manifest, parquet))
+        spark = started(input_size([args.tables]))
+        converted()
+        if parquet:
+            fanout_job.CLOCK.lap("parquet")
+        return engine_run(spark, args.tables, parquet)(manifest, sql, staged)
 
     def lazily_diff(manifests, sql):
         return diff_run(started(input_size([args.tables, args.diff])), (args.tables, args.diff))(manifests, sql)

@@ -121,19 +121,23 @@ def duckdb_type(spark_type):
         return duckdb_type(m.group(1)) + "[]"
     m = re.fullmatch(r"struct<(.*)>", t)
     if m:
-        fields, depth, start = [], 0, 0
-        body = m.group(1)
-        for i, c in enumerate(body + ","):
-            if c in "<(":
-                depth += 1
-            elif c in ">)":
-                depth -= 1
-            elif c == "," and depth == 0:
-                name, _, kind = body[start:i].partition(":")
-                fields.append(f'"{name}" {duckdb_type(kind)}')
-                start = i + 1
-        return "STRUCT(" + ", ".join(fields) + ")"
+        return "STRUCT(" + ", ".join(f'"{name}" {duckdb_type(kind)}' for name, kind in struct_fields(m.group(1))) + ")"
     raise JobError(f"unknown column type {spark_type!r} in the manifest", EXIT_USAGE)
+
+
+def struct_fields(body):
+    """The (name, type) pairs of a struct type's body (`a:string,b:array<string>`), split at its top-level commas."""
+    fields, depth, start = [], 0, 0
+    for i, c in enumerate(body + ","):
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif c == "," and depth == 0:
+            name, _, kind = body[start:i].partition(":")
+            fields.append((name, kind))
+            start = i + 1
+    return fields
 
 
 # MARK: SQL
