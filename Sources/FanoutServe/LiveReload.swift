@@ -1,5 +1,6 @@
 import FanoutRender
 import Foundation
+import NIOCore
 
 /// What `serve` adds to the HTML pages it answers with, and nothing else does (docs/serve.md): one
 /// `<script>`, right before the page's first `</head>`, that tells the index's search where to ask
@@ -20,37 +21,54 @@ public enum LiveReload {
 
     /// `html` with the script inserted, and the banner when `error` is given.
     static func inject(into html: String, error: String?) -> String {
-        var page = html
-        if let error, let end = page.range(of: "</body>", options: .backwards) {
-            page.insert(contentsOf: banner(error), at: end.lowerBound)
-        }
-        // Searched in the UTF-8 bytes, where `</head>` is found a few hundred bytes in: Foundation's `range(of:)`
-        // first counts the whole page in UTF-16, and the standard library's `firstRange(of:)` prepares a search of the
-        // whole page; either was a fifth of serving a timeline page.
-        if let offset = firstOffset(of: "</head>", in: &page) {
-            page.insert(contentsOf: script, at: page.utf8.index(page.utf8.startIndex, offsetBy: offset))
-        } else {
-            page.insert(contentsOf: script, at: page.startIndex)
-        }
-        return page
+        String(buffer: inject(into: Array(html.utf8), error: error))
     }
 
-    /// Where `needle` (ASCII) first starts in `text`, in UTF-8 bytes.
-    private static func firstOffset(of needle: StaticString, in text: inout String) -> Int? {
-        text.withUTF8 { bytes in
-            needle.withUTF8Buffer { needle in
-                guard let first = needle.first, bytes.count >= needle.count else { return nil }
-                var i = 0
-                while i <= bytes.count - needle.count {
-                    if bytes[i] == first,
-                        UnsafeBufferPointer(rebasing: bytes[i..<(i + needle.count)]).elementsEqual(needle)
-                    {
-                        return i
-                    }
-                    i += 1
-                }
-                return nil
+    /// An HTML page's UTF-8 bytes with the script inserted, and the banner when `error` is given: copied once, into
+    /// the buffer the response is sent from. `</head>` is looked for from the start, where it is a few hundred bytes
+    /// in, and `</body>` from the end.
+    static func inject(into page: [UInt8], error: String?) -> ByteBuffer {
+        let banner = error.map(banner)
+        var insertions = [(at: firstOffset(of: "</head>", in: page) ?? 0, text: script)]
+        if let banner, let end = lastOffset(of: "</body>", in: page) {
+            insertions.append((end, banner))
+            insertions.sort { $0.at < $1.at }
+        }
+        var buffer = ByteBufferAllocator().buffer(
+            capacity: page.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
+        var done = 0
+        for insertion in insertions {
+            buffer.writeBytes(page[done..<insertion.at])
+            buffer.writeString(insertion.text)
+            done = insertion.at
+        }
+        buffer.writeBytes(page[done...])
+        return buffer
+    }
+
+    /// Where `needle` (ASCII) first starts in `bytes`.
+    private static func firstOffset(of needle: StaticString, in bytes: [UInt8]) -> Int? {
+        needle.withUTF8Buffer { needle in
+            guard let first = needle.first, bytes.count >= needle.count else { return nil }
+            var i = 0
+            while i <= bytes.count - needle.count {
+                if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+                i += 1
             }
+            return nil
+        }
+    }
+
+    /// Where `needle` (ASCII) last starts in `bytes`.
+    private static func lastOffset(of needle: StaticString, in bytes: [UInt8]) -> Int? {
+        needle.withUTF8Buffer { needle in
+            guard let first = needle.first, bytes.count >= needle.count else { return nil }
+            var i = bytes.count - needle.count
+            while i >= 0 {
+                if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+                i -= 1
+            }
+            return nil
         }
     }
 

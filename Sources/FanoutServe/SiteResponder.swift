@@ -55,18 +55,24 @@ struct SiteResponder: HTTPResponder {
             return redirect(state.pages.postPath(key: key), what: "post", isHead: isHead, state: state)
         }
         let sitePath = ServePath.sitePath(path)
-        let pages = state.pages
-        let text: String?
+        let pages = state.pages, reloadError = state.error
+        let type = Self.contentType(sitePath), isHTML = type.hasPrefix("text/html")
+        let body: ByteBuffer?
         do {
             // Rendering is CPU work: on NIO's thread pool, so that it neither blocks an event loop nor queues behind
-            // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md).
-            text = try await NIOThreadPool.singleton.runIfActive { try pages.render(path: sitePath) }
+            // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md). The page's
+            // bytes go into the response's buffer there, the script with them, in one copy.
+            body = try await NIOThreadPool.singleton.runIfActive {
+                try pages.renderBytes(path: sitePath).map { bytes in
+                    isHTML ? LiveReload.inject(into: bytes, error: reloadError) : ByteBuffer(bytes: bytes)
+                }
+            }
         } catch let error as RenderError {
             return html(
                 .internalServerError, Self.message("This page could not be rendered", String(describing: error)),
                 state: state, isHead: isHead)
         }
-        guard let text else {
+        guard let body else {
             // A folder's path without its slash (`/users/<folder>`): to the folder, as static servers answer.
             if !sitePath.isEmpty, !path.hasSuffix("/"), pages.hasPage(at: sitePath + "/index.html") {
                 return Response(
@@ -74,8 +80,6 @@ struct SiteResponder: HTTPResponder {
             }
             return notFound(path, state: state, isHead: isHead)
         }
-        let type = Self.contentType(sitePath)
-        let body = type.hasPrefix("text/html") ? LiveReload.inject(into: text, error: state.error) : text
         return Self.response(.ok, body, type: type, isHead: isHead)
     }
 
@@ -161,8 +165,14 @@ struct SiteResponder: HTTPResponder {
     private static func response(
         _ status: HTTPResponse.Status, _ text: String, type: String, isHead: Bool, cache: String = "no-cache"
     ) -> Response {
-        let buffer = ByteBuffer(string: text)
-        return Response(
+        response(status, ByteBuffer(string: text), type: type, isHead: isHead, cache: cache)
+    }
+
+    /// `buffer` as the body, or for HEAD only its length.
+    private static func response(
+        _ status: HTTPResponse.Status, _ buffer: ByteBuffer, type: String, isHead: Bool, cache: String = "no-cache"
+    ) -> Response {
+        Response(
             status: status,
             headers: [.contentType: type, .cacheControl: cache, .contentLength: String(buffer.readableBytes)],
             body: isHead ? ResponseBody() : ResponseBody(byteBuffer: buffer))

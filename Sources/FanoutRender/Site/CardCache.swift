@@ -8,18 +8,21 @@ import Synchronization
 /// text verbatim (it is already escaped by its own template). Rendering on first use, rather than every card in
 /// both formats up front, means a build renders only what its pages show: no Markdown cards when no Markdown
 /// page is built, whatever the templates look up.
-final class CardCache: @unchecked Sendable {  // `cards` is only touched under the lock of its stripe.
+final class CardCache: @unchecked Sendable {  // a slot is written once, under its stripe's lock, then only read.
     /// The way back to the root from the pages that use cached cards.
     static let root = "../../"
 
     private let views: SiteViews
     private let templates: TemplateSet
     /// Three slots per post: the HTML card at `3 p`, the Markdown one at `3 p + 1`, the key at `3 p + 2`; nil until
-    /// made.
+    /// made, and never changed once made.
     private let cards: UnsafeMutableBufferPointer<String?>
-    /// Locks for the slots, a post's three under `locks[p % lockCount]`: pages render in parallel. Mutexes in one
-    /// block rather than lock objects in an array, which every look-up would retain and release, a write to memory
-    /// both render threads share for every card and key a timeline shows.
+    /// Whether each slot is made: set (releasing) after the slot is written, read (acquiring) before it is, so that a
+    /// look-up of a made slot takes no lock. A lock is a write to memory both render threads share, and `serve`
+    /// looks up two slots for every post of every page it renders.
+    private let made: UnsafeMutablePointer<Atomic<Bool>>
+    /// Locks for making the slots, a post's three under `locks[p % lockCount]`: pages render in parallel. Mutexes in
+    /// one block rather than lock objects in an array, which every use would retain and release.
     private let locks: UnsafeMutablePointer<Mutex<Void>>
     private static let lockCount = 64
 
@@ -33,11 +36,15 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
         self.templates = templates
         cards = .allocate(capacity: used ? 3 * views.dataset.posts.count : 0)
         cards.initialize(repeating: nil)
+        made = .allocate(capacity: cards.count)
+        for i in 0..<cards.count { (made + i).initialize(to: Atomic(false)) }
         locks = .allocate(capacity: Self.lockCount)
         for i in 0..<Self.lockCount { (locks + i).initialize(to: Mutex(())) }
     }
 
     deinit {
+        made.deinitialize(count: cards.count)
+        made.deallocate()
         cards.deinitialize()
         cards.deallocate()
         locks.deinitialize(count: Self.lockCount)
@@ -60,13 +67,13 @@ final class CardCache: @unchecked Sendable {  // `cards` is only touched under t
 
     /// The text in `slot`, made by `make` the first time.
     private func cached(_ slot: Int, _ make: () -> String) -> String {
-        let lock = locks + (slot / 3) % Self.lockCount
-        if let text = lock.pointee.withLock({ _ in cards[slot] }) { return text }
+        if made[slot].load(ordering: .acquiring) { return cards[slot]! }
         // Made outside the lock: two pages may make the same text at once, and both get the same text.
         let text = make()
-        return lock.pointee.withLock { _ in
-            if let first = cards[slot] { return first }
+        return locks[(slot / 3) % Self.lockCount].withLock { _ in
+            if made[slot].load(ordering: .relaxed) { return cards[slot]! }
             cards[slot] = text
+            made[slot].store(true, ordering: .releasing)
             return text
         }
     }

@@ -5,8 +5,9 @@ import FanoutLocked
 /// Every page of the site and where it lives: what `build` writes, page by page, and what `serve` renders for the
 /// one path a request names (docs/serve.md). Both follow the declarations of ``PageDeclarations`` and go through
 /// ``PageRenderer/path(of:)``, so a page's path is said in one place and `serve` answers exactly the paths `build`
-/// writes, with the same bytes.
-public struct SitePages: Sendable {
+/// writes, with the same bytes. A class: `serve` hands one to every request, and a reference is one count where a
+/// copy of the struct was a dozen, each a write to memory both cores share.
+public final class SitePages: Sendable {
     let renderer: PageRenderer
     let kinds: Set<PageKind>
     let perPage: Int
@@ -168,9 +169,17 @@ public struct SitePages: Sendable {
     /// The text of the page `build` writes at `path` (relative to the site's root), or nil when it writes none
     /// there. Safe to call from several threads at once.
     public func render(path: String) throws(RenderError) -> String? {
-        if path.hasPrefix("sitemap"), path.hasSuffix(".xml") { return sitemap().first { $0.path == path }?.text }
+        try renderBytes(path: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ``render(path:)``'s UTF-8 bytes, as `build` writes them to the page's file: what `serve` answers with,
+    /// without making a `String` of them, which would check every byte again (docs/serve.md "Benchmark").
+    public func renderBytes(path: String) throws(RenderError) -> [UInt8]? {
+        if path.hasPrefix("sitemap"), path.hasSuffix(".xml") {
+            return sitemap().first { $0.path == path }.map { Array($0.text.utf8) }
+        }
         guard let job = job(at: path) else { return nil }
-        return try renderer.render(job).1
+        return try renderer.source(job).renderBytes(templates: renderer.templates)
     }
 
     /// `sitemap.xml` (with more pages than a sitemap may list, an index and its parts): every HTML page, in byte
