@@ -5,7 +5,7 @@ SWIFT ?= TMPDIR=$(SWIFT_TMPDIR) swift
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -24,14 +24,29 @@ run: deps release
 ## test: every test: the Swift tests (swift-test), beside them the HTML validator, axe-core and the report
 ## validators on generated sites and reports (validate), and the Spark job on a standalone cluster (test-cluster)
 # The three parts run side by side (each waits on different things: Swift on the CPU, the validators on Chromium and
-# Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends.
-test: deps test-deps check-templates check-format sql-deps
-	$(SWIFT) build --product fanout
-	$(MAKE) -j3 --output-sync=target swift-test validate test-cluster
+# Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends. The release
+# binary they drive is built first, once; the parts then run no SwiftPM command but the Swift tests' own, so none
+# of them waits on SwiftPM's lock of .build while the tests compile.
+test: deps test-deps check-templates check-format
+	$(BUILD_FANOUT)
+	$(MAKE) -j3 --output-sync=target swift-test validate test-cluster BUILD_FANOUT=true
 
-## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests)
-swift-test:
-	$(SWIFT) test
+## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests); their
+## end-to-end runs drive the release binary (FANOUT_BINARY), as the validators do
+swift-test: test-build sql-deps
+	$(BUILD_FANOUT)
+	FANOUT_BINARY=$(FANOUT_BIN) $(SWIFT) test --skip-build
+
+# The tests' debug build, apart from running them so that make -j installs the Python environments meanwhile.
+test-build:
+	$(SWIFT) build --build-tests
+
+# The fanout that the validators, the cluster test and the Swift tests' end-to-end runs drive: the release build,
+# which users run and `make run` has already made: a site build takes about five times the CPU on a debug build, and
+# the Swift tests took twice the CPU seconds with it. `swift test` alone runs the debug build next to the tests.
+FANOUT_BIN = $(CURDIR)/.build/release/fanout
+# How each target makes sure that binary is current; make test builds it once and passes `true` to its parts.
+BUILD_FANOUT = $(SWIFT) build -c release --product fanout
 
 ## validate: the HTML validator, axe-core, the report validators and the search check (the validate-* targets)
 validate:
@@ -58,8 +73,8 @@ HOSTILE_COMMENTS = Tests/Fixtures/hostile-comments-export.json
 PYTHON ?= python3
 validate-sites:
 	rm -rf $(VALIDATE_DIR) && mkdir -p $(VALIDATE_DIR)/reports
-	$(SWIFT) build --product fanout
-	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
+	$(BUILD_FANOUT)
+	BIN="$(FANOUT_BIN)"; set -e; \
 	"$$BIN" build $(EXPORT) --out $(VALIDATE_DIR)/demo --content Content --per-page 3; \
 	"$$BIN" generate --users 40 --seed 6 --defects 8 --out $(VALIDATE_DIR)/generated.json; \
 	"$$BIN" build $(VALIDATE_DIR)/generated.json --out $(VALIDATE_DIR)/generated --per-page 4; \
@@ -127,8 +142,8 @@ validate-reports:
 	@command -v xmllint >/dev/null 2>&1 || { echo "Installing xmllint …"; $(call APT_INSTALL,libxml2-utils); }
 	@python3 -c 'import jsonschema, rfc3339_validator, rfc3986_validator' 2>/dev/null || \
 		python3 -m pip install --quiet 'jsonschema[format-nongpl]>=4.10'
-	$(SWIFT) build --product fanout
-	scripts/validate/validate-reports "$$($(SWIFT) build --show-bin-path)/fanout" $(REPORTS_DIR)
+	$(BUILD_FANOUT)
+	scripts/validate/validate-reports "$(FANOUT_BIN)" $(REPORTS_DIR)
 
 ## validate-search: headless Chromium (scripts/validate/search_check.py, over the DevTools protocol) types the start of a
 ## username and of a uid into the index's search box of a generated 2,000-user site, opened from disk and served
@@ -138,11 +153,11 @@ validate-reports:
 SEARCH_DIR ?= .build/validate-search
 validate-search:
 	rm -rf $(SEARCH_DIR) && mkdir -p $(SEARCH_DIR)
-	$(SWIFT) build --product fanout
-	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
+	$(BUILD_FANOUT)
+	BIN="$(FANOUT_BIN)"; set -e; \
 	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
-	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$$($(SWIFT) build --show-bin-path)/fanout" $(SEARCH_DIR)/users.json
+	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$(FANOUT_BIN)" $(SEARCH_DIR)/users.json
 
 ## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/test/spark-cluster):
 ## a master and two workers, each a JVM started by pyspark's bin/spark-class, the job submitted with spark-submit
@@ -151,8 +166,8 @@ validate-search:
 CLUSTER_DIR ?= .build/test-cluster
 test-cluster: sql-deps
 	rm -rf $(CLUSTER_DIR) && mkdir -p $(CLUSTER_DIR)
-	$(SWIFT) build --product fanout
-	BIN="$$($(SWIFT) build --show-bin-path)/fanout"; set -e; \
+	$(BUILD_FANOUT)
+	BIN="$(FANOUT_BIN)"; set -e; \
 	"$$BIN" generate --users 60 --seed 3 --defects 12 --out $(CLUSTER_DIR)/drifted.json; \
 	$(SQL_VENV)/bin/python scripts/test/spark-cluster --fanout "$$BIN" $(CLUSTER_DIR)/drifted.json
 
@@ -208,8 +223,8 @@ docs: deps
 DOCS_IMAGES = .build/docs-images
 docs-images: $(VALIDATORS)/ready
 	rm -rf $(DOCS_IMAGES) && mkdir -p $(DOCS_IMAGES)
-	$(SWIFT) build --product fanout
-	"$$($(SWIFT) build --show-bin-path)/fanout" build $(EXPORT) --out $(DOCS_IMAGES)/site --content Content --per-page 3
+	$(BUILD_FANOUT)
+	"$(FANOUT_BIN)" build $(EXPORT) --out $(DOCS_IMAGES)/site --content Content --per-page 3
 	$(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 390 \
 		$(CURDIR)/$(DOCS_IMAGES)/site/users/uidalice0000000000000000000~16d866f4f70a/index.html
 	$(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --screenshots $(DOCS_IMAGES) --shot-widths 1280 --shot-height 1880 \
