@@ -29,8 +29,8 @@ public enum LiveReload {
     /// in, and `</body>` from the end.
     static func inject(into page: [UInt8], error: String?) -> ByteBuffer {
         let banner = error.map(banner)
-        var insertions = [(at: firstOffset(of: "</head>", in: page) ?? 0, text: script)]
-        if let banner, let end = lastOffset(of: "</body>", in: page) {
+        var insertions = [(at: offset(of: "</head>", in: page, fromEnd: false) ?? 0, text: script)]
+        if let banner, let end = offset(of: "</body>", in: page, fromEnd: true) {
             insertions.append((end, banner))
             insertions.sort { $0.at < $1.at }
         }
@@ -46,29 +46,13 @@ public enum LiveReload {
         return buffer
     }
 
-    /// Where `needle` (ASCII) first starts in `bytes`.
-    private static func firstOffset(of needle: StaticString, in bytes: [UInt8]) -> Int? {
+    /// Where `needle` (ASCII) starts in `bytes`: its first place, or with `fromEnd` its last, searched from that end.
+    private static func offset(of needle: StaticString, in bytes: [UInt8], fromEnd: Bool) -> Int? {
         needle.withUTF8Buffer { needle in
             guard let first = needle.first, bytes.count >= needle.count else { return nil }
-            var i = 0
-            while i <= bytes.count - needle.count {
-                if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
-                i += 1
-            }
-            return nil
-        }
-    }
-
-    /// Where `needle` (ASCII) last starts in `bytes`.
-    private static func lastOffset(of needle: StaticString, in bytes: [UInt8]) -> Int? {
-        needle.withUTF8Buffer { needle in
-            guard let first = needle.first, bytes.count >= needle.count else { return nil }
-            var i = bytes.count - needle.count
-            while i >= 0 {
-                if bytes[i] == first, bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
-                i -= 1
-            }
-            return nil
+            let starts = 0...(bytes.count - needle.count)
+            func matches(_ i: Int) -> Bool { bytes[i] == first && bytes[i..<(i + needle.count)].elementsEqual(needle) }
+            return fromEnd ? starts.reversed().first(where: matches) : starts.first(where: matches)
         }
     }
 
