@@ -51,7 +51,7 @@ public struct SiteOutput: Sendable {
     /// Whether the previous build is updated in place rather than replaced whole: when it has a manifest and the
     /// build is not forced.
     private let inPlace: Bool
-    /// The post cards the previous build kept (``CardStore``); empty when forced.
+    /// The post cards the previous build kept (``CardStore``); empty when forced or not given.
     let previousCards: CardStore
 
     /// The manifest moved in before an in-place update's files: the previous one without the files about to be
@@ -61,12 +61,17 @@ public struct SiteOutput: Sendable {
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
     /// `force`: ignore the previous build, rendering and writing every page.
     package init(path: String, force: Bool = false) throws(OutputError) {
+        try self.init(path: path, force: force, cards: CardStore())
+    }
+
+    /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``).
+    init(path: String, force: Bool, cards: CardStore) throws(OutputError) {
         folder = try StagedFolder(path: path)
         previous =
             force
             ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
         inPlace = previous.count > 0
-        previousCards = force ? CardStore() : CardStore.read(in: folder.target)
+        previousCards = cards
     }
 
     /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still

@@ -74,13 +74,17 @@ public struct SiteBuilder: Sendable {
         into path: String, force: Bool = false, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
         let clock = BuildClock()
-        let output = try SiteOutput(path: path, force: force)
+        // The previous build's cards are read before its folder is claimed, as its pages are made ready before:
+        // a bad `Content/` page fails the build before anything is written.
+        let (cards, pages) = try clock.measure("prepare") {
+            let cards = force ? CardStore() : CardStore.read(in: URL(fileURLWithPath: path).standardizedFileURL)
+            let pages = try SitePages(
+                dataset: dataset, derived: derived, audit: audit, options: options, templates: templates,
+                cardStore: cards)
+            return (cards, pages)
+        }
+        let output = try SiteOutput(path: path, force: force, cards: cards)
         do {
-            let pages = try clock.measure("prepare") {
-                try SitePages(
-                    dataset: dataset, derived: derived, audit: audit, options: options, templates: templates,
-                    cardStore: output.previousCards)
-            }
             let log = try render(pages, into: output, clock: clock, progress: progress)
             var summary = try clock.measure("commit") {
                 try output.commit(log, cards: pages.renderer.cards.storeContents())
