@@ -51,6 +51,8 @@ public struct SiteOutput: Sendable {
     /// Whether the previous build is updated in place rather than replaced whole: when it has a manifest and the
     /// build is not forced.
     private let inPlace: Bool
+    /// The previous build's folder, open, for looking at its files by their paths inside it.
+    private let previousFolder: OpenFolder?
     /// The post cards the previous build kept (``CardStore``); empty when forced or not given.
     let previousCards: CardStore
 
@@ -71,6 +73,7 @@ public struct SiteOutput: Sendable {
             force
             ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
         inPlace = previous.count > 0
+        previousFolder = inPlace ? OpenFolder(folder.target.path) : nil
         previousCards = cards
     }
 
@@ -106,7 +109,10 @@ public struct SiteOutput: Sendable {
 
     /// Whether the previous build's file is still in the folder (not deleted by hand since).
     private func stillThere(_ relativePath: String) -> Bool {
-        access(folder.target.path + "/" + relativePath, F_OK) == 0
+        // Relative to the open folder: a rebuild looks at every carried file, and the path's walk from the root
+        // was most of that look's cost (docs/performance.md "Rebuilds after a new post").
+        guard let previousFolder else { return access(folder.target.path + "/" + relativePath, F_OK) == 0 }
+        return faccessat(previousFolder.descriptor, relativePath, F_OK, 0) == 0
     }
 
     /// Writes the manifest and puts the finished site in place: the whole folder, or in place of the previous
@@ -191,4 +197,16 @@ public struct SiteOutput: Sendable {
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
     package func abandon() { folder.abandon() }
+}
+
+/// A folder held open, closed when the value goes.
+private final class OpenFolder: Sendable {
+    let descriptor: Int32
+
+    init?(_ path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY)
+        if descriptor < 0 { return nil }
+    }
+
+    deinit { close(descriptor) }
 }
