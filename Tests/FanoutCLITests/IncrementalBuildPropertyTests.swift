@@ -47,9 +47,12 @@ import Testing
         }
     }
 
-    /// The files that differ between two folders (in one only, or with other bytes).
+    /// The files that differ between two folders (in one only, or with other bytes). The card store
+    /// (`.fanout-cards/`) is left out: it is what the builds kept to make the site, not the site, and a rebuild's holds
+    /// the same cards in other packs than a full build's; the pages made from it are compared.
     static func differences(_ cli: CLI, _ a: String, _ b: String) throws -> [String] {
-        let (left, right) = (cli.files(under: a), cli.files(under: b))
+        let site = { (folder: String) in cli.files(under: folder).filter { !$0.hasPrefix(".fanout-cards/") } }
+        let (left, right) = (site(a), site(b))
         var differing = Array(Set(left).symmetricDifference(right)).sorted().map { "only in one: \($0)" }
         for file in Set(left).intersection(right).sorted()
         where try Data(contentsOf: cli.url("\(a)/\(file)")) != Data(contentsOf: cli.url("\(b)/\(file)")) {

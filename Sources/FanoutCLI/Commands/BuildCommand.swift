@@ -61,6 +61,9 @@ struct BuildCommand: ParsableCommand {
             for file in summary.written { printStatus("  wrote \(file)") }
             for file in summary.deleted { printStatus("  deleted \(file)") }
             printStatus(
+                "  cards: \(CountText.grouped(summary.cardsRendered)) rendered, "
+                    + "\(CountText.grouped(summary.cardsReused)) read from the previous build")
+            printStatus(
                 "  time: "
                     + Self.describe(
                         analysis.phases.map { BuildPhase(name: $0.phase, seconds: $0.seconds) } + summary.phases))

@@ -19,6 +19,9 @@ public struct SiteOutput: Sendable {
         public var carriedOver: Int
         /// Files of the previous build that this one does not have, deleted.
         public var deleted: [String]
+        /// Post cards rendered, and read from the previous build's card store instead (``CardStore``).
+        public var cardsRendered = 0
+        public var cardsReused = 0
         /// How long each part of the build took (``SiteBuilder/build(into:force:progress:)`` fills it in).
         public var phases: [BuildPhase] = []
 
@@ -48,6 +51,10 @@ public struct SiteOutput: Sendable {
     /// Whether the previous build is updated in place rather than replaced whole: when it has a manifest and the
     /// build is not forced.
     private let inPlace: Bool
+    /// The previous build's folder, open, for looking at its files by their paths inside it.
+    private let previousFolder: OpenFolder?
+    /// The post cards the previous build kept (``CardStore``); empty when forced or not given.
+    let previousCards: CardStore
 
     /// The manifest moved in before an in-place update's files: the previous one without the files about to be
     /// written, so that a run killed in the middle of the update leaves none of them carried over on its word.
@@ -56,11 +63,18 @@ public struct SiteOutput: Sendable {
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
     /// `force`: ignore the previous build, rendering and writing every page.
     package init(path: String, force: Bool = false) throws(OutputError) {
+        try self.init(path: path, force: force, cards: CardStore())
+    }
+
+    /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``).
+    init(path: String, force: Bool, cards: CardStore) throws(OutputError) {
         folder = try StagedFolder(path: path)
         previous =
             force
             ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
         inPlace = previous.count > 0
+        previousFolder = inPlace ? OpenFolder(folder.target.path) : nil
+        previousCards = cards
     }
 
     /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still
@@ -95,13 +109,20 @@ public struct SiteOutput: Sendable {
 
     /// Whether the previous build's file is still in the folder (not deleted by hand since).
     private func stillThere(_ relativePath: String) -> Bool {
-        access(folder.target.path + "/" + relativePath, F_OK) == 0
+        // Relative to the open folder: a rebuild looks at every carried file, and the path's walk from the root
+        // was most of that look's cost (docs/performance.md "Rebuilds after a new post").
+        guard let previousFolder else { return access(folder.target.path + "/" + relativePath, F_OK) == 0 }
+        return faccessat(previousFolder.descriptor, relativePath, F_OK, 0) == 0
     }
 
     /// Writes the manifest and puts the finished site in place: the whole folder, or in place of the previous
     /// build's, only the files written and deleted (and nothing at all when nothing changed).
     @discardableResult
-    package func commit(_ log: Log) throws(OutputError) -> Summary {
+    package func commit(_ log: Log) throws(OutputError) -> Summary { try commit(log, cards: nil) }
+
+    /// ``commit(_:)``, with the card store: `cards` are the cards this build rendered and those it keeps of the
+    /// previous store (``CardCache/storeContents()``), or nil to leave the store as it is.
+    func commit(_ log: Log, cards: CardStoreContents?) throws(OutputError) -> Summary {
         var kept = [Bool](repeating: false, count: previous.count)
         for slot in log.carried { kept[slot] = true }
         var changed = false
@@ -115,15 +136,21 @@ public struct SiteOutput: Sendable {
         }
         let deleted = previous.paths.indices.filter { !kept[$0] }.map { previous.paths[$0] }
         let written = log.rendered.filter(\.written).map(\.path)
-        let summary = Summary(
+        var summary = Summary(
             rendered: log.rendered.count, written: written.sorted(), carriedOver: log.carried.count,
             deleted: deleted.sorted())
+        summary.cardsRendered = cards?.rendered.count ?? 0
+        summary.cardsReused = cards?.read ?? 0
+        let store = try cards.flatMap { cards throws(OutputError) in
+            try CardStoreUpdate(
+                rendered: cards.rendered, kept: cards.kept, previous: previousCards, folder: folder, inPlace: inPlace)
+        }
         guard inPlace else {
             try folder.write(manifestText(log), to: BuildManifest.fileName)
             try folder.commit()
             return summary
         }
-        guard changed || !written.isEmpty || !deleted.isEmpty else {
+        guard changed || !written.isEmpty || !deleted.isEmpty || store != nil else {
             folder.abandon()
             return summary
         }
@@ -139,7 +166,7 @@ public struct SiteOutput: Sendable {
         try folder.commitInPlace(
             [.move(from: Self.interimName, to: BuildManifest.fileName)]
                 + written.map { .move(from: $0, to: $0) } + deleted.map { .delete($0) }
-                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)])
+                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)] + (store?.steps ?? []))
         return summary
     }
 
@@ -170,4 +197,16 @@ public struct SiteOutput: Sendable {
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
     package func abandon() { folder.abandon() }
+}
+
+/// A folder held open, closed when the value goes.
+private final class OpenFolder: Sendable {
+    let descriptor: Int32
+
+    init?(_ path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY)
+        if descriptor < 0 { return nil }
+    }
+
+    deinit { close(descriptor) }
 }

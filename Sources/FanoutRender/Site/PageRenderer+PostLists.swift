@@ -14,12 +14,6 @@ extension PageRenderer {
         }
     }
 
-    /// `posts` in the order timelines list them: newest first, equal times by key (``DerivedData/postRank``).
-    func newestFirst(_ posts: some Sequence<Int32>) -> [Int32] {
-        let rank = derived.postRank
-        return posts.sorted { rank[Int($0)] < rank[Int($1)] }
-    }
-
     /// What a title adds on the pages after the first of a list of `count` items: " (page 2 of 3)".
     func pageSuffix(_ page: Int, count: Int) -> String {
         guard page > 1 else { return "" }

@@ -19,6 +19,8 @@ struct PageRenderer: @unchecked Sendable {
     let cards: CardCache
     /// Hashes for input keys (``inputKey(_:path:)``), made as they are first needed.
     let inputs: PageInputCache
+    /// Each user's liked posts in the order their pages list them, made as they are first needed.
+    let likedOrder: LikedOrder
     /// Timeline coverage for the report's chart and `report.json`, made once per build while other pages render.
     let coverage: Deferred<TimelineCoverage?>
     /// The history's trend on the report page (``SiteOptions/trend``).

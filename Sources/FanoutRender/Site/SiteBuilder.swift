@@ -74,13 +74,21 @@ public struct SiteBuilder: Sendable {
         into path: String, force: Bool = false, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
         let clock = BuildClock()
-        let pages = try clock.measure("prepare") {
-            try SitePages(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates)
+        // The previous build's cards are read before its folder is claimed, as its pages are made ready before:
+        // a bad `Content/` page fails the build before anything is written.
+        let (cards, pages) = try clock.measure("prepare") {
+            let cards = force ? CardStore() : CardStore.read(in: URL(fileURLWithPath: path).standardizedFileURL)
+            let pages = try SitePages(
+                dataset: dataset, derived: derived, audit: audit, options: options, templates: templates,
+                cardStore: cards)
+            return (cards, pages)
         }
-        let output = try SiteOutput(path: path, force: force)
+        let output = try SiteOutput(path: path, force: force, cards: cards)
         do {
             let log = try render(pages, into: output, clock: clock, progress: progress)
-            var summary = try clock.measure("commit") { try output.commit(log) }
+            var summary = try clock.measure("commit") {
+                try output.commit(log, cards: pages.renderer.cards.storeContents())
+            }
             summary.phases = clock.phases
             return summary
         } catch {
@@ -94,26 +102,59 @@ public struct SiteBuilder: Sendable {
     ) throws -> SiteOutput.Log {
         let renderer = pages.renderer
         let jobs = pages.jobs
-        let start = clock.now
-        // Pages are independent: render them on every core, in contiguous chunks.
-        let state = Locked(RenderState())
-        let chunk = 64
-        let chunks = (jobs.count + chunk - 1) / chunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+        // Two phases, each on every core: which pages changed (their input keys, and a look at each carried file),
+        // then the changed pages made and written. Timed apart, because a rebuild's rate of rendering is the
+        // second's alone (docs/performance.md "Rebuilds after a new post").
+        var start = clock.now
+        let decided = Locked(Decided())
+        Self.inChunks(jobs.count) { range in
+            var work = PageWork()
+            var log = SiteOutput.Log()
+            var changed: [Pending] = []
+            var failure: (any Error)?
+            for i in range where failure == nil {
+                do {
+                    if let pending = try decide(jobs[i], renderer: renderer, into: output, work: &work, log: &log) {
+                        changed.append(pending)
+                    }
+                } catch { failure = error }
+            }
+            let done = decided.withLock { state in
+                state.work.add(work)
+                state.log.merge(log)
+                state.changed += changed
+                state.carried += range.count - changed.count
+                if state.failure == nil { state.failure = failure }
+                return state.carried
+            }
+            progress?(done, jobs.count)
+        }
+        if let failure = decided.withLock({ $0.failure }) { throw failure }
+        let (decideWork, carried, changed) = decided.withLock { ($0.work, $0.carried, $0.changed) }
+        clock.record("decide", seconds: clock.now - start, work: decideWork)
+
+        start = clock.now
+        let state = Locked(RenderState(log: decided.withLock { $0.log }))
+        Self.inChunks(changed.count) { range in
             var work = PageWork()
             var log = SiteOutput.Log()
             defer {
                 let done = state.withLock { state in
-                    state.finished += chunk
+                    state.finished += range.count
                     state.work.add(work)
                     state.log.merge(log)
                     return state.finished
                 }
-                progress?(done, jobs.count)
+                progress?(carried + done, jobs.count)
             }
-            for i in (c * chunk)..<min(jobs.count, (c + 1) * chunk) where state.withLock({ $0.failure == nil }) {
+            for pending in changed[range] where state.withLock({ $0.failure == nil }) {
                 do {
-                    try emit(jobs[i], renderer: renderer, into: output, work: &work, log: &log)
+                    let source =
+                        try pending.source
+                        ?? work.timed(\.values) {
+                            try renderer.source(pending.job!, path: pending.path)
+                        }
+                    try write(source, inputKey: pending.key, into: output, work: &work, log: &log)
                 } catch {
                     state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
@@ -123,35 +164,39 @@ public struct SiteBuilder: Sendable {
         // The sitemap lists every HTML page, so it is written once they all are.
         var (work, log) = state.withLock { ($0.work, $0.log) }
         for file in pages.sitemap() {
-            try emit(PageSource(path: file.path, body: .text(file.text)), into: output, work: &work, log: &log)
+            let source = PageSource(path: file.path, body: .text(file.text))
+            let key = work.timed(\.keys) { source.inputKey(templates: templates) }
+            if work.timed(\.files, { output.carryOver(source.path, inputKey: key, log: &log) }) { continue }
+            try write(source, inputKey: key, into: output, work: &work, log: &log)
         }
         clock.record("pages", seconds: clock.now - start, work: work)
         return log
     }
 
-    /// Carries `job`'s page over from the previous build when its input key is unchanged; else renders and
-    /// writes it. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:path:)``), so that an
-    /// unchanged page costs neither its values nor its rendering; else from its values.
-    private func emit(
-        _ job: PageJob, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
-    ) throws {
-        let path = work.timed(\.keys) { renderer.path(of: job) }
-        guard let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) else {
-            let source = try work.timed(\.values) { try renderer.source(job, path: path) }
-            return try emit(source, into: output, work: &work, log: &log)
+    /// Runs `body` on the ranges of `0..<count`, 64 at a time, on every core: pages are independent.
+    private static func inChunks(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let size = 64
+        DispatchQueue.concurrentPerform(iterations: (count + size - 1) / size) { c in
+            body((c * size)..<min(count, (c + 1) * size))
         }
-        if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return }
-        let source = try work.timed(\.values) { try renderer.source(job, path: path) }
-        try write(source, inputKey: key, into: output, work: &work, log: &log)
     }
 
-    /// `emit(_:renderer:into:work:log:)` for a page whose key is made from its values (or its text).
-    private func emit(_ source: PageSource, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log)
-        throws
-    {
+    /// Carries `job`'s page over from the previous build when its input key is unchanged (nil), else says what to
+    /// render. The key is made from the page's data when it can be (``PageRenderer/inputKey(_:path:)``), so that an
+    /// unchanged page costs neither its values nor its rendering; else from its values, kept for the render.
+    private func decide(
+        _ job: PageJob, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork,
+        log: inout SiteOutput.Log
+    ) throws -> Pending? {
+        let path = work.timed(\.keys) { renderer.path(of: job) }
+        if let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) {
+            if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return nil }
+            return Pending(path: path, key: key, job: job, source: nil)
+        }
+        let source = try work.timed(\.values) { try renderer.source(job, path: path) }
         let key = work.timed(\.keys) { source.inputKey(templates: templates) }
-        if work.timed(\.files, { output.carryOver(source.path, inputKey: key, log: &log) }) { return }
-        try write(source, inputKey: key, into: output, work: &work, log: &log)
+        if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return nil }
+        return Pending(path: path, key: key, job: nil, source: source)
     }
 
     private func write(
@@ -160,6 +205,23 @@ public struct SiteBuilder: Sendable {
         let bytes = try work.timed(\.templates) { try source.renderBytes(templates: templates) }
         try work.timed(\.files) { try output.write(bytes, to: source.path, inputKey: inputKey, log: &log) }
     }
+}
+
+/// A page to render: its path and input key, and its job, or its source when making the key made it.
+private struct Pending: @unchecked Sendable {  // a source's values are immutable once made
+    let path: String
+    let key: UInt64
+    let job: PageJob?
+    let source: PageSource?
+}
+
+/// What deciding which pages changed found so far.
+private struct Decided: @unchecked Sendable {
+    var carried = 0
+    var changed: [Pending] = []
+    var failure: (any Error)?
+    var work = PageWork()
+    var log = SiteOutput.Log()
 }
 
 /// What the parallel render has done so far.

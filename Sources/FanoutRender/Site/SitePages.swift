@@ -26,9 +26,20 @@ public final class SitePages: Sendable {
 
     /// The pages of one export. `byPath`: also index them by path, for ``render(path:)`` (a server); a build,
     /// which renders every page in turn, does without. Fails when a `Content/` page or a card template is bad.
-    public init(
+    public convenience init(
         dataset: Dataset, derived: DerivedData, audit: AuditResult, options: SiteOptions, templates: TemplateSet,
         byPath: Bool = false
+    ) throws(RenderError) {
+        try self.init(
+            dataset: dataset, derived: derived, audit: audit, options: options, templates: templates, byPath: byPath,
+            cardStore: nil)
+    }
+
+    /// `cardStore`: the cards a build keeps from one build to the next (``CardStore``), the previous build's; nil
+    /// for none (`serve`).
+    init(
+        dataset: Dataset, derived: DerivedData, audit: AuditResult, options: SiteOptions, templates: TemplateSet,
+        byPath: Bool = false, cardStore: CardStore?
     ) throws(RenderError) {
         let pages = try ContentPage.load(from: options.contentDirectory ?? "")
         let navPages = pages.filter { $0.name != "index" }
@@ -69,13 +80,16 @@ public final class SitePages: Sendable {
         }
         let indexes = made.withLock { $0 }
         let assetNames = templates.assets.keys.sorted()
+        let inputs = PageInputCache(views: views, templates: templates)
         renderer = PageRenderer(
             views: views, templates: templates, audit: audit,
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,
             assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage,
             baseURL: options.baseURL,
-            cards: try CardCache(views: views, templates: templates, used: needsCards),
-            inputs: PageInputCache(views: views, templates: templates), coverage: coverage, trend: options.trend)
+            cards: try CardCache(
+                views: views, templates: templates, inputs: inputs, store: cardStore, used: needsCards),
+            inputs: inputs, likedOrder: LikedOrder(derived: derived, users: dataset.users.count), coverage: coverage,
+            trend: options.trend)
         self.kinds = kinds
         self.perPage = options.perPage
         self.baseURL = options.baseURL

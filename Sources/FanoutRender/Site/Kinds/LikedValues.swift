@@ -5,7 +5,7 @@ enum LikedValues {
     static func length(_ r: PageRenderer, _ u: Int) -> Int { r.derived.likedPosts[u].count }
 
     /// The user's liked posts, newest first.
-    static func posts(_ r: PageRenderer, _ u: Int) -> [Int32] { r.newestFirst(r.derived.likedPosts[u]) }
+    static func posts(_ r: PageRenderer, _ u: Int) -> [Int32] { r.likedOrder.posts(u) }
 
     static func values(_ r: PageRenderer, _ job: PageJob, path: String) throws(RenderError) -> [String: Any] {
         let liked = posts(r, job.item)

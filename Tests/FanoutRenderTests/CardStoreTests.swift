@@ -1,0 +1,36 @@
+import Testing
+
+@testable import FanoutRender
+
+/// The card store's index (docs/site.md "Rebuilds, progress and timings") is read back as written, and anything else
+/// is no index: a rebuild then renders its cards instead of trusting bytes it cannot account for.
+@Suite struct CardStoreTests {
+    private let records = [
+        CardStore.Record(key: 3, hash: 0xDEAD_BEEF, offset: 0, pack: 1, length: 900),
+        CardStore.Record(key: 7, hash: .max, offset: 900, pack: 1, length: 0),
+        CardStore.Record(key: .max, hash: 1, offset: 1 << 40, pack: .max, length: .max),
+    ]
+
+    @Test func anIndexReadsBackAsWritten() {
+        let bytes = CardStore.indexBytes(records)
+        #expect(bytes.count == CardStore.header.count + records.count * CardStore.recordSize)
+        #expect(CardStore.parse(bytes) == records)
+        #expect(CardStore.parse(CardStore.indexBytes([])) == [])
+        let store = CardStore(records: CardStore.parse(bytes)!)
+        #expect(store.record(7) == records[1] && store.record(.max) == records[2] && store.record(5) == nil)
+    }
+
+    @Test func whatIsNotAnIndexIsNone() {
+        let bytes = CardStore.indexBytes(records)
+        #expect(CardStore.parse(Array(bytes.dropLast())) == nil, "cut short")
+        #expect(CardStore.parse(Array(bytes.dropFirst())) == nil, "no header")
+        #expect(CardStore.parse(Array("fanout-cards 02\n".utf8) + bytes.dropFirst(16)) == nil, "another version")
+        #expect(CardStore.parse(CardStore.indexBytes(records.reversed())) == nil, "out of order")
+        #expect(CardStore.parse(CardStore.indexBytes([records[0], records[0]])) == nil, "a key twice")
+    }
+
+    @Test func aCardWhosePackIsMissingIsNone() {
+        let store = CardStore(records: records)
+        #expect(store.card(3) == nil && store.card(7) == nil)
+    }
+}
