@@ -39,10 +39,9 @@ struct TimelineMissingRule: ConsistencyRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        // The expected entries no stored row matches, from the join of both that `timeline-stale` reads too.
         let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post", "id": "m.post"])
         let value = q.timelineValue("m.owner", post: "m.post")
-        return q.with(q.shared ? "" : q.timelineMembers, q.timelineGaps)
+        return q.with(q.timelineMembers)
             + q.finding(
                 paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
                 message: [
@@ -51,6 +50,6 @@ struct TimelineMissingRule: ConsistencyRule {
                     "' '", "m.post",
                 ]
             )
-            + "\nFROM timeline_gaps m\nWHERE m.t_side IS NULL"
+            + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.table("timeline")) t WHERE t.user = m.reader AND t.post = m.post)"
     }
 }

@@ -38,11 +38,8 @@ struct TimelineStaleRule: ConsistencyRule {
     }
 
     func sql(_ q: SQLContext) -> String {
-        // The stored rows no expected entry matches (from the join of both that `timeline-missing` reads too) whose
-        // post exists and is not the timeline owner's own: an expected entry is the reader's own post or one by a
-        // user they follow, so a row without one is by someone they do not follow, or the reader does not exist.
         let path = "t.path"
-        return q.with(q.shared ? "" : q.timelineMembers, q.timelineGaps)
+        return q.with()
             + q.finding(
                 paths: [path], expected: "'null'",
                 actual: q.timelineValue("coalesce(t.poster, p.owner)", post: "t.post"),
@@ -52,9 +49,8 @@ struct TimelineStaleRule: ConsistencyRule {
                     "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
                         + "ELSE t.user || ' does not exist' END",
                 ]
-            )
-            + "\nFROM (SELECT g.t_path AS path, g.t_user AS user, g.t_post AS post, g.t_poster AS poster "
-            + "FROM timeline_gaps g WHERE g.m_side IS NULL) t\n"
-            + "JOIN live_posts p ON p.post = t.post\nWHERE p.owner IS DISTINCT FROM t.user"
+            ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+            + "WHERE p.owner IS DISTINCT FROM t.user AND NOT (\(q.userExists("t.user")) AND EXISTS (SELECT 1 FROM \(q.followSource) f "
+            + "WHERE f.user = t.user AND f.target = p.owner))"
     }
 }

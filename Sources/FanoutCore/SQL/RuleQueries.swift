@@ -46,14 +46,8 @@ public enum RuleQueries {
     /// live posts, and each post's number of distinct existing likers. A runner makes each once per run (a cached
     /// Spark view, a DuckDB temporary table), where every query deriving them again repeated the same sorts and
     /// aggregations (docs/performance.md "The rules on Spark and DuckDB").
-    ///
-    /// `rules`, when given, are the ids of the rules that run: a view only rules that do not run read is left out
-    /// (`timeline_gaps`, a join of the two largest relations, made for `timeline-missing` and `timeline-stale`).
-    public static func sharedViews(schema: Schema, dialect: SQLDialect, rules: Set<String>? = nil) -> [DerivedQuery] {
+    public static func sharedViews(schema: Schema, dialect: SQLDialect) -> [DerivedQuery] {
         let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
-        let timelineRules: Set<String> = ["timeline-missing", "timeline-stale"]
-        let gaps =
-            schema.timeline != nil && schema.posts != nil && !(rules.map(timelineRules.isDisjoint) ?? false)
         return [
             DerivedQuery(name: "live_users", summary: "the last row of each uid", sql: q.liveUsersQuery),
             DerivedQuery(name: "live_posts", summary: "the last row of each post key", sql: q.livePostsQuery),
@@ -66,13 +60,6 @@ public enum RuleQueries {
                         summary: "post, n, most: the distinct existing users in each like set, the most likes by one",
                         sql: q.likeCountsQuery)
                 ])
-            + (gaps
-                ? [
-                    DerivedQuery(
-                        name: "timeline_gaps",
-                        summary: "the expected timeline entries and the stored ones that the other side lacks",
-                        sql: q.with(q.timelineMembers) + q.timelineGapsQuery)
-                ] : [])
     }
 
     /// The derived data: every existing user's timeline (`reader`, `post`, `rank` from 1, newest first, equal

@@ -90,28 +90,6 @@ package struct SQLContext: Sendable {
         """
     }
 
-    /// `timeline_gaps AS (…)`: the timeline's expected entries (`members`: `reader`, `post`, `owner`) and its stored
-    /// rows (`t_path`, `t_user`, `t_post`, `t_poster`) that the other side lacks, from one full outer join on
-    /// (user, post): `m_side` is null on a stored row no member matches (what `timeline-stale` looks at), `t_side`
-    /// on a member no stored row matches (`timeline-missing`). Both rules read it, so that the 7.3 M expected entries
-    /// of the 1.1 GB export and its 7.3 M stored ones are shuffled and joined once per run rather than once for
-    /// each rule (docs/performance.md "The rules on Spark and DuckDB"); on a consistent export it is empty. Needs
-    /// `members` before it; empty where it is a shared view.
-    package var timelineGaps: String {
-        shared ? "" : "timeline_gaps AS (\n  \(timelineGapsQuery.replacing("\n", with: "\n  "))\n)"
-    }
-
-    var timelineGapsQuery: String {
-        """
-        SELECT m.reader AS reader, m.post AS post, m.owner AS owner, m.m_side AS m_side,
-          t.path AS t_path, t.user AS t_user, t.post AS t_post, t.poster AS t_poster, t.t_side AS t_side
-        FROM (SELECT reader, post, owner, 1 AS m_side FROM members) m
-        FULL OUTER JOIN (SELECT path, user, post, poster, 1 AS t_side FROM \(table("timeline"))) t
-          ON t.user = m.reader AND t.post = m.post
-        WHERE m.m_side IS NULL OR t.t_side IS NULL
-        """
-    }
-
     /// `like_counts AS (post, n, most)`: the number of distinct existing users in each like set (`n`, 0 where
     /// every liker is unknown), and the most times one user (or the missing user) is in it (`most`: above 1 where
     /// `like-duplicate` has a finding). One aggregation of the likes by (post, user) gives both, where
