@@ -56,7 +56,8 @@ public enum RuleQueries {
                 ? []
                 : [
                     DerivedQuery(
-                        name: "like_counts", summary: "post, n: the distinct existing users in each like set",
+                        name: "like_counts",
+                        summary: "post, n, most: the distinct existing users in each like set, the most likes by one",
                         sql: q.likeCountsQuery)
                 ])
     }

@@ -90,16 +90,21 @@ package struct SQLContext: Sendable {
         """
     }
 
-    /// `like_counts AS (post, n)`: the number of distinct existing users in each like set; empty where it is a
-    /// shared view.
+    /// `like_counts AS (post, n, most)`: the number of distinct existing users in each like set (`n`, 0 where
+    /// every liker is unknown), and the most times one user (or the missing user) is in it (`most`: above 1 where
+    /// `like-duplicate` has a finding). One aggregation of the likes by (post, user) gives both, where
+    /// `like-duplicate` grouped every like again (docs/performance.md "The rules on Spark and DuckDB"). Empty where
+    /// it is a shared view.
     package var likeCounts: String {
         shared ? "" : "like_counts AS (\n  \(likeCountsQuery.replacing("\n", with: "\n  "))\n)"
     }
 
     var likeCountsQuery: String {
         """
-        SELECT l.post AS post, count(DISTINCT l.user) AS n FROM \(table("likes")) l
-        WHERE EXISTS (SELECT 1 FROM live_users u WHERE u.user = l.user) GROUP BY l.post
+        SELECT c.post AS post, count(u.user) AS n, max(c.times) AS most
+        FROM (SELECT l.post AS post, l.user AS user, count(*) AS times FROM \(table("likes")) l GROUP BY l.post, l.user) c
+        LEFT JOIN live_users u ON u.user = c.user
+        GROUP BY c.post
         """
     }
 
