@@ -26,12 +26,19 @@ import Testing
 
     /// Runs `executable arguments…` in `cli`'s folder, with `FANOUT` naming the binary under test.
     static func run(_ cli: CLI, _ executable: String, _ arguments: [String]) throws -> CLI.Result {
+        try command(cli, executable, arguments)()
+    }
+
+    /// `run`'s process, to be started later, on any thread.
+    static func command(_ cli: CLI, _ executable: String, _ arguments: [String]) -> @Sendable () throws -> CLI.Result {
         // spark-submit, beside the venv's python, runs that python's helpers by name.
         let bin = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try runProcess(
-            URL(fileURLWithPath: executable), arguments, in: cli.folder,
-            environment: ["FANOUT": CLI.binary.path, "PATH": path])
+        let folder = cli.folder, fanout = CLI.binary.path
+        return {
+            try runProcess(
+                URL(fileURLWithPath: executable), arguments, in: folder, environment: ["FANOUT": fanout, "PATH": path])
+        }
     }
 
     /// A case folder for scripts/test/sql-differential: the tables, check's JSON report and the snapshot of `export`,
@@ -241,21 +248,34 @@ import Testing
         #expect(
             sparkRules == catalog,
             "rules without a finding in Spark's cases: \(catalog.subtracting(sparkRules).sorted())")
-        let result = try Self.run(
+        // The cases and the diff pairs in two processes side by side, each with a Spark session of its own: a
+        // session plans and compiles a small case's queries on one thread, so with one process a core stood idle
+        // for the last two minutes of make test's Swift tests, when this test was the only one left.
+        let pairsRun = Self.command(
             cli, python,
-            [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
-                + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] }
-                + pairs.flatMap { ["--diff", cli.url($0).path] })
-        #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("spark:") && result.stdout.contains("duckdb:"), "\(result.stdout)")
+            [script, "--spark", "--fanout", CLI.binary.path] + pairs.flatMap { ["--diff", cli.url($0).path] })
+        let (pairsResult, casesResult) = try sideBySide(
+            { try pairsRun() },
+            {
+                try Self.run(
+                    cli, python,
+                    [script, "--spark", "--fanout", CLI.binary.path] + spark.map { cli.url($0).path }
+                        + cases.filter { !spark.contains($0) }.flatMap { ["--duckdb-only", cli.url($0).path] })
+            })
+        for result in [casesResult, pairsResult] {
+            #expect(result.code == 0, "\(result.stdout)\n\(result.stderr)")
+            // Spark's generated code compiles: a query whose code does not is run interpreted, slower, with a stack
+            // trace on stderr (the findings views once met Spark 4's bug with try_element_at).
+            #expect(!result.stderr.contains("CompileException"), "\(result.stderr.prefix(2000))")
+        }
+        #expect(
+            casesResult.stdout.contains("spark:") && casesResult.stdout.contains("duckdb:"), "\(casesResult.stdout)")
         for pair in pairs {
             #expect(
-                result.stdout.contains("\(pair) duckdb diff:") && result.stdout.contains("\(pair) spark diff:"),
-                "\(pair): \(result.stdout)")
+                pairsResult.stdout.contains("\(pair) duckdb diff:")
+                    && pairsResult.stdout.contains("\(pair) spark diff:"),
+                "\(pair): \(pairsResult.stdout)")
         }
-        // Spark's generated code compiles: a query whose code does not is run interpreted, slower, with a stack
-        // trace on stderr (the findings views once met Spark 4's bug with try_element_at).
-        #expect(!result.stderr.contains("CompileException"), "\(result.stderr.prefix(2000))")
     }
 
     /// The Spark job as a user runs it, under spark-submit, on the demo: report.json and the derived tables,

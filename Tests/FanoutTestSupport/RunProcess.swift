@@ -108,3 +108,25 @@ extension TemporaryFolder {
         return result.stdoutData
     }
 }
+
+/// Runs `other` on a thread of its own while `this` runs on the caller's, and returns both results (or the first
+/// error): two processes side by side without blocking a second thread of Swift Testing's pool, which has one a
+/// core.
+public func sideBySide<A: Sendable, B>(
+    _ other: @escaping @Sendable () throws -> A, _ this: () throws -> B
+) throws -> (A, B) {
+    let outcome = SideOutcome<A>()
+    Thread.detachNewThread {
+        outcome.result = Result(catching: other)
+        outcome.done.signal()
+    }
+    let mine = Result(catching: this)
+    outcome.done.wait()
+    return (try outcome.result!.get(), try mine.get())
+}
+
+/// What `sideBySide`'s other thread hands over: written before it signals `done`, read after waiting for it.
+private final class SideOutcome<A>: @unchecked Sendable {
+    var result: Result<A, any Error>?
+    let done = DispatchSemaphore(value: 0)
+}
