@@ -32,9 +32,9 @@ test: deps test-deps check-templates check-format
 	$(BUILD_FANOUT)
 	$(MAKE) -j3 --output-sync=target swift-test validate cluster-after-test-build BUILD_FANOUT=true
 
-# make test's cluster part, once the tests' debug build is done, beside the Swift tests rather than the build: at
-# their end the SQL differential test alone leaves a core idle, which the cluster's JVMs fill, and the build, the
-# longest step before the tests, gets the CPU the cluster took from it.
+# make test's cluster part, once the tests' debug build is done, beside the Swift tests rather than the build: the
+# build, the longest step before the tests, gets the CPU the cluster took from it (on a fresh clone: the build 278 →
+# 218 s, the tests 216 → 239 s beside the cluster, make test 529 → 481 s).
 cluster-after-test-build: test-build sql-deps
 	$(MAKE) test-cluster
 
