@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // `fanout serve`'s HTTP server (docs/serve.md), and the packages of its graph that FanoutServe
+        // `fanout serve`'s HTTP server (docs/serve.md), and the packages of its graph that FanoutServeHTTP
         // imports directly.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
@@ -71,11 +71,14 @@ let package = Package(
             dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate"),
-        // `fanout serve`: the HTTP server that renders the site's pages on request, its path rules and live reload.
+        // `fanout serve` without the HTTP stack: its path rules, what it injects into pages, and the server it needs
+        // (`SiteServing`), which the executable gives; the commands and the tests build on this alone.
+        .target(name: "FanoutServe", dependencies: ["FanoutCore", "FanoutLocked", "FanoutRender"]),
+        // `fanout serve`'s HTTP server: Hummingbird 2 on SwiftNIO, live reload, the swapped site state.
         .target(
-            name: "FanoutServe",
+            name: "FanoutServeHTTP",
             dependencies: [
-                "FanoutCore", "FanoutRender",
+                "FanoutCore", "FanoutLocked", "FanoutRender", "FanoutServe",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -94,8 +97,8 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // The executable: one line that runs FanoutCLI.
-        .executableTarget(name: "fanout", dependencies: ["FanoutCLI"]),
+        // The executable: FanoutCLI's commands, given the HTTP server `serve` runs.
+        .executableTarget(name: "fanout", dependencies: ["FanoutCLI", "FanoutServeHTTP"]),
         // libFuzzer target for the reader and the walker (`make fuzz`); a plain build makes a replayer of inputs.
         .executableTarget(name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport"]),
         // What every test target shares (CONTRIBUTING.md "Testing"): temporary folders that delete themselves, running

@@ -1,6 +1,4 @@
 import FanoutRender
-import Foundation
-import NIOCore
 
 /// What `serve` adds to the HTML pages it answers with, and nothing else does (docs/serve.md): one
 /// `<script>`, right before the page's first `</head>`, that tells the index's search where to ask
@@ -20,33 +18,30 @@ public enum LiveReload {
         + "new EventSource(\"\(eventsPath)\").addEventListener(\"reload\",function(){location.reload()});</script>"
 
     /// `html` with the script inserted, and the banner when `error` is given.
-    static func inject(into html: String, error: String?) -> String {
-        String(buffer: inject(into: Array(html.utf8), error: error))
+    package static func inject(into html: String, error: String?) -> String {
+        let page = Array(html.utf8)
+        var bytes: [UInt8] = []
+        var done = 0
+        for insertion in insertions(in: page, error: error) {
+            bytes += page[done..<insertion.at]
+            bytes += insertion.text.utf8
+            done = insertion.at
+        }
+        return String(decoding: bytes + page[done...], as: UTF8.self)
     }
 
-    /// An HTML page's UTF-8 bytes with the script inserted, and the banner when `error` is given: copied once, into
-    /// the buffer the response is sent from. `</head>` is looked for from the start, where it is a few hundred bytes
-    /// in, and `</body>` from the end.
-    static func inject(into page: [UInt8], error: String?) -> ByteBuffer {
-        let banner = error.map(banner)
+    /// Where the script, and the banner when `error` is given, go in an HTML page's UTF-8 bytes, in order: the
+    /// server copies the page once, with them, into the buffer its response is sent from. `</head>` is looked for
+    /// from the start, where it is a few hundred bytes in, and `</body>` from the end.
+    package static func insertions(in page: [UInt8], error: String?) -> [(at: Int, text: String)] {
         var insertions = [(at: offset(of: "</head>", in: page, fromEnd: false) ?? 0, text: script)]
-        if let banner, let end = offset(of: "</body>", in: page, fromEnd: true) {
+        if let banner = error.map(banner), let end = offset(of: "</body>", in: page, fromEnd: true) {
             insertions.append((end, banner))
             insertions.sort { $0.at < $1.at }
         }
-        var buffer = ByteBufferAllocator().buffer(
-            capacity: page.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
-        var done = 0
-        for insertion in insertions {
-            buffer.writeBytes(page[done..<insertion.at])
-            buffer.writeString(insertion.text)
-            done = insertion.at
-        }
-        buffer.writeBytes(page[done...])
-        return buffer
+        return insertions
     }
 
-    /// Where `needle` (ASCII) starts in `bytes`: its first place, or with `fromEnd` its last, searched from that end.
     private static func offset(of needle: StaticString, in bytes: [UInt8], fromEnd: Bool) -> Int? {
         needle.withUTF8Buffer { needle in
             guard let first = needle.first, bytes.count >= needle.count else { return nil }

@@ -5,14 +5,14 @@
 /// control bytes, `\`, an encoded `/` (`%2F`, which would smuggle a separator into a segment), and a `.` or `..`
 /// segment however it is spelt (`..`, `%2e%2e`, `.%2E`). The server never opens a file by the path: pages are
 /// looked up by it (``FanoutRender/SitePages``), so even a path that passed would find nothing outside the site.
-enum ServePath {
+package enum ServePath {
     /// The longest request target (path and query) answered; a longer one gets 414. Site paths are short (a hashed
     /// key is at most 53 characters), and the HTTP decoder's own limit (``SiteServer``) stops far longer ones
     /// earlier.
-    static let maxTargetBytes = 2048
+    package static let maxTargetBytes = 2048
 
     /// The raw path of a request (without its query), decoded; nil when it is refused.
-    static func decode(_ raw: some StringProtocol) -> String? {
+    package static func decode(_ raw: some StringProtocol) -> String? {
         let utf8 = Array(raw.utf8)
         guard utf8.first == UInt8(ascii: "/") else { return nil }
         var out: [UInt8] = []
@@ -42,7 +42,7 @@ enum ServePath {
 
     /// The site path (relative to its root, as `build` writes it) that a decoded request path names: `/` and every
     /// path ending in `/` name the folder's `index.html`, as a static server's do.
-    static func sitePath(_ decoded: String) -> String {
+    package static func sitePath(_ decoded: String) -> String {
         let relative = String(decoded.dropFirst())
         return relative.isEmpty || relative.hasSuffix("/") ? relative + "index.html" : relative
     }

@@ -1,3 +1,4 @@
 import FanoutCLI
+import FanoutServeHTTP
 
-FanoutCommand.main()
+FanoutCommand.main(server: HummingbirdSiteServer())

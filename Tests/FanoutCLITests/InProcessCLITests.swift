@@ -57,6 +57,8 @@ import Testing
         #expect(FanoutCommand.run(["check", "/nonexistent/export.json"]) == 2)
         #expect(FanoutCommand.run(["buidl"]) == 2)
         #expect(FanoutCommand.run(["check", "--explain", "follow-self"]) == 0)
+        // The commands library has no HTTP server of its own: the executable gives it (FanoutCommand.main(server:)).
+        #expect(FanoutCommand.run(["serve", demo, "--port", "0"]) == 2)
     }
 
     @Test func messagesListWhatTheCodeKnows() {

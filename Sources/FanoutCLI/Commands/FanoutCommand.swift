@@ -2,6 +2,7 @@ import ArgumentParser
 import FanoutImport
 import FanoutOutput
 import FanoutRender
+import FanoutServe
 import Foundation
 
 /// The `fanout` command: reads a social app's database export, derives feeds, audits copies, renders a site.
@@ -23,17 +24,23 @@ public struct FanoutCommand: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line and exits with Fanout's exit codes.
-    public static func main() {
+    /// Runs the command line and exits with Fanout's exit codes; `serve` runs `server` (the executable gives
+    /// `FanoutServeHTTP`'s), and without one says that it cannot serve.
+    public static func main(server: (any SiteServing)?) {
         // A build stopped by Ctrl-C or `kill` deletes its temporary output (docs/commands.md "How outputs are
         // written").
         TerminationCleanup.install()
-        Foundation.exit(run(CommandLine.arguments.dropFirst().map { $0 }))
+        Foundation.exit(run(CommandLine.arguments.dropFirst().map { $0 }, server: server))
     }
+
+    /// The command line without an HTTP server (`serve` says that it cannot serve): ArgumentParser's own `main`
+    /// would not give Fanout's exit codes.
+    public static func main() { main(server: nil) }
 
     /// Runs `arguments` (without the program's name) and returns the exit code: usage and input errors are 2,
     /// not ArgumentParser's 64, and print one line on stderr.
-    public static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String], server: (any SiteServing)? = nil) -> Int32 {
+        if let server { ServeCommand.server.withLock { $0 = server } }
         if let message = UnknownCommand.message(arguments) {
             printError(message)
             return 2

@@ -38,7 +38,14 @@ struct ServeCommand: ParsableCommand {
     @ArgumentParser.Flag(help: "Open the site in the browser (xdg-open, or open on macOS) once it is served.")
     var open = false
 
+    /// The HTTP server, given by the program that runs the commands (``FanoutCommand/main(server:)``).
+    static let server = Locked<(any SiteServing)?>(nil)
+
     func run() throws {
+        guard let server = Self.server.withLock({ $0 }) else {
+            throw UsageError(
+                message: "serve needs an HTTP server, which this program did not give (FanoutCommand.main(server:))")
+        }
         let project = try input.project()
         let configuration = try rules.configuration(project, schema: input.layout(project))
         let settings = try site.settings(input, project)
@@ -46,7 +53,7 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw UsageError(message: "--port \(port): expected 0 to 65535") }
         // Before the export is read, which takes seconds for a large one.
         do {
-            try SiteServer.checkListen(.init(host: bind, port: port))
+            try server.checkListen(.init(host: bind, port: port))
         } catch {
             throw UsageError(message: error.description)
         }
@@ -65,7 +72,7 @@ struct ServeCommand: ParsableCommand {
         TerminationCleanup.stopGracefully(with: { stopper.stop() })
         Task {
             do {
-                try await SiteServer.run(
+                try await server.run(
                     pages, settings: .init(host: bind, port: port), watched: watched,
                     load: { exportChanged in try loader.load(exportChanged: exportChanged) }, stopper: stopper,
                     onListening: { url in

@@ -1,4 +1,5 @@
 import FanoutRender
+import FanoutServe
 import Foundation
 import NIOPosix
 import ServiceLifecycle

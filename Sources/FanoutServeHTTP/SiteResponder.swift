@@ -1,4 +1,5 @@
 import FanoutRender
+import FanoutServe
 import Foundation
 import Hummingbird
 import NIOCore
