@@ -8,7 +8,8 @@ import Foundation
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",
-        abstract: "Stream the export into newline-delimited JSON tables, in memory that does not grow with the export.",
+        abstract:
+            "Stream the export into newline-delimited JSON (or Parquet) tables, in memory that does not grow with the export.",
         discussion: """
             Writes DIR/<table>/part-00000.ndjson (with --format parquet, part-00000.parquet) for the tables \(Table.allCases.map(\.name).joined(separator: ", ")) \
             and DIR/_manifest.json (the export, the schema's relations, each table's columns with their types, row \
