@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the Spark job's time goes (docs/performance.md "The rules on Spark and DuckDB"): on a tables folder, the
 way the local job reads it (spark/fanout_check.py: pyarrow's Parquet copy written beside the session's start,
-read by columns and not cached), the seconds and CPU seconds of the session, of the conversion, of each shared
+read by columns and not cached; the Parquet of `fanout tables --format parquet` as it is), the seconds and CPU seconds of the session, of the conversion, of each shared
 view (`fanout sql --shared-views`), of each rule's query alone (its rows computed and dropped: Spark's `noop`
 writer) and of the union of all rules, which the job runs; with --duckdb the same for DuckDB (its load, views and
 queries). CPU seconds are of this process and every process it started (the JVM), read from /proc: on a shared
@@ -63,12 +63,16 @@ def spark(args, manifest, sql):
     scratch = tempfile.mkdtemp(prefix="fanout-spark-rules-", dir=args.scratch)
     parquet = os.path.join(scratch, "parquet")
     try:
-        # As the job does: the conversion on a thread while the JVM starts, then what is left of it.
-        converted = fanout_check.beside(lambda: fanout_check.arrow_parquet(args.tables, manifest, parquet))
+        # As the job does: the conversion on a thread while the JVM starts, then what is left of it; Parquet tables
+        # (`fanout tables --format parquet`) are read as they are.
+        written = fanout_job.is_parquet(manifest)
+        converted = (lambda: None) if written else \
+            fanout_check.beside(lambda: fanout_check.arrow_parquet(args.tables, manifest, parquet))
         session = timed("session", lambda: fanout_check.session("local[2]", fanout_check.input_size([args.tables])))
-        timed("parquet (what is left)", converted)
+        if not written:
+            timed("parquet (what is left)", converted)
         try:
-            fanout_check.load(session, args.tables, manifest, parquet=parquet)
+            fanout_check.load(session, args.tables, manifest, parquet=None if written else parquet)
             for view in sql.get("views", []):
                 timed(f"  view {view['name']}", lambda: fanout_check.materialized(session, view["name"], view["sql"]))
             for query in sql["queries"]:

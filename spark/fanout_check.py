@@ -141,15 +141,23 @@ def load(spark, folder, manifest, prefix="", parquet=None):
     """Each table as a temporary view typed by the manifest, named `prefix` + the table: its Parquet copy when
     there is one (`parquet/<table>`, written by `arrow_parquet` into a folder of the run's own, else
     `TABLES/parquet/<table>`, written by `to_parquet`), else its NDJSON parts (FAILFAST: a row that does not fit
-    is an error, not nulls); a table without parts is an empty typed view. Every rule's query reads the tables
+    is an error, not nulls); a table without parts is an empty typed view. Tables that `fanout tables --format
+    parquet` wrote are read from their own Parquet parts. Every rule's query reads the tables
     again: NDJSON is read once and cached; Parquet is cached only on a cluster, since in local mode reading its
     columns again costs less than building Spark's in-memory cache of every column (docs/performance.md "The
     rules on Spark and DuckDB")."""
     local = spark.sparkContext.master.startswith("local")
+    written = fanout_job.is_parquet(manifest)
     for table, spec in manifest["tables"].items():
         ddl = columns(spec)
         copy = os.path.join(parquet or os.path.join(folder, PARQUET), table)
-        if os.path.isdir(copy):
+        if written:
+            # Parquet parts that `fanout tables --format parquet` wrote: read by columns as any Parquet copy.
+            files = fanout_job.table_files(folder, manifest, table)
+            frame = spark.read.schema(ddl).parquet(*files) if files else spark.createDataFrame([], ddl)
+            if not local:
+                frame = frame.cache()
+        elif os.path.isdir(copy):
             frame = spark.read.schema(ddl).parquet(copy)
             if not local:
                 frame = frame.cache()
@@ -423,7 +431,8 @@ def main(argv=None):
         parquet, converted = None, lambda: None
         submitted = "PYSPARK_GATEWAY_PORT" in os.environ
         local = args.master.startswith("local") if args.master else not submitted
-        if local and not os.path.isdir(os.path.join(args.tables, PARQUET)) and arrow_available():
+        if local and not fanout_job.is_parquet(manifest) and not os.path.isdir(os.path.join(args.tables, PARQUET)) \
+                and arrow_available():
             parquet = staged.path(".parquet")
             converted = beside(lambda: arrow_parquet(args.tables, manifest, parquet))
         spark = started(input_size([args.tables]))

@@ -15,19 +15,29 @@ import fanout_job  # noqa: E402
 def load(con, folder, manifest, prefix=""):
     """Each table read once from its parts into a temporary table named `prefix` + the table (DuckDB's columns in
     memory, spilled to disk past its memory limit), typed by the manifest: every rule's query reads the tables
-    again, and parsing their JSON once costs less than parsing it per query. A table without parts is empty
-    (DuckDB's read_json needs at least one file)."""
+    again, and parsing their JSON once costs less than parsing it per query. Parquet parts (`fanout tables --format
+    parquet`) are not copied: each table is a view of them, each column cast to the manifest's type (the same
+    types: the casts cost nothing), which every query reads again, only the columns it names (on the 1.1 GB
+    export's tables the copy cost about 8 CPU-s, the whole job with views 19 against 28: docs/performance.md).
+    A table without parts is empty (DuckDB's read_json needs at least one file)."""
+    parquet = fanout_job.is_parquet(manifest)
     for table, spec in manifest["tables"].items():
         columns = spec["columns"]
         files = fanout_job.table_files(folder, manifest, table)
         typed = ", ".join(f"'{c['name']}': '{fanout_job.duckdb_type(c['type'])}'" for c in columns)
         if files:
             listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-            source = f"read_json([{listed}], format = 'newline_delimited', columns = {{{typed}}})"
+            if parquet:
+                cast = ", ".join(f"CAST(\"{c['name']}\" AS {fanout_job.duckdb_type(c['type'])}) AS \"{c['name']}\"" for c in columns)
+                source = f"(SELECT {cast} FROM read_parquet([{listed}]))"
+            else:
+                source = f"read_json([{listed}], format = 'newline_delimited', columns = {{{typed}}})"
         else:
             nulls = ", ".join(f"CAST(NULL AS {fanout_job.duckdb_type(c['type'])}) AS \"{c['name']}\"" for c in columns)
             source = f"(SELECT {nulls} WHERE false)"
-        con.execute(f'CREATE OR REPLACE TEMPORARY TABLE "{prefix}{table}" AS SELECT * FROM {source}')
+        # Parquet is read where a query needs it, only the columns it names: a view, not a copy.
+        kind = "VIEW" if parquet and files else "TABLE"
+        con.execute(f'CREATE OR REPLACE TEMPORARY {kind} "{prefix}{table}" AS SELECT * FROM {source}')
     fanout_job.CLOCK.lap("load")
 
 

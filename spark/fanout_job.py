@@ -110,6 +110,12 @@ def table_files(folder, manifest, table):
     return files
 
 
+def is_parquet(manifest):
+    """Whether `fanout tables --format parquet` wrote the tables: Parquet parts with the manifest's types as their
+    columns' (docs/tables.md "Parquet"), which the engines read directly, without a JSON parse or a conversion."""
+    return manifest.get("options", {}).get("format", "ndjson") == "parquet"
+
+
 def duckdb_type(spark_type):
     """A manifest column type (Spark DDL) in DuckDB's spelling."""
     t = spark_type.strip()

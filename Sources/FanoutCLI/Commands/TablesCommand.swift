@@ -8,9 +8,10 @@ import Foundation
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",
-        abstract: "Stream the export into newline-delimited JSON tables, in memory that does not grow with the export.",
+        abstract:
+            "Stream the export into newline-delimited JSON (or Parquet) tables, in memory that does not grow with the export.",
         discussion: """
-            Writes DIR/<table>/part-00000.ndjson for the tables \(Table.allCases.map(\.name).joined(separator: ", ")) \
+            Writes DIR/<table>/part-00000.ndjson (with --format parquet, part-00000.parquet) for the tables \(Table.allCases.map(\.name).joined(separator: ", ")) \
             and DIR/_manifest.json (the export, the schema's relations, each table's columns with their types, row \
             count and files). Every row carries its database path and what the rules need, so that every rule can \
             be computed in SQL over the tables. The folder is written aside and moved into place when complete.
@@ -24,6 +25,13 @@ struct TablesCommand: ParsableCommand {
 
     @ArgumentParser.Flag(help: "Compress each part with gzip (part-00000.ndjson.gz).")
     var gzip = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The parts' format: ndjson (newline-delimited JSON, the default) or parquet (part-00000.parquet: "
+                + "typed columns that Spark, DuckDB and pyarrow read without parsing JSON).",
+            valueName: "ndjson|parquet"))
+    var format: TableExport.Format = .ndjson
 
     @Option(help: ArgumentHelp("The most rows a part file holds (default: no limit).", valueName: "N"))
     var rowsPerFile: Int?
@@ -39,6 +47,12 @@ struct TablesCommand: ParsableCommand {
     var merge = false
 
     func validate() throws {
+        if gzip, format == .parquet {
+            throw ValidationError("--gzip compresses NDJSON parts; Parquet parts are written uncompressed, drop --gzip")
+        }
+        if merge, format != .ndjson {
+            throw ValidationError("--merge takes the parts' format from their manifests; give no --format")
+        }
         if let rowsPerFile, rowsPerFile < 1 { throw ValidationError("--rows-per-file must be at least 1") }
         if let part, Self.part(part) == nil {
             throw ValidationError("--part \(part): expected K/N, a part K of N parts with 1 ≤ K ≤ N ≤ 100000, e.g. 3/8")
@@ -76,7 +90,7 @@ struct TablesCommand: ParsableCommand {
         let summary = try PhaseClock.measure("tables") {
             try TableExport.write(
                 path: export.path, schema: export.schema, out: out,
-                options: TableExport.Options(gzip: gzip, rowsPerFile: rowsPerFile), part: part
+                options: TableExport.Options(gzip: gzip, rowsPerFile: rowsPerFile, format: format), part: part
             ) { read, total in
                 TerminalProgress.shared.update(done: read >> 20, total: total >> 20)
             }
@@ -86,3 +100,5 @@ struct TablesCommand: ParsableCommand {
         printStatus("wrote \(written): \(total) rows in \(summary.rows.count) tables (\(summary.schemaName) layout)")
     }
 }
+
+extension TableExport.Format: ExpressibleByArgument {}

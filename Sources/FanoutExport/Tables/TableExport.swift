@@ -14,15 +14,24 @@ import Foundation
 public enum TableExport {
     /// How the tables are written.
     public struct Options: Sendable {
-        /// Whether parts are gzip-compressed (`part-00000.ndjson.gz`).
+        /// Whether parts are gzip-compressed (`part-00000.ndjson.gz`); NDJSON only.
         public var gzip: Bool
         /// The most rows a part file holds; nil for no limit.
         public var rowsPerFile: Int?
+        /// The parts' format.
+        public var format: Format
 
-        public init(gzip: Bool = false, rowsPerFile: Int? = nil) {
+        public init(gzip: Bool = false, rowsPerFile: Int? = nil, format: Format = .ndjson) {
+            precondition(!(gzip && format == .parquet), "gzip compresses NDJSON parts only")
             self.gzip = gzip
             self.rowsPerFile = rowsPerFile
+            self.format = format
         }
+    }
+
+    /// The format of the part files: newline-delimited JSON (the default), or Parquet (docs/tables.md "Parquet").
+    public enum Format: String, Sendable, CaseIterable {
+        case ndjson, parquet
     }
 
     /// What was written: the rows of each table, in ``Table/allCases`` order.
@@ -124,6 +133,7 @@ public enum TableExport {
                 (
                     "options",
                     .object([
+                        ("format", .string(options.format.rawValue)),
                         ("gzip", .bool(options.gzip)),
                         ("rows_per_file", options.rowsPerFile.map { .number(JSONNumber($0)) } ?? .null),
                     ])
@@ -167,6 +177,7 @@ public enum TableExport {
 final class TableFolder: @unchecked Sendable {
     let staged: StagedFolder
     let gzip: Bool
+    let format: TableExport.Format
     let rowsPerFile: Int?
     private let created = Locked<[String]>([])
     /// The writers of the walkers, in the order made: the first walker's first.
@@ -176,10 +187,11 @@ final class TableFolder: @unchecked Sendable {
     init(_ staged: StagedFolder, options: TableExport.Options) {
         self.staged = staged
         gzip = options.gzip
+        format = options.format
         rowsPerFile = options.rowsPerFile
     }
 
-    var partExtension: String { gzip ? ".ndjson.gz" : ".ndjson" }
+    var partExtension: String { format == .parquet ? ".parquet" : gzip ? ".ndjson.gz" : ".ndjson" }
 
     /// The part writer of the next walker.
     func writer() -> PartWriter {
@@ -223,7 +235,7 @@ final class TableFolder: @unchecked Sendable {
             }
             if files.isEmpty {
                 let name = "\(table.name)/part-00000\(partExtension)"
-                try TablePart(staged.stream(to: name), gzip: gzip).finish()
+                try TablePart(staged.stream(to: name), table: table, format: format, gzip: gzip).finish()
                 files.append(name)
             }
             result.append((rows, files))

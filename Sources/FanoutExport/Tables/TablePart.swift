@@ -1,22 +1,41 @@
 import FanoutImport
 import FanoutOutput
 
-/// One part file of a table being written, plain or gzip.
+/// One part file of a table being written: NDJSON, plain or gzip, or Parquet made from the NDJSON rows.
 final class TablePart {
     private let file: StagedFolder.StreamedFile
     private let gzip: GzipStream?
+    private let parquet: ParquetFileWriter?
 
-    init(_ file: StagedFolder.StreamedFile, gzip: Bool) throws(OutputError) {
+    init(_ file: StagedFolder.StreamedFile, table: Table, format: TableExport.Format, gzip: Bool) throws(OutputError) {
         self.file = file
         self.gzip = gzip ? try GzipStream(file: file) : nil
+        parquet =
+            format == .parquet
+            ? try ParquetFileWriter(schema: ParquetSchema(table: table), name: file.relativePath) {
+                (bytes) throws(OutputError) in try file.append(bytes)
+            } : nil
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        if let gzip { try gzip.append(bytes) } else { try file.append(bytes) }
+        if let parquet {
+            try parquet.append(bytes)
+        } else if let gzip {
+            try gzip.append(bytes)
+        } else {
+            try file.append(bytes)
+        }
     }
 
     func finish() throws(OutputError) {
-        if let gzip { try gzip.finish() } else { try file.close() }
+        if let parquet {
+            try parquet.finish()
+            try file.close()
+        } else if let gzip {
+            try gzip.finish()
+        } else {
+            try file.close()
+        }
     }
 }
 
@@ -39,7 +58,8 @@ final class PartWriter: RowOutput {
             if current[table.index] == nil {
                 let name = "\(table.name)/.w\(walker)-\(parts[table.index].count)\(folder.partExtension)"
                 parts[table.index].append(name)
-                current[table.index] = try TablePart(folder.stream(to: name), gzip: folder.gzip)
+                current[table.index] = try TablePart(
+                    folder.stream(to: name), table: table, format: folder.format, gzip: folder.gzip)
             }
             try current[table.index]!.append(bytes)
             return true
