@@ -46,6 +46,9 @@ extension IncrementalBuildTests {
         #expect(written(celebrity).count > 20, "the followers' timelines are rendered again")
         #expect(reused.rendered == 2, "only the new post's two cards are rendered: \(reused)")
         #expect(reused.read > 20, "the other posts' cards are read from the store: \(reused)")
+        // Feed entries are kept as cards are: the followers' feeds read every entry but the new post's.
+        let entries = try #require(Self.feedEntries(celebrity))
+        #expect(entries.rendered == 1 && entries.read > 20, "feed entries: \(entries)")
 
         // Damaged stores: each followed by a new post, which renders the timelines again.
         let store = cli.url("site/.fanout-cards")
@@ -89,16 +92,27 @@ extension IncrementalBuildTests {
             #expect(next.rendered == 2 && next.read > 20, "after \(damage): \(next)")
         }
 
+        // Feed entries link with the base URL: another one renders every feed's entries again, as a clean build
+        // with it does.
+        let based = try rebuildAndCompare(cli, after: "base URL", arguments + ["--base-url", "https://example.org/"])
+        #expect(try #require(Self.feedEntries(based)).read == 0)
+
         // `--force` ignores the store.
         let forced = try cli.run(["build", "export.json", "--out", "site", "-v", "--force"] + arguments)
         #expect(try #require(Self.cards(forced)).read == 0)
     }
 
     /// The cards `-v` says a build rendered and read from the previous build's store.
-    static func cards(_ result: CLI.Result) -> (rendered: Int, read: Int)? {
+    static func cards(_ result: CLI.Result) -> (rendered: Int, read: Int)? { counts(result, "cards") }
+
+    /// The feed entries `-v` says a build rendered and read from the previous build's store.
+    static func feedEntries(_ result: CLI.Result) -> (rendered: Int, read: Int)? { counts(result, "feed entries") }
+
+    private static func counts(_ result: CLI.Result, _ what: String) -> (rendered: Int, read: Int)? {
         guard
-            let line = result.stderr.split(separator: "\n").first(where: { $0.hasPrefix("  cards: ") }),
-            let match = line.wholeMatch(of: /\ \ cards: ([0-9,]+) rendered, ([0-9,]+) read from the previous build/),
+            let line = result.stderr.split(separator: "\n").first(where: { $0.hasPrefix("  \(what): ") }),
+            let match = line.dropFirst(what.count + 4).wholeMatch(
+                of: /([0-9,]+) rendered, ([0-9,]+) read from the previous build/),
             let rendered = Int(match.1.filter(\.isNumber)), let read = Int(match.2.filter(\.isNumber))
         else { return nil }
         return (rendered, read)

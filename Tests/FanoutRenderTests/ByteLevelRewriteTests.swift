@@ -83,4 +83,46 @@ private func samples(_ alphabet: [String], count: Int, seed: UInt64) -> [String]
         }
         #expect(SafeURL.image(nil) == nil)
     }
+
+    /// Trimming a caption's libcmark output by bytes gives what trimming it by characters does, whatever ends it
+    /// (line breaks inside and outside ASCII, a space a prepended mark or a combining accent holds).
+    @Test func trimmingMatchesTheCharacterVersion() {
+        let ends = [
+            " ", "\n", "\r", "\r\n", "\u{B}", "\u{C}", "\u{85}", "\u{2028}", "\u{2029}", "\u{600}", "\u{301}", "é", "a",
+        ]
+        let texts =
+            samples(Self.alphabet + ends, count: 3000, seed: 3)
+            + ["", " ", "\n\n", "a \n", "\u{600} ", "\u{600} \n", "a\u{301} ", " \u{301}", "x\u{2028}", "x\u{85} \n"]
+        for text in texts {
+            #expect(CommonMark.trimmed(text) == CommonMark.slowTrimmed(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// XML text with nothing to escape comes back as it is, and the rest as the scalar loop escapes it.
+    @Test func xmlEscapingMatchesTheScalarVersion() {
+        func reference(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "'": out += "&apos;"
+                case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+                default:
+                    let v = scalar.value
+                    if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
+                        out += "\\u{\(String(v, radix: 16))}"
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out
+        }
+        for text in samples(Self.alphabet + ["\t", "\u{FFFE}", "\u{FFFF}", "&", "\u{1F}"], count: 3000, seed: 4) {
+            #expect(XMLText.escape(text) == reference(text), "\(text.debugDescription)")
+        }
+    }
 }

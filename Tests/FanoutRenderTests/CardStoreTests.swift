@@ -33,4 +33,24 @@ import Testing
         let store = CardStore(records: records)
         #expect(store.card(3) == nil && store.card(7) == nil)
     }
+
+    /// Cards are found from where their key puts them in the index, and a walk finds a list of keys at once: both
+    /// find what a search of every record finds, on an index of evenly spread keys as on one of bunched keys.
+    @Test func lookUpsFindWhatAFullSearchFinds() {
+        var random = SystemRandomNumberGenerator()
+        for spread in [true, false] {
+            let keys = Set((0..<5000).map { _ in spread ? random.next() as UInt64 : UInt64.random(in: 0..<9000) })
+            let records = keys.sorted().enumerated().map { i, key in
+                CardStore.Record(key: key, hash: UInt64(i), offset: 0, pack: 1, length: 1)
+            }
+            let store = CardStore(records: records)
+            let probes =
+                Array(keys.prefix(300)) + (0..<300).map { _ in spread ? random.next() : .random(in: 0..<9000) }
+                + [0, .max]
+            for key in probes {
+                #expect(store.record(key) == records.first { $0.key == key }, "\(key)")
+            }
+            #expect(store.records(Array(Set(probes))) == records.filter { Set(probes).contains($0.key) })
+        }
+    }
 }

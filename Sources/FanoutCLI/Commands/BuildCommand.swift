@@ -64,6 +64,9 @@ struct BuildCommand: ParsableCommand {
                 "  cards: \(CountText.grouped(summary.cardsRendered)) rendered, "
                     + "\(CountText.grouped(summary.cardsReused)) read from the previous build")
             printStatus(
+                "  feed entries: \(CountText.grouped(summary.feedEntriesRendered)) rendered, "
+                    + "\(CountText.grouped(summary.feedEntriesReused)) read from the previous build")
+            printStatus(
                 "  time: "
                     + Self.describe(
                         analysis.phases.map { BuildPhase(name: $0.phase, seconds: $0.seconds) } + summary.phases))

@@ -113,12 +113,40 @@ final class CardStore: @unchecked Sendable {  // read-only once made
 
     /// The record of the card whose key is `key`, if the store has one.
     func record(_ key: UInt64) -> Record? {
-        var (low, high) = (0, records.count)
+        // Keys are hashes, spread evenly: the record sits near `count × key / 2⁶⁴`, so the search starts from a
+        // window around there (widened until it holds the key) rather than the whole index, most of whose levels
+        // are cache misses (a rebuild reads a hundred thousand cards).
+        let count = records.count
+        guard count > 0 else { return nil }
+        let guess = Int(UInt64(count).multipliedFullWidth(by: key).high)
+        var (low, high) = (max(0, guess - 16), min(count, guess + 16))
+        var step = 16
+        while low > 0 && records[low].key > key {
+            step *= 4
+            low = max(0, low - step)
+        }
+        while high < count && records[high - 1].key < key {
+            step *= 4
+            high = min(count, high + step)
+        }
         while low < high {
             let mid = (low + high) / 2
             if records[mid].key < key { low = mid + 1 } else { high = mid }
         }
         return low < records.count && records[low].key == key ? records[low] : nil
+    }
+
+    /// The records of those of `keys` the store has, found by one walk of both in order rather than a search
+    /// each: a build looks up every post's cards it did not show.
+    func records(_ keys: [UInt64]) -> [Record] {
+        var found: [Record] = []
+        var i = 0
+        for key in keys.sorted() {
+            while i < records.count && records[i].key < key { i += 1 }
+            if i == records.count { break }
+            if records[i].key == key { found.append(records[i]) }
+        }
+        return found
     }
 
     /// The bytes `record` names, when its pack holds them and they hash to what it says.

@@ -22,6 +22,9 @@ public struct SiteOutput: Sendable {
         /// Post cards rendered, and read from the previous build's card store instead (``CardStore``).
         public var cardsRendered = 0
         public var cardsReused = 0
+        /// Feed entries (a post as feeds show it) rendered, and read from the card store instead.
+        public var feedEntriesRendered = 0
+        public var feedEntriesReused = 0
         /// How long each part of the build took (``SiteBuilder/build(into:force:progress:)`` fills it in).
         public var phases: [BuildPhase] = []
 
@@ -139,8 +142,10 @@ public struct SiteOutput: Sendable {
         var summary = Summary(
             rendered: log.rendered.count, written: written.sorted(), carriedOver: log.carried.count,
             deleted: deleted.sorted())
-        summary.cardsRendered = cards?.rendered.count ?? 0
+        summary.cardsRendered = cards?.renderedCards ?? 0
         summary.cardsReused = cards?.read ?? 0
+        summary.feedEntriesRendered = cards.map { $0.rendered.count - $0.renderedCards } ?? 0
+        summary.feedEntriesReused = cards?.feedEntriesRead ?? 0
         let store = try cards.flatMap { cards throws(OutputError) in
             try CardStoreUpdate(
                 rendered: cards.rendered, kept: cards.kept, previous: previousCards, folder: folder, inPlace: inPlace)

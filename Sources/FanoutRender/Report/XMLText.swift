@@ -3,6 +3,13 @@ enum XMLText {
     /// `text` with `& < > " '` escaped and the characters XML 1.0 cannot hold at all (most control characters,
     /// which export keys may contain) spelled as `\u{…}`, so the report stays well-formed whatever the data.
     static func escape(_ text: String) -> String {
+        // Most text has nothing to escape: checked byte by byte, then returned as it is.
+        if text.utf8.allSatisfy({ b in
+            (b >= 0x20 && b < 0x80 && b != 0x26 && b != 0x3C && b != 0x3E && b != 0x22 && b != 0x27) || b == 0x09
+                || b == 0x0A || b == 0x0D
+        }) {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -55,12 +55,20 @@ struct AtomFeed: InputHashable {
     }
 
     func render() -> String {
-        let toRoot = SiteLinks.root(of: "\(folder)/feed.xml")
-        func link(_ path: String) -> String { baseURL.map { $0 + path } ?? toRoot + path }
-        let timelineLink = link("\(folder)/index.html")
+        let toRoot = Self.toRoot(folder)
+        var out = head(newest: entries.compactMap(\.time).max())
+        for entry in entries { out += Self.entryText(entry, toRoot: toRoot, baseURL: baseURL) }
+        return out + Self.tail
+    }
+
+    /// The way back to the site's root from the feed of the timeline in `folder`.
+    static func toRoot(_ folder: String) -> String { SiteLinks.root(of: "\(folder)/feed.xml") }
+
+    /// The feed's text before its entries; `newest`: its newest entry's time.
+    func head(newest: Double?) -> String {
+        let timelineLink = baseURL.map { $0 + "\(folder)/index.html" } ?? Self.toRoot(folder) + "\(folder)/index.html"
         let feedID =
             baseURL.map { $0 + "\(folder)/feed.xml" } ?? Self.tagPrefix + "timeline/" + SafeFileName.forKey(uid)
-        let newest = entries.compactMap(\.time).max()
         var out = """
             <?xml version="1.0" encoding="utf-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom">
@@ -72,23 +80,30 @@ struct AtomFeed: InputHashable {
 
             """
         if let baseURL { out += "<link rel=\"self\" href=\"\(XMLText.escape(baseURL + folder + "/feed.xml"))\"/>\n" }
-        for entry in entries {
-            let entryID = baseURL.map { $0 + entry.path } ?? Self.tagPrefix + "post/" + SafeFileName.forKey(entry.key)
-            // Feed readers show a text title and summary as written: the caption's text, not its Markdown.
-            let caption = entry.caption.map(CommonMark.plainText).flatMap { $0.isEmpty ? nil : $0 }
-            out += """
-                <entry>
-                <id>\(XMLText.escape(entryID))</id>
-                <title>\(XMLText.escape(caption.map { Self.firstLine($0) } ?? "Post \(entry.key)"))</title>
-                <updated>\(entry.time.map(DateText.iso) ?? Self.undated)</updated>
-                <author><name>\(XMLText.escape(entry.author))</name></author>
-                <link rel="alternate" type="text/html" href="\(XMLText.escape(link(entry.path)))"/>
+        return out
+    }
 
-                """
-            if let caption { out += "<summary type=\"text\">\(XMLText.escape(caption))</summary>\n" }
-            out += "</entry>\n"
-        }
-        return out + "</feed>\n"
+    /// The feed's text after its entries.
+    static let tail = "</feed>\n"
+
+    /// `entry`'s text, in a feed whose way back to the root is `toRoot`: the same in every feed that lists the
+    /// post, so that a build makes it once (``CardCache/feedEntry(_:_:)``).
+    static func entryText(_ entry: Entry, toRoot: String, baseURL: String?) -> String {
+        func link(_ path: String) -> String { baseURL.map { $0 + path } ?? toRoot + path }
+        let entryID = baseURL.map { $0 + entry.path } ?? Self.tagPrefix + "post/" + SafeFileName.forKey(entry.key)
+        // Feed readers show a text title and summary as written: the caption's text, not its Markdown.
+        let caption = entry.caption.map(CommonMark.plainText).flatMap { $0.isEmpty ? nil : $0 }
+        var out = """
+            <entry>
+            <id>\(XMLText.escape(entryID))</id>
+            <title>\(XMLText.escape(caption.map { Self.firstLine($0) } ?? "Post \(entry.key)"))</title>
+            <updated>\(entry.time.map(DateText.iso) ?? Self.undated)</updated>
+            <author><name>\(XMLText.escape(entry.author))</name></author>
+            <link rel="alternate" type="text/html" href="\(XMLText.escape(link(entry.path)))"/>
+
+            """
+        if let caption { out += "<summary type=\"text\">\(XMLText.escape(caption))</summary>\n" }
+        return out + "</entry>\n"
     }
 
     /// A caption's first line, shortened, as an entry title.

@@ -18,29 +18,41 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     /// rendering one, and its cards' keys; nil for `serve`, which keeps none.
     private let store: CardStore?
     private let inputs: PageInputCache
-    /// The input hashes of `post-card` and `post-card.md`, with the renderer's: part of every card's key.
-    private let templateKeys: (html: UInt64, markdown: UInt64)
-    /// By card (`2 p` HTML, `2 p + 1` Markdown), once made when ``store`` is kept: its key, and the store's record
-    /// when it was read from there rather than rendered.
+    /// The input hashes of `post-card` and `post-card.md`, with the renderer's, and of a feed entry (the renderer,
+    /// the base URL): part of every kept text's key.
+    private let templateKeys: (html: UInt64, markdown: UInt64, feed: UInt64)
+    /// By kept text (``keptPerPost`` a post: the HTML card at `3 p`, the Markdown one at `3 p + 1`, the feed entry
+    /// at `3 p + 2`), once made when ``store`` is kept: its key, and the store's record when it was read from there
+    /// rather than rendered.
     private let cardKeys: UnsafeMutableBufferPointer<UInt64>
     private let stored: UnsafeMutableBufferPointer<CardStore.Record?>
-    /// Three slots per post: the HTML card at `3 p`, the Markdown one at `3 p + 1`, the key at `3 p + 2`; nil until
-    /// made, and never changed once made.
-    private let cards: UnsafeMutableBufferPointer<String?>
+    /// Four slots per post, each a text's UTF-8 bytes: the HTML card at `4 p`, the Markdown one at `4 p + 1`, the key
+    /// at `4 p + 2`, the feed entry at `4 p + 3`; empty until made, and never changed once made. Bytes, not strings:
+    /// a timeline page inserts fifty cards, and a string's reference count is a write to memory both render threads
+    /// share. A text read from the store is its bytes in the store's mapped pack (verified against its hash once);
+    /// any other is a copy the cache owns (``owned``) and frees with itself.
+    private let texts: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>
+    private let owned: UnsafeMutableBufferPointer<Bool>
     /// Whether each slot is made: set (releasing) after the slot is written, read (acquiring) before it is, so that a
     /// look-up of a made slot takes no lock. A lock is a write to memory both render threads share, and `serve`
     /// looks up two slots for every post of every page it renders.
     private let made: UnsafeMutablePointer<Atomic<Bool>>
-    /// Locks for making the slots, a post's three under `locks[p % lockCount]`: pages render in parallel. Mutexes in
+    /// Locks for making the slots, a post's under `locks[p % lockCount]`: pages render in parallel. Mutexes in
     /// one block rather than lock objects in an array, which every use would retain and release.
     private let locks: UnsafeMutablePointer<Mutex<Void>>
     private static let lockCount = 64
+    private static let slotsPerPost = 4
+    private static let keptPerPost = 3
+    /// The slot of each kept text of a post (HTML card, Markdown card, feed entry), from the post's first.
+    private static let keptSlots = [0, 1, 3]
 
     /// An empty cache for `views`' posts, or for none when `used` is false (a build without user pages).
     /// Fails when a card template is missing, so that rendering cannot.
     /// `store`: the previous build's cards, for a build that keeps them (``CardStore``); nil for none.
+    /// `baseURL`: the site's, which feed entries link with.
     init(
-        views: SiteViews, templates: TemplateSet, inputs: PageInputCache, store: CardStore? = nil, used: Bool = true
+        views: SiteViews, templates: TemplateSet, inputs: PageInputCache, store: CardStore? = nil, used: Bool = true,
+        baseURL: String? = nil
     ) throws(RenderError) {
         for name in ["post-card", "post-card.md"] where !templates.contains(name) {
             throw RenderError.template(file: "\(name).mustache", message: "no such template")
@@ -57,25 +69,33 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
             hasher.combine(Self.root)
             return hasher.finalize()
         }
-        templateKeys = (templateKey("post-card"), templateKey("post-card.md"))
-        cards = .allocate(capacity: used ? 3 * views.dataset.posts.count : 0)
-        cards.initialize(repeating: nil)
-        let kept = store == nil || !used ? 0 : 2 * views.dataset.posts.count
+        var feed = StableHasher()
+        feed.combine(RendererIdentity.hash)
+        feed.combine("feed entry")
+        feed.combine(optional: baseURL)
+        feed.combine(Self.root)
+        templateKeys = (templateKey("post-card"), templateKey("post-card.md"), feed.finalize())
+        texts = .allocate(capacity: used ? Self.slotsPerPost * views.dataset.posts.count : 0)
+        texts.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0))
+        owned = .allocate(capacity: texts.count)
+        owned.initialize(repeating: false)
+        let kept = store == nil || !used ? 0 : Self.keptPerPost * views.dataset.posts.count
         cardKeys = .allocate(capacity: kept)
         cardKeys.initialize(repeating: 0)
         stored = .allocate(capacity: kept)
         stored.initialize(repeating: nil)
-        made = .allocate(capacity: cards.count)
-        for i in 0..<cards.count { (made + i).initialize(to: Atomic(false)) }
+        made = .allocate(capacity: texts.count)
+        for i in 0..<texts.count { (made + i).initialize(to: Atomic(false)) }
         locks = .allocate(capacity: Self.lockCount)
         for i in 0..<Self.lockCount { (locks + i).initialize(to: Mutex(())) }
     }
 
     deinit {
-        made.deinitialize(count: cards.count)
+        made.deinitialize(count: texts.count)
         made.deallocate()
-        cards.deinitialize()
-        cards.deallocate()
+        for slot in 0..<texts.count where owned[slot] { texts[slot].deallocate() }
+        texts.deallocate()
+        owned.deallocate()
         cardKeys.deallocate()
         stored.deinitialize()
         stored.deallocate()
@@ -86,11 +106,30 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     /// Post `p`'s card, as HTML or as Markdown, with links relative to a page two folders deep
     /// (`users/<uid>/…`).
     func card(_ p: Int, markdown: Bool) -> String {
-        cached(3 * p + (markdown ? 1 : 0)) {
-            guard let store else { return (render(p, markdown: markdown), nil) }
-            let key = cardKey(p, markdown: markdown)
-            if let (text, record) = store.card(key) { return (text, (key, record)) }
-            return (render(p, markdown: markdown), (key, nil))
+        String(decoding: cardBytes(p, markdown: markdown), as: UTF8.self)
+    }
+
+    /// ``card(_:markdown:)``'s UTF-8 bytes, kept by the cache for as long as it lives: what pages insert.
+    func cardBytes(_ p: Int, markdown: Bool) -> UnsafeRawBufferPointer {
+        kept(p, markdown ? 1 : 0) { render(p, markdown: markdown) }
+    }
+
+    /// Post `p`'s entry in a feed two folders deep (`users/<uid>/feed.xml`), made by `make` when neither this
+    /// build nor the store has it: what a feed shows of a post is the same in every feed that lists it, as a card is.
+    func feedEntry(_ p: Int, _ make: () -> String) -> String {
+        guard !texts.isEmpty else { return make() }
+        return String(decoding: kept(p, 2, make), as: UTF8.self)
+    }
+
+    /// Post `p`'s kept text of kind `kind` (``keptSlots``): this build's, the store's, or made by `make`.
+    private func kept(_ p: Int, _ kind: Int, _ make: () -> String) -> UnsafeRawBufferPointer {
+        cached(p, Self.keptSlots[kind], kept: kind) {
+            guard let store else { return (.made(make()), nil) }
+            let key = keptKey(p, kind)
+            if let record = store.record(key), let bytes = store.bytes(record) {
+                return (.stored(bytes), (key, record))
+            }
+            return (.made(make()), (key, nil))
         }
     }
 
@@ -101,35 +140,67 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
 
     /// The key of post `p`'s card: a hash of everything its text is made from, the post's card values
     /// (``PageInputCache/card(_:)``), its template and the renderer.
-    func cardKey(_ p: Int, markdown: Bool) -> UInt64 {
+    func cardKey(_ p: Int, markdown: Bool) -> UInt64 { keptKey(p, markdown ? 1 : 0) }
+
+    /// The key of post `p`'s kept text of kind `kind`: its card values (which a feed entry shows less of), and
+    /// what the kind's texts are made with.
+    private func keptKey(_ p: Int, _ kind: Int) -> UInt64 {
         var hasher = StableHasher()
-        hasher.combine(markdown ? templateKeys.markdown : templateKeys.html)
+        hasher.combine(kind == 0 ? templateKeys.html : kind == 1 ? templateKeys.markdown : templateKeys.feed)
         hasher.combine(inputs.card(p))
         return hasher.finalize()
     }
 
     /// Post `p`'s key, as its pages show it: every timeline showing the post needs it.
-    func key(_ p: Int) -> String {
-        cached(3 * p + 2) { (views.dataset.key(views.dataset.posts[p].key), nil) }
+    func key(_ p: Int) -> String { String(decoding: keyBytes(p), as: UTF8.self) }
+
+    /// ``key(_:)``'s UTF-8 bytes, kept by the cache for as long as it lives.
+    func keyBytes(_ p: Int) -> UnsafeRawBufferPointer {
+        cached(p, 2, kept: nil) { (.made(views.dataset.key(views.dataset.posts[p].key)), nil) }
     }
 
-    /// The text in `slot`, made by `make` the first time, with a card's key and its record in the previous store
-    /// when the card is kept.
-    private func cached(_ slot: Int, _ make: () -> (String, (UInt64, CardStore.Record?)?)) -> String {
-        if made[slot].load(ordering: .acquiring) { return cards[slot]! }
+    /// A text for a slot: made now, or bytes of the store's.
+    private enum Text {
+        case made(String)
+        case stored(UnsafeRawBufferPointer)
+    }
+
+    /// The text in post `p`'s slot `offset`, made by `make` the first time, with a kept text's key and its record in
+    /// the previous store when the text (of kind `kept`) is kept.
+    private func cached(
+        _ p: Int, _ offset: Int, kept kind: Int?, _ make: () -> (Text, (UInt64, CardStore.Record?)?)
+    ) -> UnsafeRawBufferPointer {
+        let slot = Self.slotsPerPost * p + offset
+        if made[slot].load(ordering: .acquiring) { return texts[slot] }
         // Made outside the lock: two pages may make the same text at once, and both get the same text.
         let (text, kept) = make()
-        return locks[(slot / 3) % Self.lockCount].withLock { _ in
-            if made[slot].load(ordering: .relaxed) { return cards[slot]! }
-            cards[slot] = text
-            if let (key, record) = kept {
-                let card = 2 * (slot / 3) + slot % 3
+        let (bytes, isOwned): (UnsafeRawBufferPointer, Bool)
+        switch text {
+        case .stored(let stored): (bytes, isOwned) = (stored, false)
+        case .made(var text):
+            bytes = text.withUTF8 { source in
+                let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 1)
+                copy.copyMemory(from: UnsafeRawBufferPointer(source))
+                return UnsafeRawBufferPointer(rebasing: copy[0..<source.count])
+            }
+            isOwned = true
+        }
+        let won = locks[p % Self.lockCount].withLock { _ -> Bool in
+            if made[slot].load(ordering: .relaxed) { return false }
+            texts[slot] = bytes
+            owned[slot] = isOwned
+            if let (key, record) = kept, let kind {
+                let card = Self.keptPerPost * p + kind
                 cardKeys[card] = key
                 stored[card] = record
             }
             made[slot].store(true, ordering: .releasing)
-            return text
+            return true
         }
+        if won { return bytes }
+        // Another page made it first (its writes seen through the lock): the same text, kept once.
+        if isOwned { bytes.deallocate() }
+        return texts[slot]
     }
 }
 
@@ -141,37 +212,47 @@ extension CardCache {
     func storeContents() -> CardStoreContents? {
         // A build that made no card (a rebuild in which no page showing one changed) leaves the store as it is,
         // without the keys of every post's cards.
-        guard let store,
-            (0..<cardKeys.count).contains(where: { made[3 * ($0 / 2) + $0 % 2].load(ordering: .acquiring) })
+        func slotOf(_ card: Int) -> Int {
+            Self.slotsPerPost * (card / Self.keptPerPost) + Self.keptSlots[card % Self.keptPerPost]
+        }
+        guard let store, (0..<cardKeys.count).contains(where: { made[slotOf($0)].load(ordering: .acquiring) })
         else { return nil }
-        var rendered: [(key: UInt64, text: String)] = []
-        var kept: [CardStore.Record] = []
-        var read = 0
+        var contents = CardStoreContents(rendered: [], kept: [], read: 0)
+        // The keys of the texts this build did not make, looked up in the store's sorted records at once.
+        var unmade: [UInt64] = []
         for card in 0..<cardKeys.count {
-            let (p, markdown) = (card / 2, card % 2 == 1)
-            let slot = 3 * p + card % 2
+            let (p, kind) = (card / Self.keptPerPost, card % Self.keptPerPost)
+            let slot = slotOf(card)
+            // Feed entries are not cards: `-v`'s counts are of cards alone.
+            let isCard = kind != 2
             if made[slot].load(ordering: .acquiring) {
                 if let record = stored[card] {
-                    kept.append(record)
-                    read += 1
+                    contents.kept.append(record)
+                    if isCard { contents.read += 1 } else { contents.feedEntriesRead += 1 }
                 } else {
-                    rendered.append((cardKeys[card], cards[slot]!))
+                    contents.rendered.append((cardKeys[card], String(decoding: texts[slot], as: UTF8.self)))
+                    if isCard { contents.renderedCards += 1 }
                 }
-            } else if let record = store.record(cardKey(p, markdown: markdown)) {
+            } else {
                 // Not shown by this build's pages, but current: a later rebuild may show it.
-                kept.append(record)
+                unmade.append(keptKey(p, kind))
             }
         }
-        return CardStoreContents(rendered: rendered, kept: kept, read: read)
+        contents.kept += store.records(unmade)
+        return contents
     }
 }
 
 /// What a build leaves in the card store (``CardCache/storeContents()``).
 struct CardStoreContents {
-    /// The cards this build rendered, by key.
+    /// The cards and feed entries this build rendered, by key.
     var rendered: [(key: UInt64, text: String)]
     /// The previous store's records still current.
     var kept: [CardStore.Record]
     /// How many cards the pages showed from the previous store instead of rendering them.
     var read: Int
+    /// How many of ``rendered`` are cards (the rest are feed entries).
+    var renderedCards = 0
+    /// How many feed entries the feeds showed from the previous store instead of rendering them.
+    var feedEntriesRead = 0
 }

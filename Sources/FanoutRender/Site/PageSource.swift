@@ -9,10 +9,8 @@ struct PageSource {
     enum Body {
         /// A template (its name) and the values it is rendered with.
         case template(String, [String: Any])
-        /// Text made without a template (assets, the search data, the JSON report, the sitemap): its own input.
+        /// Text made without a template (assets, the search data, the JSON report, the sitemap, feeds): its own input.
         case text(String)
-        /// An Atom feed.
-        case feed(AtomFeed)
     }
 
     /// Where the page lives, relative to the site's root.
@@ -31,8 +29,6 @@ struct PageSource {
             hasher.combine(templateValue: values)
         case .text(let text):
             hasher.combine(text)
-        case .feed(let feed):
-            feed.hashInput(into: &hasher)
         }
         return hasher.finalize()
     }
@@ -42,7 +38,6 @@ struct PageSource {
         switch body {
         case .template(let name, let values): return try templates.renderBytes(values, template: name)
         case .text(let text): return Array(text.utf8)
-        case .feed(let feed): return Array(feed.render().utf8)
         }
     }
 
@@ -51,7 +46,6 @@ struct PageSource {
         switch body {
         case .template(let name, let values): return try templates.render(values, template: name)
         case .text(let text): return text
-        case .feed(let feed): return feed.render()
         }
     }
 }

@@ -20,9 +20,9 @@ struct PostItem: TemplateValues, InputHashable {
 
     func value(named name: String) -> TemplateValue? {
         switch name {
-        case "key": .string(page.cards.key(Int(post)))
-        case "card": .string(page.cards.card(Int(post), markdown: false))
-        case "cardMarkdown": .string(page.cards.card(Int(post), markdown: true))
+        case "key": .bytes(page.cards.keyBytes(Int(post)))
+        case "card": .bytes(page.cards.cardBytes(Int(post), markdown: false))
+        case "cardMarkdown": .bytes(page.cards.cardBytes(Int(post), markdown: true))
         case "liked": .bool(liked)
         case "heart": .string(page.heart(liked: liked))
         default: nil

@@ -87,7 +87,8 @@ public final class SitePages: Sendable {
             assetNames: assetNames, usersByName: indexes.usersByName, perPage: options.perPage,
             baseURL: options.baseURL,
             cards: try CardCache(
-                views: views, templates: templates, inputs: inputs, store: cardStore, used: needsCards),
+                views: views, templates: templates, inputs: inputs, store: cardStore, used: needsCards,
+                baseURL: options.baseURL),
             inputs: inputs, likedOrder: LikedOrder(derived: derived, users: dataset.users.count), coverage: coverage,
             trend: options.trend)
         self.kinds = kinds

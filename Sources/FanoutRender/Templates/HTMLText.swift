@@ -32,26 +32,29 @@ package enum HTMLText {
     /// template engine writes pages with, without a string per value.
     static func append(escaping text: String, to out: inout [UInt8]) {
         var text = text
+        text.withUTF8 { append(escaping: UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// ``append(escaping:to:)`` of the string whose UTF-8 bytes are `bytes`.
+    static func append(escaping bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         let start = out.count
-        let clean = text.withUTF8 { bytes -> Bool in
-            var run = 0
-            for i in bytes.indices {
-                guard let entity = entity(bytes[i]) else {
-                    if VisibleCharacters.mayStartForbidden(bytes[i]) { return false }
-                    continue
+        var run = 0
+        for i in bytes.indices {
+            guard let entity = entity(bytes[i]) else {
+                if VisibleCharacters.mayStartForbidden(bytes[i]) {
+                    // Rare: a character that may need spelling out (``VisibleCharacters``); the whole value the
+                    // slow way.
+                    out.removeSubrange(start...)
+                    out.append(contentsOf: escape(String(decoding: bytes, as: UTF8.self)).utf8)
+                    return
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                entity.withUTF8Buffer { out.append(contentsOf: $0) }
-                run = i + 1
+                continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-            return true
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<i]))
+            entity.withUTF8Buffer { out.append(contentsOf: $0) }
+            run = i + 1
         }
-        if !clean {
-            // Rare: a character that may need spelling out (``VisibleCharacters``); the whole value the slow way.
-            out.removeSubrange(start...)
-            out.append(contentsOf: escape(text).utf8)
-        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run...]))
     }
 
     /// `text` with the five bytes replaced by their entities, `extra` bytes longer.

@@ -4,16 +4,25 @@ enum FeedValues {
     static func feed(_ r: PageRenderer, _ job: PageJob, path: String) -> PageSource.Body {
         let (dataset, derived, views, u) = (r.dataset, r.derived, r.views, job.item)
         let key = dataset.users[u].key
-        let entries = derived.timelines[u].prefix(AtomFeed.entryLimit).map { Int($0) }.map { p in
-            let post = dataset.posts[p]
-            return AtomFeed.Entry(
-                key: dataset.key(post.key), path: r.links.post(post.key), time: derived.postTimes[p],
-                author: views.posterName(post), caption: post.caption)
+        let posts = derived.timelines[u].prefix(AtomFeed.entryLimit)
+        let feed = AtomFeed(
+            uid: dataset.key(key), folder: r.links.userFolder(key), title: "\(views.username(u))’s timeline",
+            author: views.username(u), entries: [], baseURL: r.baseURL)
+        // Each post's entry is the same in every feed listing it: made once a build, or kept from the last one
+        // (docs/site.md "Rebuilds, progress and timings"), as cards are, for feeds two folders deep.
+        let toRoot = AtomFeed.toRoot(feed.folder)
+        var text = feed.head(newest: posts.compactMap { derived.postTimes[Int($0)] }.max())
+        for p in posts.lazy.map({ Int($0) }) {
+            let make = {
+                let post = dataset.posts[p]
+                let entry = AtomFeed.Entry(
+                    key: dataset.key(post.key), path: r.links.post(post.key), time: derived.postTimes[p],
+                    author: views.posterName(post), caption: post.caption)
+                return AtomFeed.entryText(entry, toRoot: toRoot, baseURL: r.baseURL)
+            }
+            text += toRoot == CardCache.root ? r.cards.feedEntry(p, make) : make()
         }
-        return .feed(
-            AtomFeed(
-                uid: dataset.key(key), folder: r.links.userFolder(key), title: "\(views.username(u))’s timeline",
-                author: views.username(u), entries: Array(entries), baseURL: r.baseURL))
+        return .text(text + AtomFeed.tail)
     }
 
     /// Everything ``feed(_:_:path:)`` reads: the user, the base URL, and the cards of the posts it lists (a feed

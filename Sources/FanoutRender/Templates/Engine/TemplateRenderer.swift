@@ -33,48 +33,56 @@ struct TemplateRenderer {
     /// Renders `nodes`. With an indentation, every node whose output starts a line (after a line feed this list
     /// wrote, as swift-mustache tests its own string's last `Character`, so not after `\r\n`) gets it first.
     mutating func render(_ nodes: [TemplateNode], _ frame: Frame) {
-        var frame = frame
+        // The frame is passed on as it is, not copied per list (a section renders its list once per item), and
+        // only its escaping changes as the list's pragmas go.
+        var escaping = frame.escaping
         guard let indentation = frame.indentation, !indentation.isEmpty else {
-            for node in nodes { render(node, &frame) }
+            for node in nodes { render(node, frame, &escaping) }
             return
         }
         let start = out.count
         for node in nodes {
             let at = out.count
-            render(node, &frame)
+            render(node, frame, &escaping)
             if out.count > at, at > start, out[at - 1] == 0x0A, !(at - 1 > start && out[at - 2] == 0x0D) {
                 out.insert(contentsOf: indentation, at: at)
             }
         }
     }
 
-    private mutating func render(_ node: TemplateNode, _ frame: inout Frame) {
+    /// Renders `body` with `frame`, its escaping as the pragmas before it in its list left it.
+    private mutating func render(_ body: [TemplateNode], _ frame: Frame, escaping: TemplateEscaping) {
+        if escaping == frame.escaping { return render(body, frame) }
+        render(body, Frame(escaping: escaping, indentation: frame.indentation, overrides: frame.overrides))
+    }
+
+    private mutating func render(_ node: TemplateNode, _ frame: Frame, _ escaping: inout TemplateEscaping) {
         switch node {
         case .text(let text):
             out.append(contentsOf: self.text._withUnsafeGuaranteedRef { $0[text] })
         case .variable(let name, let escaped):
-            if let value = lookUp(name) { write(value, escaped ? frame.escaping : .text) }
+            if let value = lookUp(name) { write(value, escaped ? escaping : .text) }
         case .section(let name, let body, inverted: false):
             switch lookUp(name) {
             case nil, .null, .bool(false): break
-            case .bool(true): render(body, frame)
+            case .bool(true): render(body, frame, escaping: escaping)
             case .list(let items):
                 for item in items {
                     stack.append(item)
-                    render(body, frame)
+                    render(body, frame, escaping: escaping)
                     stack.removeLast()
                 }
             case let value?:
                 stack.append(value)
-                render(body, frame)
+                render(body, frame, escaping: escaping)
                 stack.removeLast()
             }
         case .section(let name, let body, inverted: true):
             switch lookUp(name) {
-            case nil, .null, .bool(false): render(body, frame)
+            case nil, .null, .bool(false): render(body, frame, escaping: escaping)
             case .list(let items) where items.isEmpty:
                 stack.append(.list(items))
-                render(body, frame)
+                render(body, frame, escaping: escaping)
                 stack.removeLast()
             default: break
             }
@@ -89,7 +97,7 @@ struct TemplateRenderer {
             render(nodes, inner)
         case .block(let name, let body, let indentation, let intrinsic):
             var inner = Frame(
-                escaping: frame.escaping, indentation: Self.indent(frame.indentation, indentation),
+                escaping: escaping, indentation: Self.indent(frame.indentation, indentation),
                 overrides: frame.overrides)
             guard let override = frame.overrides?[name] else { return render(body, inner) }
             guard let intrinsic else { return render(override, inner) }
@@ -100,8 +108,8 @@ struct TemplateRenderer {
             let at = out.count
             render(override, inner)
             if out.count > at { out.insert(contentsOf: extra, at: at) }
-        case .contentType(let escaping):
-            frame.escaping = escaping
+        case .contentType(let changed):
+            escaping = changed
         }
     }
 
@@ -144,6 +152,12 @@ struct TemplateRenderer {
     private mutating func write(_ value: TemplateValue, _ escaping: TemplateEscaping) {
         switch value {
         case .string(let text): write(text, escaping)
+        case .bytes(let bytes):
+            switch escaping {
+            case .html: HTMLText.append(escaping: bytes, to: &out)
+            case .markdown: write(String(decoding: bytes, as: UTF8.self), escaping)
+            case .text: out.append(contentsOf: bytes)
+            }
         case .int(let number): write(String(number), escaping)
         case .bool(let flag): write(flag ? "true" : "false", escaping)
         case .double(let number): write(String(describing: number), escaping)

@@ -7,6 +7,9 @@
 /// the differential tests check.
 enum TemplateValue {
     case string(String)
+    /// UTF-8 text its owner keeps for the whole render (a post's card in the build's ``CardCache``): rendered,
+    /// opening sections and answering names as the string it spells, without a string made or retained for it.
+    case bytes(UnsafeRawBufferPointer)
     case int(Int)
     case bool(Bool)
     /// Rendered as `String(describing:)` gives, as swift-mustache renders a number it has no protocol for.
@@ -43,6 +46,7 @@ enum TemplateValue {
     var any: Any {
         switch self {
         case .string(let text): text
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
         case .int(let number): number
         case .bool(let flag): flag
         case .double(let number): number
