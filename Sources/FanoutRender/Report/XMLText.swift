@@ -10,6 +10,11 @@ enum XMLText {
         }) {
             return text
         }
+        return scalarEscape(text)
+    }
+
+    /// ``escape(_:)`` scalar by scalar, for text that has something to escape (or is not ASCII).
+    static func scalarEscape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
