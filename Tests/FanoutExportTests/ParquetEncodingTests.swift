@@ -160,4 +160,54 @@ import Testing
         // The footer starts with version 1 and the schema's 6 elements (the root and 5 columns).
         #expect(Array(file[(file.count - 8 - footer)...].prefix(4)) == [0x15, 0x02, 0x19, 0x6C])
     }
+
+    /// Dictionary indices wider than a byte, in RLE runs (the value in 2 or 3 bytes) and bit-packed groups.
+    @Test(arguments: [9, 16, 17])
+    func wideIndices(bitWidth: Int) {
+        var values: [UInt32] = Array(repeating: 300, count: 20)
+        for i in 0..<37 { values.append(UInt32((i * 7919) % (1 << bitWidth))) }
+        let encoded = values.withUnsafeBufferPointer { ParquetLevels.encode($0, bitWidth: bitWidth) }
+        #expect(Array(encoded.prefix(1 + (bitWidth + 7) / 8)) == [40, 0x2C, 0x01] + (bitWidth > 16 ? [0] : []))
+        #expect(ParquetLevels.decodeWide(encoded, bitWidth: bitWidth, count: values.count) == values)
+    }
+
+    private func plain(_ strings: [String]) -> [UInt8] {
+        strings.flatMap { s in withUnsafeBytes(of: UInt32(s.utf8.count).littleEndian) { Array($0) } + Array(s.utf8) }
+    }
+
+    @Test func dictionary() {
+        var dictionary = ParquetDictionary()
+        let values = plain(["u1", "u2", "u1", "u1", "", "u2", ""])
+        let built = values.withUnsafeBytes { dictionary.build($0, maxDistinct: 3, maxBytes: 1 << 20) }
+        #expect(built)
+        #expect(dictionary.count == 3 && dictionary.indices == [0, 1, 0, 0, 2, 1, 2])
+        #expect(Array(dictionary.values.bytes) == plain(["u1", "u2", ""]))
+        // The fallback: more distinct values than allowed, or more bytes; the memory is reused.
+        #expect(!values.withUnsafeBytes { dictionary.build($0, maxDistinct: 2, maxBytes: 1 << 20) })
+        #expect(!values.withUnsafeBytes { dictionary.build($0, maxDistinct: 3, maxBytes: 12) })
+        #expect(values.withUnsafeBytes { dictionary.build($0, maxDistinct: 3, maxBytes: 18) })
+        #expect(dictionary.indices == [0, 1, 0, 0, 2, 1, 2])
+    }
+
+    /// A string column of few distinct values gets a dictionary page; `path`, every value distinct, stays PLAIN.
+    @Test func dictionaryPages() throws {
+        var file: [UInt8] = []
+        let writer = try ParquetFileWriter(schema: ParquetSchema(table: .timeline), name: "t") { bytes in
+            file += bytes
+        }
+        var rows = ""
+        for i in 0..<40 {
+            rows += #"{"path":"timeline/u/p\#(i)","seq":\#(i),"user":"u\#(i % 2)","post":"p","poster":null}"# + "\n"
+        }
+        try Array(rows.utf8).withUnsafeBytes { try writer.append($0) }
+        try writer.finish()
+        func count(_ needle: [UInt8]) -> Int {
+            (0...(file.count - needle.count)).filter { file[$0..<$0 + needle.count].elementsEqual(needle) }.count
+        }
+        // A DICTIONARY_PAGE header: type 2, the sizes, then dictionary_page_header: num_values, PLAIN.
+        #expect(count([0x4C, 0x15, 0x04, 0x15, 0x00, 0x00, 0x00]) == 1)  // user: 2 values
+        #expect(count([0x4C, 0x15, 0x02, 0x15, 0x00, 0x00, 0x00]) == 1)  // post: 1 value
+        // Data pages: `path` and `seq` PLAIN, `user` and `post` RLE_DICTIONARY (`poster`, all null, PLAIN).
+        #expect(count([0x15, 0x50, 0x15, 0x10, 0x15, 0x06, 0x15, 0x06, 0x00]) == 2)
+    }
 }

@@ -3,7 +3,8 @@
 the NDJSON tables of the same export (docs/tables.md "Parquet"): the manifests must list the same tables, columns
 and row counts; each Parquet file's footer (pyarrow's `ParquetFile.metadata`) must give the manifest's types as
 Parquet's (strings BYTE_ARRAY annotated STRING, bigint INT64, double DOUBLE, arrays of structs as LISTs) and its
-row count; and every table's rows, read by pyarrow (`pyarrow.parquet.read_table`), by DuckDB (`read_parquet`)
+row count, and its column chunks' encodings must be PLAIN or a dictionary (a dictionary page and RLE_DICTIONARY,
+strings only; `path`, every value distinct, PLAIN); and every table's rows, read by pyarrow (`pyarrow.parquet.read_table`), by DuckDB (`read_parquet`)
 and, with --spark, by Spark (`spark.read.parquet`, without a schema given), must be the NDJSON rows, in order
 (Spark's: as a multiset, its file order being its own).
 
@@ -52,7 +53,24 @@ def key(row):
     return json.dumps(number(row), sort_keys=True, ensure_ascii=False)
 
 
-def compare(ndjson, parquet, con, pq, spark, problems):
+def encodings(f, meta, problems, counts):
+    """Checks the encodings of each column chunk of one file's footer, counting the dictionary-encoded ones."""
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            found = set(chunk.encodings)
+            dictionary = chunk.has_dictionary_page
+            counts["dictionary" if dictionary else "plain"] += 1
+            allowed = {"PLAIN", "RLE", "RLE_DICTIONARY"} if dictionary else {"PLAIN", "RLE"}
+            if "PLAIN" not in found or not found <= allowed or dictionary != ("RLE_DICTIONARY" in found):
+                problems.append(f"{f}: row group {g} column {chunk.path_in_schema}: encodings {chunk.encodings}")
+            if dictionary and (chunk.physical_type != "BYTE_ARRAY" or chunk.path_in_schema == "path"
+                               or not 0 < chunk.dictionary_page_offset < chunk.data_page_offset):
+                problems.append(f"{f}: row group {g} column {chunk.path_in_schema}: a dictionary where none is due")
+
+
+def compare(ndjson, parquet, con, pq, spark, problems, counts):
     """Compares one pair of folders, appending what differs to `problems`; returns the rows compared."""
     expected, actual = manifest(ndjson), manifest(parquet)
     if actual["options"].get("format") != "parquet":
@@ -78,6 +96,7 @@ def compare(ndjson, parquet, con, pq, spark, problems):
         for f in files:
             meta = pq.ParquetFile(f).metadata
             counted += meta.num_rows
+            encodings(f, meta, problems, counts)
             schema = meta.schema
             found = [(schema.column(i).physical_type, str(schema.column(i).logical_type))
                      for i in range(meta.num_columns)]
@@ -118,18 +137,19 @@ def main():
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spark"))
         import fanout_check
         spark = fanout_check.session()
-    problems, total = [], 0
+    problems, total, counts = [], 0, collections.Counter()
     con = duckdb.connect()
     try:
         for ndjson, parquet in zip(args.folders[::2], args.folders[1::2]):
-            total += compare(ndjson, parquet, con, pq, spark, problems)
+            total += compare(ndjson, parquet, con, pq, spark, problems, counts)
     finally:
         if spark:
             spark.stop()
     for problem in problems:
         print(problem)
     readers = "pyarrow, DuckDB" + (" and Spark" if spark else "")
-    print(f"{len(args.folders) // 2} pairs, {total} rows: {'the same' if not problems else 'DIFFERENT'} read by {readers}")
+    print(f"{len(args.folders) // 2} pairs, {total} rows ({counts['dictionary']} column chunks dictionary-encoded, "
+          f"{counts['plain']} PLAIN): {'the same' if not problems else 'DIFFERENT'} read by {readers}")
     return 1 if problems else 0
 
 

@@ -12,8 +12,11 @@ import FanoutOutput
 ///
 /// The subset of Parquet written: format version 1, no compression, one v1 data page per column chunk, values
 /// PLAIN-encoded, definition and repetition levels in the RLE / bit-packed hybrid (``ParquetLevels``), no
-/// dictionary, no statistics or indexes; the footer (`FileMetaData`) in Thrift's compact protocol
-/// (``ThriftCompactWriter``). Every reader of the format reads that subset (pyarrow, DuckDB and Spark do: a test).
+/// statistics or indexes; the footer (`FileMetaData`) in Thrift's compact protocol (``ThriftCompactWriter``). A
+/// `BYTE_ARRAY` column chunk is dictionary-encoded (a PLAIN dictionary page before the data page, whose values are
+/// `RLE_DICTIONARY` indices) unless its distinct values are more than half its values or ``dictionaryBytes``
+/// (``ParquetDictionary``); a column that once falls back to PLAIN stays PLAIN for the rest of the file. Every
+/// reader of the format reads that subset (pyarrow, DuckDB and Spark do: a test).
 final class ParquetFileWriter {
     /// A row group ends once its columns hold about this many bytes (checked after each piece of rows, about a
     /// megabyte of NDJSON): 8 MB, or `FANOUT_PARQUET_ROW_GROUP_BYTES` (for tests, which write files of several row
@@ -27,9 +30,20 @@ final class ParquetFileWriter {
         return 8 << 20
     }()
 
+    /// A column chunk's dictionary holds at most this many bytes (PLAIN-encoded), else the chunk is PLAIN: 1 MB,
+    /// as other writers' default dictionary page.
+    static let dictionaryBytes = 1 << 20
+
+    /// Whether string columns are dictionary-encoded: yes, but with `FANOUT_PARQUET_DICTIONARY=0` (for
+    /// measurements of PLAIN against dictionaries).
+    static let dictionaries: Bool = getenv("FANOUT_PARQUET_DICTIONARY").map { String(cString: $0) } != "0"
+
     private let schema: ParquetSchema
     private let decoder: ParquetRowDecoder
     private var chunks: [ParquetColumnChunk]
+    private var dictionaries: [ParquetDictionary]
+    /// Per leaf: its chunks are PLAIN from now on (a dictionary was abandoned, or the leaf is not a string).
+    private var plainOnly: [Bool]
     private var rowsInGroup = 0
     private var totalRows: Int64 = 0
     /// Bytes written so far: where the next page starts.
@@ -43,6 +57,9 @@ final class ParquetFileWriter {
         var offset: Int64
         var size: Int64
         var values: Int64
+        /// Where the dictionary page starts (then `offset`), if there is one.
+        var dictionaryOffset: Int64?
+        var dataOffset: Int64
     }
 
     private struct RowGroup {
@@ -60,6 +77,8 @@ final class ParquetFileWriter {
         self.output = output
         decoder = ParquetRowDecoder(schema: schema)
         chunks = schema.leaves.map(ParquetColumnChunk.init)
+        dictionaries = schema.leaves.map { _ in ParquetDictionary() }
+        plainOnly = schema.leaves.map { $0.physical != .byteArray || !Self.dictionaries }
         try write(Self.magic)
     }
 
@@ -110,7 +129,7 @@ final class ParquetFileWriter {
         var columns: [ColumnChunk] = []
         for index in chunks.indices {
             chunks[index].finishValues()
-            columns.append(try page(chunks[index]))
+            columns.append(try page(index))
             chunks[index].reset()
         }
         rowGroups.append(RowGroup(rows: Int64(rowsInGroup), columns: columns))
@@ -118,8 +137,39 @@ final class ParquetFileWriter {
         rowsInGroup = 0
     }
 
-    /// A column chunk of one data page: its header, repetition levels, definition levels, values.
-    private func page(_ chunk: ParquetColumnChunk) throws(OutputError) -> ColumnChunk {
+    /// A column chunk: a dictionary page if its dictionary is kept, then one data page: its header, repetition
+    /// levels, definition levels, values (PLAIN, or the bit width and the `RLE_DICTIONARY` indices).
+    private func page(_ index: Int) throws(OutputError) -> ColumnChunk {
+        let chunk = chunks[index]
+        let start = offset
+        var dictionaryOffset: Int64?
+        var indices: [UInt8] = []
+        if !plainOnly[index], chunk.values.count > 0 {
+            if dictionaries[index].build(
+                chunk.values.bytes, maxDistinct: chunk.count / 2, maxBytes: Self.dictionaryBytes)
+            {
+                let dictionary = dictionaries[index]
+                var header = ThriftCompactWriter()
+                header.i32(1, 2)  // type: DICTIONARY_PAGE
+                header.i32(2, Int32(dictionary.values.count))  // uncompressed_page_size
+                header.i32(3, Int32(dictionary.values.count))  // compressed_page_size
+                header.structField(7)  // dictionary_page_header
+                header.i32(1, Int32(dictionary.count))  // num_values
+                header.i32(2, 0)  // encoding: PLAIN
+                header.endStruct()
+                dictionaryOffset = offset
+                try write(header.finish())
+                try output(dictionary.values.bytes)
+                offset += Int64(dictionary.values.count)
+                let bitWidth = max(1, ParquetLevels.bitWidth(dictionary.count - 1))
+                indices = [UInt8(bitWidth)]
+                indices += dictionary.indices.withUnsafeBufferPointer {
+                    ParquetLevels.encode($0, bitWidth: bitWidth)
+                }
+            } else {
+                plainOnly[index] = true
+            }
+        }
         func levels(_ levels: [UInt8], maximum: Int) -> [UInt8] {
             guard maximum > 0 else { return [] }
             let encoded = levels.withUnsafeBufferPointer {
@@ -130,7 +180,8 @@ final class ParquetFileWriter {
         }
         let repetitions = levels(chunk.repetitions, maximum: chunk.leaf.maxRepetition)
         let definitions = levels(chunk.definitions, maximum: chunk.leaf.maxDefinition)
-        let size = repetitions.count + definitions.count + chunk.values.count
+        let valueBytes = dictionaryOffset == nil ? chunk.values.count : indices.count
+        let size = repetitions.count + definitions.count + valueBytes
         guard size <= Int32.max else {
             throw OutputError(path: name, message: "cannot write Parquet: a column chunk over 2 GB")
         }
@@ -140,17 +191,23 @@ final class ParquetFileWriter {
         header.i32(3, Int32(size))  // compressed_page_size
         header.structField(5)  // data_page_header
         header.i32(1, Int32(chunk.count))  // num_values
-        header.i32(2, 0)  // encoding: PLAIN
+        header.i32(2, dictionaryOffset == nil ? 0 : 8)  // encoding: PLAIN or RLE_DICTIONARY
         header.i32(3, 3)  // definition_level_encoding: RLE
         header.i32(4, 3)  // repetition_level_encoding: RLE
         header.endStruct()
-        let start = offset
+        let dataOffset = offset
         try write(header.finish())
         try write(repetitions)
         try write(definitions)
-        try output(chunk.values.bytes)
-        offset += Int64(chunk.values.count)
-        return ColumnChunk(offset: start, size: offset - start, values: Int64(chunk.count))
+        if dictionaryOffset == nil {
+            try output(chunk.values.bytes)
+            offset += Int64(chunk.values.count)
+        } else {
+            try write(indices)
+        }
+        return ColumnChunk(
+            offset: start, size: offset - start, values: Int64(chunk.count), dictionaryOffset: dictionaryOffset,
+            dataOffset: dataOffset)
     }
 
     /// `FileMetaData`: the schema, the row groups and their column chunks.
@@ -191,7 +248,10 @@ final class ParquetFileWriter {
                 t.i64(2, column.offset)  // file_offset
                 t.structField(3)  // meta_data
                 t.i32(1, leaf.physical.rawValue)
-                let encodings: [Int32] = leaf.maxDefinition + leaf.maxRepetition > 0 ? [0, 3] : [0]  // PLAIN, RLE
+                // PLAIN (values or dictionary), RLE (levels, indices), RLE_DICTIONARY
+                let encodings: [Int32] =
+                    column.dictionaryOffset != nil
+                    ? [0, 3, 8] : leaf.maxDefinition + leaf.maxRepetition > 0 ? [0, 3] : [0]
                 t.list(2, of: .i32, count: encodings.count)
                 for encoding in encodings { t.i32Value(encoding) }
                 t.list(3, of: .binary, count: leaf.path.count)
@@ -200,7 +260,10 @@ final class ParquetFileWriter {
                 t.i64(5, column.values)  // num_values
                 t.i64(6, column.size)  // total_uncompressed_size
                 t.i64(7, column.size)  // total_compressed_size
-                t.i64(9, column.offset)  // data_page_offset
+                t.i64(9, column.dataOffset)  // data_page_offset
+                if let dictionaryOffset = column.dictionaryOffset {
+                    t.i64(11, dictionaryOffset)  // dictionary_page_offset
+                }
                 t.endStruct()
                 t.endStruct()
             }

@@ -1,8 +1,8 @@
-/// Parquet's RLE / bit-packed hybrid encoding, in which a data page stores its definition and repetition levels
-/// (docs/tables.md "Parquet").
+/// Parquet's RLE / bit-packed hybrid encoding, in which a data page stores its definition and repetition levels,
+/// and a dictionary-encoded page its values' indices into the dictionary (docs/tables.md "Parquet").
 ///
-/// The levels are runs: an RLE run is a header `count << 1` (a varint) and the value in a byte (levels here are at
-/// most 2 bits wide); a bit-packed run is a header `groups << 1 | 1` and groups of 8 values, each `bitWidth` bits,
+/// The values are runs: an RLE run is a header `count << 1` (a varint) and the value in `(bitWidth + 7) / 8` bytes,
+/// little-endian; a bit-packed run is a header `groups << 1 | 1` and groups of 8 values, each `bitWidth` bits,
 /// least significant bit first. A value repeated 8 times or more (nearly every level of a table: every row
 /// present) becomes an RLE run, anything else groups of 8 bit-packed; a last group of fewer than 8 ends as RLE runs.
 enum ParquetLevels {
@@ -10,21 +10,30 @@ enum ParquetLevels {
     static func bitWidth(_ maximum: Int) -> Int { maximum == 0 ? 0 : Int.bitWidth - maximum.leadingZeroBitCount }
 
     /// `levels` encoded, without the 4-byte length a data page puts before them.
-    static func encode(_ levels: UnsafeBufferPointer<UInt8>, bitWidth: Int) -> [UInt8] {
-        precondition(bitWidth >= 1 && bitWidth <= 8)
+    static func encode<Value: FixedWidthInteger & UnsignedInteger>(
+        _ levels: UnsafeBufferPointer<Value>, bitWidth: Int
+    ) -> [UInt8] {
+        precondition(bitWidth >= 1 && bitWidth <= min(32, Value.bitWidth))
         var out: [UInt8] = []
-        var packed: [UInt8] = []  // values waiting as bit-packed groups (a multiple of 8)
+        out.reserveCapacity(levels.count * bitWidth / 8 + 16)
+        // levels[packedStart..<packedEnd]: values waiting as bit-packed groups (a multiple of 8)
+        var packedStart = 0, packedEnd = 0
         let n = levels.count
-        func rle(_ value: UInt8, _ count: Int) {
+        let valueBytes = (bitWidth + 7) / 8
+        func rle(_ value: Value, _ count: Int) {
             ThriftCompactWriter.varint(UInt64(count) << 1, to: &out)
-            out.append(value)
+            var value = UInt64(value)
+            for _ in 0..<valueBytes {
+                out.append(UInt8(truncatingIfNeeded: value))
+                value >>= 8
+            }
         }
         func flushPacked() {
-            guard !packed.isEmpty else { return }
-            ThriftCompactWriter.varint(UInt64(packed.count / 8) << 1 | 1, to: &out)
-            var accumulator: UInt32 = 0, bits = 0
-            for value in packed {
-                accumulator |= UInt32(value) << UInt32(bits)
+            guard packedEnd > packedStart else { return }
+            ThriftCompactWriter.varint(UInt64((packedEnd - packedStart) / 8) << 1 | 1, to: &out)
+            var accumulator: UInt64 = 0, bits = 0
+            for k in packedStart..<packedEnd {
+                accumulator |= UInt64(levels[k]) << UInt64(bits)
                 bits += bitWidth
                 while bits >= 8 {
                     out.append(UInt8(truncatingIfNeeded: accumulator))
@@ -33,7 +42,7 @@ enum ParquetLevels {
                 }
             }
             // 8 values of any width fill whole bytes.
-            packed.removeAll(keepingCapacity: true)
+            packedStart = packedEnd
         }
         var i = 0
         while i + 8 <= n {
@@ -44,9 +53,10 @@ enum ParquetLevels {
                 flushPacked()
                 rle(value, j - i)
                 i = j
+                (packedStart, packedEnd) = (i, i)
             } else {
-                packed.append(contentsOf: levels[i..<i + 8])
                 i += 8
+                packedEnd = i
             }
         }
         flushPacked()
@@ -62,7 +72,12 @@ enum ParquetLevels {
 
     /// Decodes `count` levels (for tests: the writer's only reader is the consumers').
     static func decode(_ bytes: [UInt8], bitWidth: Int, count: Int) -> [UInt8]? {
-        var out: [UInt8] = [], at = 0
+        decodeWide(bytes, bitWidth: bitWidth, count: count).map { $0.map { UInt8($0) } }
+    }
+
+    /// Decodes `count` values up to 32 bits wide (for tests: dictionary indices).
+    static func decodeWide(_ bytes: [UInt8], bitWidth: Int, count: Int) -> [UInt32]? {
+        var out: [UInt32] = [], at = 0
         func varint() -> UInt64? {
             var value: UInt64 = 0, shift: UInt64 = 0
             while at < bytes.count {
@@ -77,21 +92,24 @@ enum ParquetLevels {
         while out.count < count {
             guard let header = varint() else { return nil }
             if header & 1 == 0 {
-                guard at < bytes.count else { return nil }
-                out += Array(repeating: bytes[at], count: Int(header >> 1))
-                at += 1
+                let valueBytes = (bitWidth + 7) / 8
+                guard at + valueBytes <= bytes.count else { return nil }
+                var value: UInt32 = 0
+                for k in 0..<valueBytes { value |= UInt32(bytes[at + k]) << UInt32(8 * k) }
+                out += Array(repeating: value, count: Int(header >> 1))
+                at += valueBytes
             } else {
                 let values = Int(header >> 1) * 8
-                var accumulator: UInt32 = 0, bits = 0
+                var accumulator: UInt64 = 0, bits = 0
                 for _ in 0..<values {
                     while bits < bitWidth {
                         guard at < bytes.count else { return nil }
-                        accumulator |= UInt32(bytes[at]) << UInt32(bits)
+                        accumulator |= UInt64(bytes[at]) << UInt64(bits)
                         at += 1
                         bits += 8
                     }
-                    out.append(UInt8(accumulator & (1 << UInt32(bitWidth) - 1)))
-                    accumulator >>= UInt32(bitWidth)
+                    out.append(UInt32(accumulator & (1 << UInt64(bitWidth) - 1)))
+                    accumulator >>= UInt64(bitWidth)
                     bits -= bitWidth
                 }
             }
