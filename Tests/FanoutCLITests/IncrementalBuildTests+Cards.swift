@@ -108,7 +108,7 @@ extension IncrementalBuildTests {
     /// The feed entries `-v` says a build rendered and read from the previous build's store.
     static func feedEntries(_ result: CLI.Result) -> (rendered: Int, read: Int)? { counts(result, "feed entries") }
 
-    private static func counts(_ result: CLI.Result, _ what: String) -> (rendered: Int, read: Int)? {
+    static func counts(_ result: CLI.Result, _ what: String) -> (rendered: Int, read: Int)? {
         guard
             let line = result.stderr.split(separator: "\n").first(where: { $0.hasPrefix("  \(what): ") }),
             let match = line.dropFirst(what.count + 4).wholeMatch(

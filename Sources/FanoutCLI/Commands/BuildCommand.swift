@@ -67,6 +67,9 @@ struct BuildCommand: ParsableCommand {
                 "  feed entries: \(CountText.grouped(summary.feedEntriesRendered)) rendered, "
                     + "\(CountText.grouped(summary.feedEntriesReused)) read from the previous build")
             printStatus(
+                "  index pages' user lists: \(CountText.grouped(summary.userListsRendered)) rendered, "
+                    + "\(CountText.grouped(summary.userListsReused)) read from the previous build")
+            printStatus(
                 "  time: "
                     + Self.describe(
                         analysis.phases.map { BuildPhase(name: $0.phase, seconds: $0.seconds) } + summary.phases))
@@ -86,9 +89,13 @@ struct BuildCommand: ParsableCommand {
             + "\(CountText.grouped(summary.carriedOver)) carried over, \(CountText.grouped(summary.deleted.count)) deleted"
     }
 
-    /// "read 0.42 s, derive 0.08 s, …, pages 3.10 s (keys 0.40 s, templates 4.50 s, files 1.10 s over all threads)".
+    /// "read 0.420 s, derive 0.080 s, …, pages 3.10 s (keys 0.400 s, templates 4.50 s, files 1.10 s over all
+    /// threads)": milliseconds under a second, where a rebuild's rate of rendering is read from a phase of a few
+    /// hundredths (docs/performance.md "Rebuilds after a new post").
     static func describe(_ phases: [BuildPhase]) -> String {
-        func seconds(_ phase: BuildPhase) -> String { "\(phase.name) \(String(format: "%.2f", phase.seconds)) s" }
+        func seconds(_ phase: BuildPhase) -> String {
+            "\(phase.name) \(String(format: phase.seconds < 1 ? "%.3f" : "%.2f", phase.seconds)) s"
+        }
         return phases.map { phase in
             phase.parts.isEmpty
                 ? seconds(phase)

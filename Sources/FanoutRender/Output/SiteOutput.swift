@@ -25,6 +25,9 @@ public struct SiteOutput: Sendable {
         /// Feed entries (a post as feeds show it) rendered, and read from the card store instead.
         public var feedEntriesRendered = 0
         public var feedEntriesReused = 0
+        /// The index pages' lists of users (``FragmentCache``) rendered, and read from the card store instead.
+        public var userListsRendered = 0
+        public var userListsReused = 0
         /// How long each part of the build took (``SiteBuilder/build(into:force:progress:)`` fills it in).
         public var phases: [BuildPhase] = []
 
@@ -144,7 +147,9 @@ public struct SiteOutput: Sendable {
             deleted: deleted.sorted())
         summary.cardsRendered = cards?.renderedCards ?? 0
         summary.cardsReused = cards?.read ?? 0
-        summary.feedEntriesRendered = cards.map { $0.rendered.count - $0.renderedCards } ?? 0
+        summary.feedEntriesRendered = cards.map { $0.rendered.count - $0.renderedCards - $0.renderedRows } ?? 0
+        summary.userListsRendered = cards?.renderedRows ?? 0
+        summary.userListsReused = cards?.rowsRead ?? 0
         summary.feedEntriesReused = cards?.feedEntriesRead ?? 0
         let store = try cards.flatMap { cards throws(OutputError) in
             try CardStoreUpdate(

@@ -87,7 +87,7 @@ struct AtomFeed: InputHashable {
     static let tail = "</feed>\n"
 
     /// `entry`'s text, in a feed whose way back to the root is `toRoot`: the same in every feed that lists the
-    /// post, so that a build makes it once (``CardCache/feedEntry(_:_:)``).
+    /// post, so that a build makes it once (``CardCache/appendFeedEntry(_:to:_:)``).
     static func entryText(_ entry: Entry, toRoot: String, baseURL: String?) -> String {
         func link(_ path: String) -> String { baseURL.map { $0 + path } ?? toRoot + path }
         let entryID = baseURL.map { $0 + entry.path } ?? Self.tagPrefix + "post/" + SafeFileName.forKey(entry.key)

@@ -18,6 +18,8 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     /// rendering one, and its cards' keys; nil for `serve`, which keeps none.
     private let store: CardStore?
     private let inputs: PageInputCache
+    /// The index's rows as its pages rendered them, kept in the same store (``FragmentCache``).
+    let fragments: FragmentCache
     /// The input hashes of `post-card` and `post-card.md`, with the renderer's, and of a feed entry (the renderer,
     /// the base URL): part of every kept text's key.
     private let templateKeys: (html: UInt64, markdown: UInt64, feed: UInt64)
@@ -61,6 +63,7 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
         self.templates = templates
         self.inputs = inputs
         self.store = used ? store : nil
+        fragments = FragmentCache(store: used ? store : nil, templates: templates)
         func templateKey(_ name: String) -> UInt64 {
             var hasher = StableHasher()
             hasher.combine(RendererIdentity.hash)
@@ -114,11 +117,12 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
         kept(p, markdown ? 1 : 0) { render(p, markdown: markdown) }
     }
 
-    /// Post `p`'s entry in a feed two folders deep (`users/<uid>/feed.xml`), made by `make` when neither this
-    /// build nor the store has it: what a feed shows of a post is the same in every feed that lists it, as a card is.
-    func feedEntry(_ p: Int, _ make: () -> String) -> String {
-        guard !texts.isEmpty else { return make() }
-        return String(decoding: kept(p, 2, make), as: UTF8.self)
+    /// Post `p`'s entry in a feed two folders deep (`users/<uid>/feed.xml`), appended to `out`; made by `make` when
+    /// neither this build nor the store has it: what a feed shows of a post is the same in every feed that lists it,
+    /// as a card is. A feed inserts the entry as the bytes kept here, with no `String` made of it for every feed.
+    func appendFeedEntry(_ p: Int, to out: inout [UInt8], _ make: () -> String) {
+        guard !texts.isEmpty else { return out.append(contentsOf: make().utf8) }
+        out.append(contentsOf: kept(p, 2, make))
     }
 
     /// Post `p`'s kept text of kind `kind` (``keptSlots``): this build's, the store's, or made by `make`.
@@ -215,7 +219,8 @@ extension CardCache {
         func slotOf(_ card: Int) -> Int {
             Self.slotsPerPost * (card / Self.keptPerPost) + Self.keptSlots[card % Self.keptPerPost]
         }
-        guard let store, (0..<cardKeys.count).contains(where: { made[slotOf($0)].load(ordering: .acquiring) })
+        guard let store,
+            fragments.used || (0..<cardKeys.count).contains(where: { made[slotOf($0)].load(ordering: .acquiring) })
         else { return nil }
         var contents = CardStoreContents(rendered: [], kept: [], read: 0)
         // The keys of the texts this build did not make, looked up in the store's sorted records at once.
@@ -239,6 +244,11 @@ extension CardCache {
             }
         }
         contents.kept += store.records(unmade)
+        let rows = fragments.storeContents()
+        contents.rendered += rows.rendered
+        contents.kept += rows.kept
+        contents.renderedRows = rows.rendered.count
+        contents.rowsRead = rows.read
         return contents
     }
 }
@@ -255,4 +265,7 @@ struct CardStoreContents {
     var renderedCards = 0
     /// How many feed entries the feeds showed from the previous store instead of rendering them.
     var feedEntriesRead = 0
+    /// How many of ``rendered`` are index pages' lists of users (``FragmentCache``), and how many were read instead.
+    var renderedRows = 0
+    var rowsRead = 0
 }

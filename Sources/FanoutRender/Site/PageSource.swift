@@ -11,6 +11,9 @@ struct PageSource {
         case template(String, [String: Any])
         /// Text made without a template (assets, the search data, the JSON report, the sitemap, feeds): its own input.
         case text(String)
+        /// Such text as UTF-8 bytes, made as bytes (a feed, whose entries are kept as bytes: ``CardCache/appendFeedEntry(_:to:_:)``),
+        /// so that no `String` is made of it only to be written.
+        case bytes([UInt8])
     }
 
     /// Where the page lives, relative to the site's root.
@@ -29,15 +32,20 @@ struct PageSource {
             hasher.combine(templateValue: values)
         case .text(let text):
             hasher.combine(text)
+        case .bytes(let bytes):
+            // As the same text's: a page's key does not depend on how its text was made.
+            hasher.combine(bytes.withUnsafeBufferPointer(StableHasher.hash))
         }
         return hasher.finalize()
     }
 
-    /// The page's text as UTF-8 bytes, for its file.
-    func renderBytes(templates: TemplateSet) throws(RenderError) -> [UInt8] {
+    /// The page's text as UTF-8 bytes, for its file. `fragments`: the build's kept list items (``TemplateFragments``).
+    func renderBytes(templates: TemplateSet, fragments: (any TemplateFragments)? = nil) throws(RenderError) -> [UInt8] {
         switch body {
-        case .template(let name, let values): return try templates.renderBytes(values, template: name)
+        case .template(let name, let values):
+            return try templates.renderBytes(values, template: name, fragments: fragments)
         case .text(let text): return Array(text.utf8)
+        case .bytes(let bytes): return bytes
         }
     }
 
@@ -46,6 +54,7 @@ struct PageSource {
         switch body {
         case .template(let name, let values): return try templates.render(values, template: name)
         case .text(let text): return text
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
         }
     }
 }

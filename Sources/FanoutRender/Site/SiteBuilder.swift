@@ -154,7 +154,9 @@ public struct SiteBuilder: Sendable {
                         ?? work.timed(\.values) {
                             try renderer.source(pending.job!, path: pending.path)
                         }
-                    try write(source, inputKey: pending.key, into: output, work: &work, log: &log)
+                    try write(
+                        source, inputKey: pending.key, into: output, work: &work, log: &log,
+                        fragments: renderer.cards.fragments)
                 } catch {
                     state.withLock { if $0.failure == nil { $0.failure = error } }
                 }
@@ -200,9 +202,11 @@ public struct SiteBuilder: Sendable {
     }
 
     private func write(
-        _ source: PageSource, inputKey: UInt64, into output: SiteOutput, work: inout PageWork, log: inout SiteOutput.Log
+        _ source: PageSource, inputKey: UInt64, into output: SiteOutput, work: inout PageWork,
+        log: inout SiteOutput.Log,
+        fragments: FragmentCache? = nil
     ) throws {
-        let bytes = try work.timed(\.templates) { try source.renderBytes(templates: templates) }
+        let bytes = try work.timed(\.templates) { try source.renderBytes(templates: templates, fragments: fragments) }
         try work.timed(\.files) { try output.write(bytes, to: source.path, inputKey: inputKey, log: &log) }
     }
 }

@@ -108,13 +108,22 @@ public struct TemplateSet: Sendable {
 
     /// ``render(_:template:)``'s text as UTF-8 bytes: how `build` renders a page, whose bytes go to its file as they
     /// are (``SiteOutput/write(_:to:inputKey:log:)``).
-    func renderBytes(_ context: [String: Any], template name: String) throws(RenderError) -> [UInt8] {
+    func renderBytes(
+        _ context: [String: Any], template name: String, fragments: (any TemplateFragments)? = nil
+    ) throws(RenderError) -> [UInt8] {
         recorder?.record(context, template: name)
         if compiled.renders(name) {
-            return compiled.bytes(.dictionary(context.mapValues(TemplateValue.init)), template: name, capacity: 65_536)
-                ?? []
+            return compiled.bytes(
+                .dictionary(context.mapValues(TemplateValue.init)), template: name, capacity: 65_536,
+                fragments: fragments) ?? []
         }
         return Array(try swiftMustache(context, template: name).utf8)
+    }
+
+    /// The hashes of the bodies of the sections named `list` that rendering `template` with Fanout's engine may reach
+    /// (``CompiledTemplates/listBodyHashes(named:in:)``); empty when swift-mustache renders it.
+    func listBodyHashes(named list: String, in template: String) -> [UInt64] {
+        compiled.listBodyHashes(named: list, in: template)
     }
 
     /// Renders `values` with the template called `name` (its file name without `.mustache`).

@@ -15,9 +15,22 @@ protocol TemplateValues: MustacheParent, MustacheTransformable, MustacheCustomRe
 
     /// The value called `name`, nil when absent.
     func value(named name: String) -> TemplateValue?
+
+    /// A hash of everything a section's body renders from these values (with the renderer), when the engine may keep
+    /// the text of a list of them and copy it wherever the same list comes again (``TemplateFragments``); nil (the
+    /// default) to render it every time.
+    var fragmentKey: UInt64? { get }
+
+    /// Whether every value of the type answers each name any of them answers (no value is ever absent): then one
+    /// value tells whether a list of them answers a section's names (``TemplateFragments``). False by default.
+    static var answersEveryName: Bool { get }
 }
 
 extension TemplateValues {
+    var fragmentKey: UInt64? { nil }
+
+    static var answersEveryName: Bool { false }
+
     /// The value called `name`, as swift-mustache takes it.
     func child(named name: String) -> Any? { value(named: name)?.any }
 

@@ -4,17 +4,21 @@ enum IndexValues {
     static func values(_ r: PageRenderer, _ job: PageJob, path: String) -> [String: Any] {
         let (dataset, derived, page) = (r.dataset, r.derived, job.page)
         let pagination = Pagination(perPage: r.perPage, count: r.usersByName.count)
-        let users: [[String: Any]] = r.usersByName[pagination.range(of: page)].map { u in
+        let root = SiteLinks.root(of: path)
+        let users: [IndexRow] = r.usersByName[pagination.range(of: page)].map { u in
             let key = dataset.users[u].key
-            return [
-                "username": r.views.username(u), "uid": dataset.key(key),
-                "timelineHref": r.links.timeline(key), "profileHref": r.links.profile(key),
-                "postCount": CountText.grouped(derived.ownPosts[u].count),
-                "timelineCount": CountText.grouped(derived.timelines[u].count),
-                "followerCount": CountText.grouped(derived.followers[u].count),
-                "followingCount": CountText.grouped(derived.followedKeys[u].count { $0 != key }),
-            ]
+            return IndexRow(
+                username: r.views.username(u), uid: dataset.key(key),
+                timelineHref: r.links.timeline(key), profileHref: r.links.profile(key),
+                postCount: CountText.grouped(derived.ownPosts[u].count),
+                timelineCount: CountText.grouped(derived.timelines[u].count),
+                followerCount: CountText.grouped(derived.followers[u].count),
+                followingCount: CountText.grouped(derived.followedKeys[u].count { $0 != key }),
+                root: root)
         }
+        // Every build writing the index makes every page's values, rendered or not: the store keeps the rows of
+        // the pages it does not render too, under the keys their pages render them with.
+        r.cards.fragments.register(list: users.map(\.key), named: "users", in: job.declaration.template ?? "index")
         let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
         let userCount = r.usersByName.count
         var values: [String: Any] = [
@@ -25,7 +29,6 @@ enum IndexValues {
             "findingCount": CountText.grouped(r.audit.findings.count),
             "findingsText": CountText.phrase(r.audit.findings.count, "finding", "findings"),
         ]
-        let root = SiteLinks.root(of: path)
         let files = job.declaration.path
         var nav = pagination.values(page: page, labels: ("← Previous", "Next →")) {
             root + files.path(name: "", page: $0)

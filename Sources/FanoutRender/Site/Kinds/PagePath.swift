@@ -37,6 +37,10 @@ struct PagePath: Sendable {
     /// Page `page`'s file name in its folder: what the pages of one list link each other by.
     func file(page: Int) -> String {
         let path = path(name: "", page: page)
+        // After the last slash, found by byte: a timeline page links a handful of its list's pages.
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.index(after: slash) != path.utf8.endIndex {
+            return String(path[path.utf8.index(after: slash)...])
+        }
         return path.split(separator: "/").last.map(String.init) ?? path
     }
 

@@ -48,11 +48,43 @@ struct CompiledTemplates: Sendable {
 
     /// ``render(_:template:)``'s UTF-8 bytes, for a page written to a file as they are: making a `String` of them
     /// would check every byte again. `capacity`: the bytes to reserve, about what the template renders.
-    func bytes(_ value: TemplateValue, template name: String, capacity: Int) -> [UInt8]? {
+    /// `fragments`: where list items' bodies are kept and copied from (``TemplateFragments``).
+    func bytes(
+        _ value: TemplateValue, template name: String, capacity: Int, fragments: (any TemplateFragments)? = nil
+    ) -> [UInt8]? {
         guard renderable.contains(name), let list = nodes[name] else { return nil }
-        var renderer = TemplateRenderer(templates: nodes, text: pool, value: value, capacity: capacity)
+        var renderer = TemplateRenderer(
+            templates: nodes, text: pool, value: value, capacity: capacity, fragments: fragments)
         renderer.render(list, TemplateRenderer.Frame(escaping: .html))
         return renderer.out
+    }
+
+    /// The hashes (``TemplateFragmentKey/hash(_:pool:)``) of the bodies of the sections named `list` (not inverted) that
+    /// rendering `template` may reach, through its partials and parents: what the keys of a kept list of that name
+    /// are made with (``TemplateFragments``). Empty when `template` is not rendered here.
+    func listBodyHashes(named list: String, in template: String) -> [UInt64] {
+        guard renderable.contains(template) else { return [] }
+        var hashes: [UInt64] = [], visited: Set<String> = [template]
+        func walk(_ nodes: [TemplateNode]) {
+            for node in nodes {
+                switch node {
+                case .section(let name, let body, let inverted):
+                    if !inverted, name.head == list, name.tail.isEmpty, name.start == .stack {
+                        hashes.append(TemplateFragmentKey.hash(body, pool: pool))
+                    }
+                    walk(body)
+                case .partial(let name, _, let overrides):
+                    for body in overrides?.values ?? [:].values { walk(body) }
+                    if visited.insert(name).inserted, let included = self.nodes[name] { walk(included) }
+                case .block(_, let body, _, _):
+                    walk(body)
+                case .text, .variable, .contentType:
+                    break
+                }
+            }
+        }
+        walk(nodes[template] ?? [])
+        return Array(Set(hashes)).sorted()
     }
 
     /// The templates `nodes` include, as partials or parents, at any depth of sections and blocks.

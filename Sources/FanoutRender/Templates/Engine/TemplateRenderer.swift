@@ -21,9 +21,15 @@ struct TemplateRenderer {
     private let text: Unmanaged<TemplateTextPool>
     private var stack: [TemplateValue]
     private(set) var out: [UInt8] = []
+    /// Where the bodies rendered for items with a ``TemplateValues/fragmentKey`` are kept; nil to keep none.
+    private let fragments: (any TemplateFragments)?
 
-    init(templates: [String: [TemplateNode]], text: TemplateTextPool, value: TemplateValue, capacity: Int) {
+    init(
+        templates: [String: [TemplateNode]], text: TemplateTextPool, value: TemplateValue, capacity: Int,
+        fragments: (any TemplateFragments)? = nil
+    ) {
         self.templates = templates
+        self.fragments = fragments
         self.text = .passUnretained(text)
         stack = [value]
         stack.reserveCapacity(8)
@@ -67,10 +73,27 @@ struct TemplateRenderer {
             case nil, .null, .bool(false): break
             case .bool(true): render(body, frame, escaping: escaping)
             case .list(let items):
+                // What the body renders over these items follows from their values and its text alone: copied
+                // when kept (``TemplateFragments``), else rendered and kept.
+                var kept: (fragments: any TemplateFragments, key: UInt64, at: Int)?
+                if let fragments, escaping == .html, frame.indentation?.isEmpty ?? true,
+                    let key = listKey(items, body)
+                {
+                    if let bytes = fragments.fragment(key) {
+                        out.append(contentsOf: bytes)
+                        break
+                    }
+                    kept = (fragments, key, out.count)
+                }
                 for item in items {
                     stack.append(item)
                     render(body, frame, escaping: escaping)
                     stack.removeLast()
+                }
+                if let kept {
+                    out.withUnsafeBytes {
+                        kept.fragments.keep(kept.key, UnsafeRawBufferPointer(rebasing: $0[kept.at...]))
+                    }
                 }
             case let value?:
                 stack.append(value)
@@ -111,6 +134,43 @@ struct TemplateRenderer {
         case .contentType(let changed):
             escaping = changed
         }
+    }
+
+    /// The key of `body` rendered over `items` (``TemplateFragmentKey/list(body:items:)``), when it may be kept: the
+    /// items are values of one type that answers every name for each value, each with a key, answering every name
+    /// `body` looks up.
+    private func listKey(_ items: [TemplateValue], _ body: [TemplateNode]) -> UInt64? {
+        guard case .object(let first)? = items.first, type(of: first).answersEveryName,
+            Self.answers(first, everyNameIn: body)
+        else { return nil }
+        let itemType = ObjectIdentifier(type(of: first))
+        var keys: [UInt64] = []
+        keys.reserveCapacity(items.count)
+        for item in items {
+            guard case .object(let values) = item, ObjectIdentifier(type(of: values)) == itemType,
+                let key = values.fragmentKey
+            else { return nil }
+            keys.append(key)
+        }
+        let bodyHash = text._withUnsafeGuaranteedRef { TemplateFragmentKey.hash(body, pool: $0) }
+        return TemplateFragmentKey.list(body: bodyHash, items: keys)
+    }
+
+    /// Whether `values` answer every name `nodes` look up, at any depth, and `nodes` include no partial or block:
+    /// then nothing below `values` on the stack reaches what they render.
+    private static func answers(_ values: any TemplateValues, everyNameIn nodes: [TemplateNode]) -> Bool {
+        for node in nodes {
+            switch node {
+            case .text, .contentType: continue
+            case .variable(let name, _):
+                if let head = name.head, values.value(named: head) == nil { return false }
+            case .section(let name, let body, _):
+                if let head = name.head, values.value(named: head) == nil { return false }
+                if !answers(values, everyNameIn: body) { return false }
+            case .partial, .block: return false
+            }
+        }
+        return true
     }
 
     private static func indent(_ outer: [UInt8]?, _ own: [UInt8]?) -> [UInt8]? {

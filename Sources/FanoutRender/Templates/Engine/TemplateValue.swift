@@ -32,6 +32,7 @@ enum TemplateValue {
         case let number as Int: self = .int(number)
         case let values as any TemplateValues: self = .object(values)
         case let items as [PostItem]: self = .list(items.map { .object($0) })
+        case let items as [IndexRow]: self = .list(items.map { .object($0) })
         case let values as [String: Any]: self = .dictionary(values.mapValues(TemplateValue.init))
         case let items as [[String: Any]]: self = .list(items.map { .dictionary($0.mapValues(TemplateValue.init)) })
         case let items as [Any]: self = .list(items.map(TemplateValue.init))
