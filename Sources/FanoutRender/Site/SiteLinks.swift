@@ -24,6 +24,17 @@ struct SiteLinks {
 
     /// The prefix that leads from a page at `path` back to the root, e.g. `../../` for `users/x/index.html`.
     static func root(of path: String) -> String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        // The path's non-empty parts, counted by byte rather than split into strings: every page asks.
+        var parts = 0
+        var inPart = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                inPart = false
+            } else if !inPart {
+                inPart = true
+                parts += 1
+            }
+        }
+        return String(repeating: "../", count: max(0, parts - 1))
     }
 }

@@ -21,6 +21,7 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     /// `common` plus the page's own values and its `root` prefix.
     func page(_ path: String, title: String, _ values: [String: Any]) -> [String: Any] {
         var context = common
+        context.reserveCapacity(common.count + values.count + 2)
         context["root"] = SiteLinks.root(of: path)
         context["title"] = title
         for (key, value) in values { context[key] = value }
