@@ -175,9 +175,11 @@ public struct SiteBuilder: Sendable {
         return log
     }
 
-    /// Runs `body` on the ranges of `0..<count`, 64 at a time, on every core: pages are independent.
+    /// Runs `body` on the ranges of `0..<count`, on every core: pages are independent. 64 at a time, or fewer when
+    /// that would leave fewer than 8 ranges a core: a rebuild of 417 pages in ranges of 64 was 7 ranges on 2 cores,
+    /// one core doing 4 and the other 2.5, a fifth of the phase idle (docs/performance.md "Rebuilds after a new post").
     private static func inChunks(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let size = 64
+        let size = max(1, min(64, count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
         DispatchQueue.concurrentPerform(iterations: (count + size - 1) / size) { c in
             body((c * size)..<min(count, (c + 1) * size))
         }
