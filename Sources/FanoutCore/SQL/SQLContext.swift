@@ -223,8 +223,14 @@ package struct SQLContext: Sendable {
 
     /// What messages call the user with uid `key`: their username, else display name, else the uid;
     /// `no one` for a missing owner (`CheckContext.name`).
+    ///
+    /// `live_users` holds one row per uid, so the subquery returns at most one row and needs no aggregate: Spark
+    /// plans it as a broadcast hash join to the live users (a "single" join, which would fail on a second row),
+    /// one hash table that every lookup of a query reuses, where `max(…)` made Spark sort and aggregate the live
+    /// users again for each of the 19 lookups of a run (the rules' union on the 1.1 GB export: 104.5 → 88.2 CPU-s;
+    /// docs/performance.md "The rules on Spark and DuckDB"). DuckDB took the same time either way.
     package func name(_ key: String) -> String {
-        "CASE WHEN \(key) IS NULL THEN 'no one' ELSE coalesce((SELECT max(coalesce(n.username, n.name)) FROM live_users n "
+        "CASE WHEN \(key) IS NULL THEN 'no one' ELSE coalesce((SELECT coalesce(n.username, n.name) FROM live_users n "
             + "WHERE n.user = \(key)), \(key)) END"
     }
 
