@@ -53,6 +53,10 @@ import Testing
         #expect(FanoutCommand.run(["check", demo, "--format", "json", "--output", "/dev/null"]) == 1)
         #expect(
             FanoutCommand.run(["check", demo, "--fail-on", "never", "--format", "json", "--output", "/dev/null"]) == 0)
+        var null = stat()
+        #expect(
+            stat("/dev/null", &null) == 0 && null.st_mode & S_IFMT == S_IFCHR,
+            "an output to /dev/null is written into the device, not renamed over it")
         #expect(FanoutCommand.run(["check", demo, "--rule", "no-such-rule=off"]) == 2)
         #expect(FanoutCommand.run(["check", "/nonexistent/export.json"]) == 2)
         #expect(FanoutCommand.run(["buidl"]) == 2)

@@ -38,6 +38,19 @@ import Testing
     }
 
     /// The HTML report of `check` draws the same timeline-coverage chart as the site's report page.
+    /// `--output /dev/stdout` (a pipe here, as in `check … --output /dev/stdout | jq`) gets the report written into
+    /// it, not a file renamed over it (docs/commands.md "How outputs are written").
+    @Test func aReportToDevStdoutIsWrittenIntoThePipe() throws {
+        let cli = try CLI()
+        _ = try cli.run(["check", Self.demo, "--format", "sarif", "--output", "fanout.sarif"])
+        let piped = try cli.run(["check", Self.demo, "--format", "sarif", "--output", "/dev/stdout"])
+        #expect(piped.code == 1)
+        let written = try cli.read("fanout.sarif")
+        #expect(!piped.stdout.isEmpty && piped.stdout == written)
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "/dev/stdout is still a link")
+    }
+
     @Test func checkHTMLReportHasTheSitesCoverageChart() throws {
         let cli = try CLI()
         #expect(try cli.run(["check", Self.demo, "--format", "html", "--output", "report.html"]).code == 1)

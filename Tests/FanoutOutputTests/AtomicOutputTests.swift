@@ -39,6 +39,24 @@ import Testing
         #expect(throws: OutputError.self) { try AtomicFile.write("y", to: path("plain/inside.txt")) }
     }
 
+    /// A named pipe (likewise a device: `/dev/null`, `/dev/stdout`) is written into, as a shell's `>` would, and stays
+    /// a pipe: a file renamed over it would replace it.
+    @Test func aPipeIsWrittenIntoNotReplaced() throws {
+        let fifo = path("out.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading first, without waiting for a writer, so the writer's open does not block.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        try AtomicFile.write("through the pipe\n", to: fifo)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(reader, &buffer, buffer.count)
+        #expect(n > 0 && String(decoding: buffer.prefix(max(0, n)), as: UTF8.self) == "through the pipe\n")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a pipe")
+        #expect(contents() == ["out.fifo"], "no temporary left beside it")
+    }
+
     /// An update in place moves the staged files named, deletes the others named and the folders they leave
     /// empty, leaves every other file as it was, and leaves no temporary behind.
     @Test func anUpdateInPlaceMovesAndDeletesOnlyWhatItIsTold() throws {
