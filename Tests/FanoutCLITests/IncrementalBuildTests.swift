@@ -35,7 +35,10 @@ import Testing
         let files = cli.files(under: "site").filter { !$0.hasPrefix(".") }
         #expect(written(first) == Set(files), "a first build writes every file")
         let times = try #require(first.stderr.split(separator: "\n").first { $0.hasPrefix("  time: ") })
-        for phase in ["read", "derive", "check", "prepare", "pages", "keys", "values", "templates", "files", "commit"] {
+        for phase in [
+            "read", "derive", "check", "prepare", "manifest", "decide", "pages", "keys", "values", "templates", "files",
+            "commit",
+        ] {
             #expect(times.contains(" \(phase) ") || times.contains("(\(phase) "), "\(times)")
         }
 
@@ -52,6 +55,30 @@ import Testing
         let restored = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "-v")
         #expect(written(restored) == [victim], "\(restored.stderr.prefix(400))")
         #expect(cli.exists("site/\(victim)"))
+
+        // The carried files are found by one walk of the folder (docs/performance.md "Rebuilds after a new post"):
+        // a folder deleted by hand brings all its pages back; a file it sees as a link is looked at by its path,
+        // kept when the link leads to a file and rendered again when it leads nowhere; a top-level file deleted
+        // comes back.
+        let user = try #require(files.first { $0.hasPrefix("users/") && $0.hasSuffix("/index.html") })
+        let folder = String(user.dropLast("index.html".count))
+        let inFolder = Set(files.filter { $0.hasPrefix(folder) })
+        try FileManager.default.removeItem(at: cli.url("site/\(folder)"))
+        let linked = try #require(files.first { $0.hasPrefix("posts/") && $0 != victim })
+        let dangling = try #require(files.last { $0.hasPrefix("posts/") && $0 != victim && $0 != linked })
+        try FileManager.default.moveItem(at: cli.url("site/\(linked)"), to: cli.url("linked-copy"))
+        try FileManager.default.createSymbolicLink(
+            atPath: cli.url("site/\(linked)").path, withDestinationPath: cli.url("linked-copy").path)
+        try FileManager.default.removeItem(at: cli.url("site/\(dangling)"))
+        try FileManager.default.createSymbolicLink(
+            atPath: cli.url("site/\(dangling)").path, withDestinationPath: cli.url("nowhere").path)
+        try FileManager.default.removeItem(at: cli.url("site/style.css"))
+        let walked = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "-v")
+        #expect(written(walked) == inFolder.union([dangling, "style.css"]), "\(walked.stderr.prefix(600))")
+        #expect(inFolder.allSatisfy { cli.exists("site/\($0)") } && cli.exists("site/style.css"))
+        #expect(!written(walked).contains(linked), "a link to a file counts as the file, as `faccessat` says")
+        try FileManager.default.removeItem(at: cli.url("site/\(linked)"))
+        try FileManager.default.moveItem(at: cli.url("linked-copy"), to: cli.url("site/\(linked)"))
 
         // Fewer pages: the ones gone are deleted, with the folders they leave empty.
         let fewer = try cli.run("build", "export.json", "--out", "site", "--per-page", "1000", "-v")

@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutLocked
 import FanoutOutput
 import Foundation
 
@@ -61,6 +62,9 @@ public struct SiteOutput: Sendable {
     private let previousFolder: OpenFolder?
     /// The post cards the previous build kept (``CardStore``); empty when forced or not given.
     let previousCards: CardStore
+    /// For each of the previous manifest's files (by slot), whether one walk of the folder saw it there as a
+    /// regular file (``FolderWalk``). A file it did not see is looked at by its path (``stillThere(_:slot:)``).
+    private let seen: [Bool]
 
     /// The manifest moved in before an in-place update's files: the previous one without the files about to be
     /// written, so that a run killed in the middle of the update leaves none of them carried over on its word.
@@ -81,13 +85,14 @@ public struct SiteOutput: Sendable {
         inPlace = previous.count > 0
         previousFolder = inPlace ? OpenFolder(folder.target.path) : nil
         previousCards = cards
+        seen = previousFolder.map { [previous] in FolderWalk.seen(in: $0.descriptor, of: previous) } ?? []
     }
 
     /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still
     /// there; false when the page must be rendered.
     package func carryOver(_ relativePath: String, inputKey: UInt64, log: inout Log) -> Bool {
         guard inPlace, let slot = previous.slot(of: relativePath), previous.entries[slot].inputKey == inputKey,
-            stillThere(relativePath)
+            stillThere(relativePath, slot: slot)
         else { return false }
         log.carried.append(slot)
         return true
@@ -99,10 +104,9 @@ public struct SiteOutput: Sendable {
     {
         let entry = BuildManifest.Entry(
             inputKey: inputKey, contentHash: bytes.withUnsafeBufferPointer(StableHasher.hash))
-        let same =
-            inPlace
-            && previous.slot(of: relativePath).map { previous.entries[$0].contentHash == entry.contentHash } == true
-        let keep = same && stillThere(relativePath)
+        let slot = inPlace ? previous.slot(of: relativePath) : nil
+        let same = slot.map { previous.entries[$0].contentHash == entry.contentHash } == true
+        let keep = same && stillThere(relativePath, slot: slot)
         if !keep {
             var failure: OutputError?
             bytes.withUnsafeBytes { bytes in
@@ -113,8 +117,12 @@ public struct SiteOutput: Sendable {
         log.rendered.append((relativePath, entry, !keep))
     }
 
-    /// Whether the previous build's file is still in the folder (not deleted by hand since).
-    private func stillThere(_ relativePath: String) -> Bool {
+    /// Whether the previous build's file is still in the folder (not deleted by hand since). A file the walk of the
+    /// folder saw (``seen``) is; any other is looked at by its path, as every file was before the walk: one
+    /// `faccessat` each was a tenth of a rebuild with nothing changed (docs/performance.md "Rebuilds after a new
+    /// post").
+    private func stillThere(_ relativePath: String, slot: Int?) -> Bool {
+        if let slot, slot < seen.count, seen[slot] { return true }
         // Relative to the open folder: a rebuild looks at every carried file, and the path's walk from the root
         // was most of that look's cost (docs/performance.md "Rebuilds after a new post").
         guard let previousFolder else { return access(folder.target.path + "/" + relativePath, F_OK) == 0 }
@@ -219,4 +227,72 @@ private final class OpenFolder: Sendable {
     }
 
     deinit { close(descriptor) }
+}
+
+/// One walk of a site's folder, reading each folder's entries once (`getdents`), instead of one look at each file by
+/// its path: which of a manifest's files it has as regular files. The walk follows no symbolic link; a file it does not
+/// see as a regular file (a link, an entry of unknown type, one in a linked or hidden folder, one deleted) is left for a
+/// look by its path, so what it says of a file is what that look would say, only cheaper.
+enum FolderWalk {
+    /// Whether each of `manifest`'s files (by slot) is a regular file in the folder open as `descriptor`.
+    static func seen(in descriptor: Int32, of manifest: BuildManifest) -> [Bool] {
+        var seen = [Bool](repeating: false, count: manifest.count)
+        guard manifest.count > 0 else { return seen }
+        // The folders, walked breadth first until there are enough to share among the cores, then each one's tree
+        // on a core of its own.
+        var folders = [""]
+        while !folders.isEmpty && folders.count < 64 {
+            var next: [String] = []
+            for prefix in folders {
+                let found = list(prefix, in: descriptor, manifest: manifest, recurse: false)
+                for slot in found.slots { seen[slot] = true }
+                next += found.folders
+            }
+            folders = next
+        }
+        let results = Locked([Int]())
+        let trees = folders
+        DispatchQueue.concurrentPerform(iterations: trees.count) { i in
+            let found = list(trees[i], in: descriptor, manifest: manifest, recurse: true)
+            results.withLock { $0 += found.slots }
+        }
+        for slot in results.withLock({ $0 }) { seen[slot] = true }
+        return seen
+    }
+
+    /// The manifest's slots of the regular files in folder `prefix` (`""`, or a relative path ending in `/`), and
+    /// its subfolders (each ending in `/`), or, with `recurse`, those of its whole tree and no folders.
+    private static func list(_ prefix: String, in descriptor: Int32, manifest: BuildManifest, recurse: Bool) -> (
+        slots: [Int], folders: [String]
+    ) {
+        var slots: [Int] = []
+        var folders: [String] = []
+        var stack = [prefix]
+        while let folder = stack.popLast() {
+            let fd = openat(
+                descriptor, folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            guard let dir = fdopendir(fd) else {
+                close(fd)
+                continue
+            }
+            while let entry = readdir(dir) {
+                let type = entry.pointee.d_type
+                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                }
+                if type == UInt8(DT_DIR) {
+                    // Hidden folders (`.`, `..`, the card store, a `.git` kept in the folder) hold no page of
+                    // Fanout's names; a file in one would be looked at by its path.
+                    if name.utf8.first == UInt8(ascii: ".") { continue }
+                    let sub = folder + name + "/"
+                    if recurse { stack.append(sub) } else { folders.append(sub) }
+                } else if type == UInt8(DT_REG), let slot = manifest.slot(of: folder + name) {
+                    slots.append(slot)
+                }
+            }
+            closedir(dir)
+        }
+        return (slots, folders)
+    }
 }

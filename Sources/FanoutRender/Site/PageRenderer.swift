@@ -41,7 +41,7 @@ struct PageRenderer: @unchecked Sendable {
     func fileName(_ subject: PageSubject, _ item: Int) -> String {
         switch subject {
         case .site: ""
-        case .user: links.name(dataset.users[item].key)
+        case .user: views.userFileNames[item]
         case .post: links.name(dataset.posts[item].key)
         case .content: SafeFileName.forKey(pages[item].name)
         case .asset: assetNames[item]
