@@ -99,13 +99,18 @@ package struct SQLContext: Sendable {
         shared ? "" : "like_counts AS (\n  \(likeCountsQuery.replacing("\n", with: "\n  "))\n)"
     }
 
+    /// On Spark the likes are distributed by post before the first aggregation (a `REPARTITION` hint), so that
+    /// both aggregations (by post and user, then by post) and the broadcast join between them share that one
+    /// shuffle, where Spark shuffled the likes by (post, user) and then the pairs again by post (docs/performance.md
+    /// "The rules on Spark and DuckDB"). DuckDB's query is unchanged.
     var likeCountsQuery: String {
-        """
-        SELECT c.post AS post, count(u.user) AS n, max(c.times) AS most
-        FROM (SELECT l.post AS post, l.user AS user, count(*) AS times FROM \(table("likes")) l GROUP BY l.post, l.user) c
-        LEFT JOIN live_users u ON u.user = c.user
-        GROUP BY c.post
-        """
+        let likes = dialect == .spark ? "(SELECT /*+ REPARTITION(post) */ * FROM \(table("likes")))" : table("likes")
+        return """
+            SELECT c.post AS post, count(u.user) AS n, max(c.times) AS most
+            FROM (SELECT l.post AS post, l.user AS user, count(*) AS times FROM \(likes) l GROUP BY l.post, l.user) c
+            LEFT JOIN live_users u ON u.user = c.user
+            GROUP BY c.post
+            """
     }
 
     // MARK: values
