@@ -7,10 +7,10 @@ import Foundation
 /// For small outputs ``write(_:to:)`` does it all at once; large ones (a repaired export) are streamed with
 /// ``append(_:)``.
 ///
-/// A path that names something other than a file or a folder (`/dev/null`, `/dev/stdout`, a named pipe: docs/commands.md
-/// "How outputs are written") is written in place, as a shell's `>` would: renaming a file over it would replace the device or pipe
-/// itself (as root, `--output /dev/null` once left a regular file at `/dev/null`). Such a write cannot be undone, so
-/// an abandoned one keeps what it wrote.
+/// A path that names something other than a file or a folder (`/dev/null`, `/dev/stdout`, a named pipe:
+/// docs/commands.md "How outputs are written") is written in place, as a shell's `>` would: renaming a file over it
+/// would replace the device or pipe itself (as root, `--output /dev/null` once left a regular file at `/dev/null`).
+/// Such a write cannot be undone, so an abandoned one keeps what it wrote.
 public final class AtomicFile {
     /// The final path.
     public let path: String
