@@ -70,7 +70,7 @@ let package = Package(
             name: "FanoutExport",
             dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
-        .target(name: "FanoutGenerate"),
+        .target(name: "FanoutGenerate", dependencies: ["FanoutOutput"]),
         // `fanout serve` without the HTTP stack: its path rules, what it injects into pages, and the server it needs
         // (`SiteServing`), which the executable gives; the commands and the tests build on this alone.
         .target(name: "FanoutServe", dependencies: ["FanoutCore", "FanoutLocked", "FanoutRender"]),

@@ -1,4 +1,4 @@
-import Foundation
+import FanoutOutput
 
 /// Deterministic Makestagram export generator.
 ///
@@ -93,36 +93,18 @@ public struct ExportGenerator: Sendable {
         return injector.defects
     }
 
-    /// Convenience: writes to a file path (atomically: temp file in the same
-    /// directory + rename). Returns the defects.
+    /// Streams the export into the file at `path` through Fanout's one atomic writer (``AtomicFile``): a temporary
+    /// beside it, renamed into place when complete, so a failed run leaves what was there; a device or pipe is
+    /// written in place. Returns the injected defects.
     public func write(toFile path: String) throws -> [Defect] {
-        let target = URL(fileURLWithPath: path)
-        let temp = target.deletingLastPathComponent()
-            .appendingPathComponent(
-                ".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temp.path])
-        }
-        var moved = false
-        defer { if !moved { try? FileManager.default.removeItem(at: temp) } }
-        let handle = try FileHandle(forWritingTo: temp)
-        let defects: [Defect]
+        let file = try AtomicFile(path: path)
         do {
-            defects = try write { chunk in
-                guard let base = chunk.baseAddress, chunk.count > 0 else { return }
-                try handle.write(
-                    contentsOf: Data(
-                        bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: chunk.count, deallocator: .none))
-            }
-            try handle.close()
+            let defects = try write { chunk in try file.append(chunk) }
+            try file.commit()
+            return defects
         } catch {
-            try? handle.close()
+            file.abandon()
             throw error
         }
-        if rename(temp.path, target.path) != 0 {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        moved = true
-        return defects
     }
 }

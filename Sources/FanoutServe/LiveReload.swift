@@ -21,13 +21,24 @@ public enum LiveReload {
     package static func inject(into html: String, error: String?) -> String {
         let page = Array(html.utf8)
         var bytes: [UInt8] = []
+        splice(page, insertions(in: page, error: error), bytes: { bytes += $0 }, text: { bytes += $0.utf8 })
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Hands over the page's bytes in order, with `insertions` (``insertions(in:error:)``) between them: `bytes`
+    /// gets each run of the page, `text` each insertion. The one place a page and its insertions are put together,
+    /// into a `String` here or the buffer the server sends from.
+    package static func splice(
+        _ page: [UInt8], _ insertions: [(at: Int, text: String)], bytes: (ArraySlice<UInt8>) -> Void,
+        text: (String) -> Void
+    ) {
         var done = 0
-        for insertion in insertions(in: page, error: error) {
-            bytes += page[done..<insertion.at]
-            bytes += insertion.text.utf8
+        for insertion in insertions {
+            bytes(page[done..<insertion.at])
+            text(insertion.text)
             done = insertion.at
         }
-        return String(decoding: bytes + page[done...], as: UTF8.self)
+        bytes(page[done...])
     }
 
     /// Where the script, and the banner when `error` is given, go in an HTML page's UTF-8 bytes, in order: the

@@ -8,13 +8,7 @@ extension LiveReload {
         let insertions = insertions(in: page, error: error)
         var buffer = ByteBufferAllocator().buffer(
             capacity: page.count + insertions.reduce(0) { $0 + $1.text.utf8.count })
-        var done = 0
-        for insertion in insertions {
-            buffer.writeBytes(page[done..<insertion.at])
-            buffer.writeString(insertion.text)
-            done = insertion.at
-        }
-        buffer.writeBytes(page[done...])
+        splice(page, insertions, bytes: { buffer.writeBytes($0) }, text: { buffer.writeString($0) })
         return buffer
     }
 }

@@ -59,10 +59,17 @@ struct ExportGeneratorTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["export.json"])
     }
 
-    @Test func writeToMissingDirectoryThrows() {
+    /// The file goes through Fanout's one atomic writer, which makes missing folders as every output does; a path
+    /// under a regular file throws and leaves nothing behind.
+    @Test func writeUnderAFileThrowsAndLeavesNothing() throws {
+        let folder = try TemporaryFolder("generate")
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder.path("file")))
         #expect(throws: (any Error).self) {
-            _ = try ExportGenerator(.init(users: 5)).write(toFile: "/nonexistent-dir-\(UUID().uuidString)/x.json")
+            _ = try ExportGenerator(.init(users: 5)).write(toFile: folder.path("file/x.json"))
         }
+        _ = try ExportGenerator(.init(users: 5)).write(toFile: folder.path("new/x.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "new"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("new")) == ["x.json"])
     }
 
     @Test func sinkErrorsPropagate() {

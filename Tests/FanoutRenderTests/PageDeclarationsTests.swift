@@ -90,6 +90,10 @@ import Testing
             path.path(name: "u1") == "users/u1/profile.html"
                 && path.path(name: "u1", page: 3) == "users/u1/profile-3.html")
         #expect(path.file(page: 2) == "profile-2.html")
+        // A page's file name is its path's last part: at the root the whole path, and a folder's name when the
+        // pattern ends in a slash.
+        #expect(PagePath("page.html", then: "page-{n}.html").file(page: 4) == "page-4.html")
+        #expect(PagePath("{user}/", then: "feed/{n}/").file(page: 2) == "2")
         #expect(path.match("users/a-b~12/profile-12.html")! == ("a-b~12", 12))
         #expect(path.match("users/u1/profile.html")! == ("u1", 1))
         for miss in [

@@ -33,9 +33,7 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let generator = ExportGenerator(ExportGenerator.Options(users: users, seed: seed, defects: defects))
         // Streamed through the one atomic writer, so a killed run leaves no temporary behind for long.
-        let file = try AtomicFile(path: out)
-        let injected = try generator.write { chunk in try file.append(chunk) }
-        try file.commit()
+        let injected = try generator.write(toFile: out)
         if let manifest {
             let lines = injected.map { defect in
                 "{\"kind\": \"\(defect.kind)\", \"paths\": [" + defect.paths.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -37,11 +37,14 @@ struct PagePath: Sendable {
     /// Page `page`'s file name in its folder: what the pages of one list link each other by.
     func file(page: Int) -> String {
         let path = path(name: "", page: page)
-        // After the last slash, found by byte: a timeline page links a handful of its list's pages.
-        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path.utf8.index(after: slash) != path.utf8.endIndex {
-            return String(path[path.utf8.index(after: slash)...])
-        }
-        return path.split(separator: "/").last.map(String.init) ?? path
+        // The path's last part (trailing slashes aside), found by byte: a timeline page links a handful of its
+        // list's pages.
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
+        return start < end ? String(path[start..<end]) : path
     }
 
     /// Whether a page of the kind may sit at the site's root, beside `Content/` pages and assets.
