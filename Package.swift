@@ -68,7 +68,7 @@ let package = Package(
         // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).
         .target(
             name: "FanoutExport",
-            dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
+            dependencies: ["CScan", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "SystemZlib"]),
         // Deterministic synthetic exports for tests and benchmarks.
         .target(name: "FanoutGenerate", dependencies: ["FanoutOutput"]),
         // `fanout serve` without the HTTP stack: its path rules, what it injects into pages, and the server it needs

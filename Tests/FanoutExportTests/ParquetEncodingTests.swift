@@ -93,6 +93,36 @@ import Testing
         }
     }
 
+    /// Strings are scanned 16 bytes at a time (as the reader scans them); a non-ASCII or control byte stops the
+    /// scan and is kept, an escape anywhere in a long string is unescaped, and a string ending in the last bytes of
+    /// the rows is found byte by byte.
+    @Test func longStringsAcrossTheScansSteps() throws {
+        let schema = try ParquetSchema(columns: [("path", "string")])
+        let long = String(repeating: "x", count: 20) + "é" + String(repeating: "y", count: 17)
+        let rows = "{\"path\":\"\(long)\\n\(String(repeating: "z", count: 30))\\\"\"}\n{\"path\":\"ab\"}\n"
+        var chunks = schema.leaves.map(ParquetColumnChunk.init)
+        let read = try chunks.withUnsafeMutableBufferPointer { chunks in
+            try Array(rows.utf8).withUnsafeBytes { try ParquetRowDecoder(schema: schema).decode($0, into: chunks) }
+        }
+        #expect(read.rows == 2 && read.read == rows.utf8.count)
+        let first = Array((long + "\n" + String(repeating: "z", count: 30) + "\"").utf8)
+        let expected =
+            withUnsafeBytes(of: UInt32(first.count).littleEndian, Array.init) + first
+            + withUnsafeBytes(of: UInt32(2).littleEndian, Array.init) + Array("ab".utf8)
+        #expect(Array(chunks[0].values.bytes) == expected)
+        // Unterminated, whether the scan runs out in its 16-byte steps or in the last bytes.
+        for text in ["{\"path\":\"" + String(repeating: "q", count: 40), "{\"path\":\"q"] {
+            var chunks = schema.leaves.map(ParquetColumnChunk.init)
+            #expect(throws: ParquetRowDecoder.DecodeError.self) {
+                try chunks.withUnsafeMutableBufferPointer { chunks in
+                    try Array(text.utf8).withUnsafeBytes {
+                        try ParquetRowDecoder(schema: schema).decode($0, into: chunks)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func rowsIntoColumns() throws {
         let schema = try ParquetSchema(columns: [
             ("path", "string"), ("seq", "bigint"), ("t", "double"), ("b", "boolean"),
