@@ -41,7 +41,7 @@ struct TimelineMissingRule: ConsistencyRule {
     func sql(_ q: SQLContext) -> String {
         let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post", "id": "m.post"])
         let value = q.timelineValue("m.owner", post: "m.post")
-        return q.with(q.timelineMembers)
+        return q.with(q.timelineMembersByReader)
             + q.finding(
                 paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
                 message: [
@@ -50,6 +50,6 @@ struct TimelineMissingRule: ConsistencyRule {
                     "' '", "m.post",
                 ]
             )
-            + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.table("timeline")) t WHERE t.user = m.reader AND t.post = m.post)"
+            + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.timelineByUser) t WHERE t.user = m.reader AND t.post = m.post)"
     }
 }
