@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "FanoutRender",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "FanoutOutput", "CCmark",
+                "FanoutCore", "FanoutJSON", "FanoutOutput", "CCmark", "CPrefetch",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),

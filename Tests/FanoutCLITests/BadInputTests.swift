@@ -67,6 +67,15 @@ import Testing
         #expect(refused.code == 2 && refused.stderr.contains("refusing to replace"))
         #expect(try cli.read("docs/notes.txt") == "my notes")
         #expect(cli.files(under: "docs") == ["notes.txt"])
+        // A build reads the folder's manifest and walks it while the export is read, before claiming the folder
+        // (SitePrefetch): a foreign folder holding a manifest is still refused, and nothing in it touched.
+        let manifest = "fanout-manifest 2\n0000000000000001 0000000000000002 notes.txt\n"
+        try cli.write(manifest, to: "papers/.fanout-manifest")
+        try cli.write("mine", to: "papers/notes.txt")
+        let refusedAgain = try cli.run("build", demo, "--out", "papers")
+        #expect(refusedAgain.code == 2 && refusedAgain.stderr.contains("refusing to replace"))
+        #expect(try cli.read("papers/notes.txt") == "mine")
+        #expect(try cli.read("papers/.fanout-manifest") == manifest)
 
         #expect(try cli.run("build", demo, "--out", "site").code == 0)
         try cli.write("stale", to: "site/stale.html")

@@ -46,12 +46,15 @@ struct BuildCommand: ParsableCommand {
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
         let templateSet = try settings.templates()
         let export = try input.input(project)
+        // The previous build's manifest and card store read, and its folder walked, while the export is read: they
+        // need only the folder's path (docs/site.md "Rebuilds, progress and timings").
+        let prefetch = SitePrefetch(path: out, force: force)
         let analysis = try Analysis(export, configuration: configuration)
         let builder = SiteBuilder(
             dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
             options: settings.options(exportName: export.path), templates: templateSet)
         let summary = try PhaseClock.measure("render") {
-            try builder.build(into: out, force: force) { done, total in
+            try builder.build(into: out, force: force, prefetched: prefetch) { done, total in
                 TerminalProgress.shared.update(done: min(done, total), total: total)
             }
         }

@@ -78,14 +78,36 @@ public struct SiteOutput: Sendable {
 
     /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``).
     init(path: String, force: Bool, cards: CardStore) throws(OutputError) {
+        try self.init(path: path, cards: cards, previous: Previous(path: path, force: force))
+    }
+
+    /// `previous`: what the previous build left at `path`, read before (``Previous``, while the export was read).
+    /// The folder is claimed here, after it was read: a folder that is not Fanout's fails as it would have.
+    init(path: String, cards: CardStore, previous build: Previous) throws(OutputError) {
         folder = try StagedFolder(path: path)
-        previous =
-            force
-            ? BuildManifest() : BuildManifest.text(in: folder.target).map(BuildManifest.init(text:)) ?? BuildManifest()
-        inPlace = previous.count > 0
-        previousFolder = inPlace ? OpenFolder(folder.target.path) : nil
+        previous = build.manifest
+        inPlace = build.manifest.count > 0
+        previousFolder = build.folder
         previousCards = cards
-        seen = previousFolder.map { [previous] in FolderWalk.seen(in: $0.descriptor, of: previous) } ?? []
+        seen = build.seen
+    }
+
+    /// What the previous build left in the folder, read without claiming it: its manifest, read, and its files
+    /// looked for in one walk of the folder (``FolderWalk``). It needs only the folder's path, so a build reads it
+    /// while the export is read (``SitePrefetch``); nothing is written.
+    struct Previous: Sendable {
+        let manifest: BuildManifest
+        fileprivate let folder: OpenFolder?
+        let seen: [Bool]
+
+        /// `force`: ignore the previous build (an empty manifest, no walk).
+        init(path: String, force: Bool) {
+            let target = URL(fileURLWithPath: path).standardizedFileURL
+            let text = force ? nil : BuildManifest.text(in: target)
+            manifest = text.map(BuildManifest.init(text:)) ?? BuildManifest()
+            folder = manifest.count > 0 ? OpenFolder(target.path) : nil
+            seen = folder.map { [manifest] in FolderWalk.seen(in: $0.descriptor, of: manifest) } ?? []
+        }
     }
 
     /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still

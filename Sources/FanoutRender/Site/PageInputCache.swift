@@ -1,16 +1,16 @@
+import CPrefetch
 import FanoutCore
 import Foundation
 
 /// Hashes of what many pages show, each made the first time an input key needs it (docs/site.md "Rebuilds, progress and
 /// timings"): a post's card values (a post shows on its owner's and every follower's timeline) and a user as lists show
 /// them (name and profile link, on the likers and followers of many pages).
-final class PageInputCache: @unchecked Sendable {  // the slots are only touched under the lock of their stripe
+final class PageInputCache: @unchecked Sendable {  // the slots are only read and written as atomic words
     private let views: SiteViews
     /// By post: the hash of its card's values (``PostCard/hashInput(into:)``); 0 until made.
     private let cards: UnsafeMutableBufferPointer<UInt64>
     /// By user: the hash of the user as ``SiteViews/person(_:)`` shows them; 0 until made.
     private let people: UnsafeMutableBufferPointer<UInt64>
-    private let locks = (0..<64).map { _ in NSLock() }
     /// A hash of the templates cards and hearts are rendered with: part of the key of every page showing cards.
     let cardTemplates: UInt64
     /// A hash of what every page shows whatever its kind (site title, export, navigation: ``SiteViews/common``).
@@ -76,13 +76,14 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only touched
     private func cached(_ slots: UnsafeMutableBufferPointer<UInt64>, _ i: Int, _ feed: (inout StableHasher) -> Void)
         -> UInt64
     {
-        let lock = locks[i % locks.count]
-        let known = lock.withLock { slots[i] }
+        // Without a lock: two threads that both find a slot empty make the same hash (a lock a look-up was 4 % of a
+        // rebuild with nothing changed, docs/performance.md "Rebuilds after a new post").
+        let known = fanout_load_word(slots.baseAddress! + i)
         if known != 0 { return known }
         var hasher = StableHasher()
         feed(&hasher)
         let hash = hasher.finalize()
-        lock.withLock { slots[i] = hash }
+        fanout_store_word(slots.baseAddress! + i, hash)
         return hash
     }
 }

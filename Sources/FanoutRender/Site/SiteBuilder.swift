@@ -69,22 +69,31 @@ public struct SiteBuilder: Sendable {
     /// page rendered anew whose content came out the same keeps its previous file too. `force`: ignore the previous
     /// build, rendering and writing every page. `progress` is called now and then with the number of pages done and the
     /// total.
+    /// `prefetched`: the previous build's state, read since ``SitePrefetch`` started reading it for the
+    /// same `path` and `force` (one made for another is not used).
     @discardableResult
     public func build(
-        into path: String, force: Bool = false, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        into path: String, force: Bool = false, prefetched: SitePrefetch? = nil,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
         let clock = BuildClock()
+        let prefetch =
+            prefetched.flatMap { $0.path == path && $0.force == force ? $0 : nil }
+            ?? SitePrefetch(path: path, force: force, background: false)
         // The previous build's cards are read before its folder is claimed, as its pages are made ready before:
         // a bad `Content/` page fails the build before anything is written.
         let (cards, pages) = try clock.measure("prepare") {
-            let cards = force ? CardStore() : CardStore.read(in: URL(fileURLWithPath: path).standardizedFileURL)
+            let cards = prefetch.cards()
             let pages = try SitePages(
                 dataset: dataset, derived: derived, audit: audit, options: options, templates: templates,
                 cardStore: cards)
             return (cards, pages)
         }
-        // The previous build's manifest read, and its files looked for in one walk of the folder.
-        let output = try clock.measure("manifest") { try SiteOutput(path: path, force: force, cards: cards) }
+        // The previous build's manifest read, and its files looked for in one walk of the folder (on another thread
+        // since the prefetch began: then this phase is what is left of it), then the folder claimed.
+        let output = try clock.measure("manifest") {
+            try SiteOutput(path: path, cards: cards, previous: prefetch.previous())
+        }
         do {
             let log = try render(pages, into: output, clock: clock, progress: progress)
             var summary = try clock.measure("commit") {
@@ -211,6 +220,63 @@ public struct SiteBuilder: Sendable {
     ) throws {
         let bytes = try work.timed(\.templates) { try source.renderBytes(templates: templates, fragments: fragments) }
         try work.timed(\.files) { try output.write(bytes, to: source.path, inputKey: inputKey, log: &log) }
+    }
+}
+
+/// The previous build's state in the folder a build writes (its card store, its manifest, which of its files are
+/// still there), read on another thread from when it is made, for a build into the same folder to use
+/// (``SiteBuilder/build(into:force:prefetched:progress:)``): it needs only the folder's path, so `fanout build` starts it
+/// before reading the export, and a rebuild's reading of it overlaps the export's (docs/site.md "Rebuilds, progress and
+/// timings"). It only reads: the folder is claimed, and a folder that is not Fanout's refused, by the build, as
+/// without it.
+public final class SitePrefetch: @unchecked Sendable {  // each part is written once, before its group is left
+    let path: String
+    let force: Bool
+    /// Whether the parts are read on another thread; else on the caller's, when asked for.
+    private let background: Bool
+    private let cardsRead = DispatchGroup()
+    private let previousRead = DispatchGroup()
+    private var cardStore: CardStore?
+    private var previousBuild: SiteOutput.Previous?
+
+    /// Starts reading what the previous build left at `path` on another thread; `force`: a forced build's, which
+    /// reads nothing of the previous build.
+    public convenience init(path: String, force: Bool = false) {
+        self.init(path: path, force: force, background: true)
+    }
+
+    init(path: String, force: Bool, background: Bool) {
+        self.path = path
+        self.force = force
+        self.background = background
+        guard background else { return }
+        cardsRead.enter()
+        previousRead.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            // The cards first: the build's `prepare` needs them, the manifest only after it.
+            cardStore = readCards()
+            cardsRead.leave()
+            previousBuild = SiteOutput.Previous(path: path, force: force)
+            previousRead.leave()
+        }
+    }
+
+    private func readCards() -> CardStore {
+        force ? CardStore() : CardStore.read(in: URL(fileURLWithPath: path).standardizedFileURL)
+    }
+
+    /// The previous build's card store (empty when forced), when it has been read.
+    func cards() -> CardStore {
+        guard background else { return readCards() }
+        cardsRead.wait()
+        return cardStore!
+    }
+
+    /// The previous build's manifest and which of its files are there, when they have been read.
+    func previous() -> SiteOutput.Previous {
+        guard background else { return SiteOutput.Previous(path: path, force: force) }
+        previousRead.wait()
+        return previousBuild!
     }
 }
 
