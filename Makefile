@@ -28,8 +28,10 @@ run: deps release
 # Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends. The release
 # binary they drive is built once (test-release), beside the tests' debug build: each build alone leaves a core
 # idle for long stretches (the release build compiles a module at a time with whole-module optimization: SwiftNIO
-# and Hummingbird took 263 s on one core), and side by side the two took 357 s where one after the other took 428 s;
-# make test on a clean clone 629 → 609 s. The parts then run no SwiftPM command but the Swift tests' own.
+# and Hummingbird took 263 s on one core), and side by side the two took 357 s where one after the other took 428 s.
+# make test on a clean clone gained less (629 s before; 609 and 629 s after): the validators, which ran beside the
+# debug build, now wait for the release binary and run beside the tests. The parts run no SwiftPM command but the
+# Swift tests' own.
 test: deps test-deps check-templates check-format
 	$(MAKE) -j3 --output-sync=target swift-test validate cluster-after-test-build BUILD_FANOUT=true
 
