@@ -73,14 +73,10 @@ public struct SiteOutput: Sendable {
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
     /// `force`: ignore the previous build, rendering and writing every page.
     package init(path: String, force: Bool = false) throws(OutputError) {
-        try self.init(path: path, force: force, cards: CardStore())
+        try self.init(path: path, cards: CardStore(), previous: Previous(path: path, force: force))
     }
 
-    /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``).
-    init(path: String, force: Bool, cards: CardStore) throws(OutputError) {
-        try self.init(path: path, cards: cards, previous: Previous(path: path, force: force))
-    }
-
+    /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``);
     /// `previous`: what the previous build left at `path`, read before (``Previous``, while the export was read).
     /// The folder is claimed here, after it was read: a folder that is not Fanout's fails as it would have.
     init(path: String, cards: CardStore, previous build: Previous) throws(OutputError) {

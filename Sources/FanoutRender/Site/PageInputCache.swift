@@ -1,6 +1,5 @@
 import CPrefetch
 import FanoutCore
-import Foundation
 
 /// Hashes of what many pages show, each made the first time an input key needs it (docs/site.md "Rebuilds, progress and
 /// timings"): a post's card values (a post shows on its owner's and every follower's timeline) and a user as lists show
