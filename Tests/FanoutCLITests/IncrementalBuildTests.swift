@@ -126,6 +126,42 @@ import Testing
         #expect(leftovers.isEmpty, "the killed run's temporary folder is swept: \(leftovers)")
     }
 
+    /// A rebuild killed outright after it moved in the page of a new post leaves it listed as one it was changing
+    /// (``SiteOutput/changingName``); when the next build's export has no such post, it deletes the page, which
+    /// no manifest names, so the folder ends as a full build's.
+    @Test func aNewPageOfARebuildKilledMidwayIsDeletedWhenTheNextBuildLacksIt() throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "30", "--seed", "9", "--out", "export.json").code == 0)
+        #expect(try cli.run("build", "export.json", "--out", "site", "--per-page", "3").code == 0)
+        let original = try Data(contentsOf: cli.url("export.json"))
+        var root = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+        let poster = (root["users"] as! [String: Any]).keys.sorted()[0]
+        root = FirebasePatch.apply(
+            [
+                "posts/\(poster)/zznewpost": ["caption": "new", "created_at": 1, "poster": ["uid": poster]]
+                    as [String: Any]
+            ],
+            to: root)
+        try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
+        // The rebuild's steps: the list of the files it changes moved in, then those files, then the manifest. The
+        // same rebuild of a copy says how many files it writes, so the killed one stops right after the last.
+        try FileManager.default.copyItem(at: cli.url("site"), to: cli.url("trial"))
+        let trial = written(try cli.run("build", "export.json", "--out", "trial", "--per-page", "3", "-v"))
+        #expect(trial.contains("posts/zznewpost.html"), "\(trial)")
+        let killed = try cli.run(
+            ["build", "export.json", "--out", "site", "--per-page", "3"],
+            environment: ["FANOUT_TEST_KILL_AFTER_STEPS": "\(1 + trial.count)"])
+        #expect(killed.code == 9, "killed by SIGKILL: \(killed.stderr)")
+        #expect(cli.exists("site/posts/zznewpost.html") && cli.exists("site/.fanout-manifest-changing"))
+        try original.write(to: cli.url("export.json"))
+        let next = try cli.run("build", "export.json", "--out", "site", "--per-page", "3", "-v")
+        #expect(next.code == 0, "\(next.stderr)")
+        #expect(listed("deleted", next).contains("posts/zznewpost.html"), "\(next.stderr)")
+        #expect(!cli.exists("site/.fanout-manifest-changing"))
+        #expect(try cli.run("build", "export.json", "--out", "full", "--per-page", "3").code == 0)
+        #expect(try IncrementalBuildPropertyTests.differences(cli, "site", "full").isEmpty)
+    }
+
     /// A rebuild killed while it deletes the pages it no longer makes (here, fewer pages per timeline) leaves
     /// the rest for the next build to delete; or, when the next build asks for them again (`reverted`), keeps
     /// those still there and renders those already gone.

@@ -107,4 +107,43 @@ import Testing
             text: "fanout-manifest 2\n0000000000000001 00000000000000ff a.html\n0000000000000001 a.html\n")
         #expect(keyed.count == 1)
     }
+
+    /// Paths are looked up by their bytes in a table of hashes: every one of many is found where it is, with its
+    /// entry, whatever its bytes; any other path is not; the first of two lines of one path counts.
+    @Test func findsEveryPathOfALargeManifest() {
+        let files = (0..<5000).map { i in
+            (
+                path: i % 7 == 0 ? "users/é\(i)/page-\(i % 13).html" : "posts/-N\(i)x.html",
+                entry: BuildManifest.Entry(inputKey: UInt64(i) &* 0x9E37_79B9_7F4A_7C15, contentHash: UInt64(i))
+            )
+        }
+        let text = BuildManifest.text(files)
+        let manifest = BuildManifest(text: text + "0000000000000000 0000000000000001 posts/-N1x.html\n")
+        #expect(manifest.count == files.count)
+        #expect(manifest.isSorted, "the repeated line is left out")
+        let reversed = BuildManifest(text: BuildManifest.text(Array(files.reversed()), sorted: true))
+        #expect(!reversed.isSorted && reversed.count == files.count)
+        for file in files {
+            let slot = manifest.slot(of: file.path)
+            #expect(slot.map { manifest.entries[$0] } == file.entry, "\(file.path)")
+            #expect(slot.map(manifest.path) == file.path)
+        }
+        for absent in ["posts/-N1x.htm", "posts/-N1x.html/", "", "users/é7/page-7.html ", "index.html"] {
+            #expect(manifest.slot(of: absent) == nil, "\(absent)")
+        }
+    }
+
+    /// The files a rebuild was changing when it stopped (``SiteOutput/changingName``) are unknown to the next: not
+    /// carried over, rendered again, and deleted when no page has them any more, also those the manifest lacks.
+    @Test func filesARebuildWasChangingAreUnknown() {
+        let text = BuildManifest.text([
+            ("a.html", .init(inputKey: 1, contentHash: 2)), ("b.html", .init(inputKey: 3, contentHash: 4)),
+        ])
+        let manifest = BuildManifest(bytes: Array(text.utf8), changing: ["b.html", "posts/new.html"])
+        #expect(manifest.count == 3)
+        #expect(manifest.slot(of: "a.html").map { manifest.entries[$0] } == .init(inputKey: 1, contentHash: 2))
+        #expect(manifest.slot(of: "b.html").map { manifest.entries[$0] } == .unknown)
+        #expect(manifest.slot(of: "posts/new.html").map { manifest.entries[$0] } == .unknown)
+        #expect(manifest.path(2) == "posts/new.html")
+    }
 }

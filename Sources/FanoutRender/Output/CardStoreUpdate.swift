@@ -25,10 +25,15 @@ struct CardStoreUpdate {
         // A post stored twice has one card key for both: one record a key.
         var kept = kept.sorted { $0.key < $1.key }
         kept = kept.indices.filter { $0 == 0 || kept[$0 - 1].key != kept[$0].key }.map { kept[$0] }
-        let keptKeys = Set(kept.map(\.key))
+        // A rebuild keeps some 250,000 records and renders a few cards: each rendered key is looked for in the
+        // sorted records, rather than every record's key put in a set (docs/performance.md "Rebuilds after a new
+        // post"); packs are few.
         var seen = Set<UInt64>()
-        let rendered = rendered.filter { !keptKeys.contains($0.key) && seen.insert($0.key).inserted }
-        let keptPacks = Set(kept.map(\.pack))
+        let rendered = rendered.filter { !Self.has(kept, $0.key) && seen.insert($0.key).inserted }
+        var keptPacks: [UInt32] = []
+        for record in kept where keptPacks.last != record.pack && !keptPacks.contains(record.pack) {
+            keptPacks.append(record.pack)
+        }
         let keptBytes = kept.reduce(0) { $0 + Int($1.length) }
         let packBytes = Set(previous.records.map(\.pack)).reduce(0) { $0 + (previous.packs[$1]?.bytes.count ?? 0) }
         let fold = !inPlace || packBytes - keptBytes > keptBytes || keptPacks.count >= Self.packLimit
@@ -87,6 +92,16 @@ struct CardStoreUpdate {
                 .move(from: CardStore.packName(number), to: CardStore.packName(number)),
                 .move(from: CardStore.indexName, to: CardStore.indexName),
             ] + existing.filter { !named.contains($0.key) }.map { .delete($0.value) }
+    }
+
+    /// Whether `records`, sorted by key, have one of `key`.
+    private static func has(_ records: [CardStore.Record], _ key: UInt64) -> Bool {
+        var (low, high) = (0, records.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low < records.count && records[low].key == key
     }
 
     /// The packs in the site folder at `target`, by number.

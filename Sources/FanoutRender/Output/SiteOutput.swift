@@ -66,9 +66,13 @@ public struct SiteOutput: Sendable {
     /// regular file (``FolderWalk``). A file it did not see is looked at by its path (``stillThere(_:slot:)``).
     private let seen: [Bool]
 
-    /// The manifest moved in before an in-place update's files: the previous one without the files about to be
-    /// written, so that a run killed in the middle of the update leaves none of them carried over on its word.
-    static let interimName = ".fanout-manifest-interim"
+    /// The list of the files an in-place update is about to write, moved in before them and deleted after the new
+    /// manifest: a run killed in the middle of the update leaves it, and the next build gives those files the entry
+    /// ``BuildManifest/Entry/unknown`` (rendering them again, deleting those it no longer makes) instead of carrying
+    /// any over on the old manifest's word. Before it, the previous manifest less those files was written whole for
+    /// that, a second manifest of every file of the site in each rebuild (docs/performance.md "Rebuilds after a new
+    /// post").
+    static let changingName = ".fanout-manifest-changing"
 
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
     /// `force`: ignore the previous build, rendering and writing every page.
@@ -96,11 +100,17 @@ public struct SiteOutput: Sendable {
         fileprivate let folder: OpenFolder?
         let seen: [Bool]
 
+        /// The files a rebuild stopped in the middle of changing, as its list says (``changingName``: a path a line).
+        private static func changing(in target: URL) -> [String] {
+            let list = FileBytes.contents(of: target.appendingPathComponent(SiteOutput.changingName).path) ?? []
+            return list.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        }
+
         /// `force`: ignore the previous build (an empty manifest, no walk).
         init(path: String, force: Bool) {
             let target = URL(fileURLWithPath: path).standardizedFileURL
-            let text = force ? nil : BuildManifest.text(in: target)
-            manifest = text.map(BuildManifest.init(text:)) ?? BuildManifest()
+            let bytes = force ? nil : BuildManifest.bytes(in: target)
+            manifest = bytes.map { BuildManifest(bytes: $0, changing: Self.changing(in: target)) } ?? BuildManifest()
             folder = manifest.count > 0 ? OpenFolder(target.path) : nil
             seen = folder.map { [manifest] in FolderWalk.seen(in: $0.descriptor, of: manifest) } ?? []
         }
@@ -166,7 +176,7 @@ public struct SiteOutput: Sendable {
             kept[slot] = true
             changed = changed || previous.entries[slot] != page.entry
         }
-        let deleted = previous.paths.indices.filter { !kept[$0] }.map { previous.paths[$0] }
+        let deleted = (0..<previous.count).filter { !kept[$0] }.map { previous.path($0) }
         let written = log.rendered.filter(\.written).map(\.path)
         var summary = Summary(
             rendered: log.rendered.count, written: written.sorted(), carriedOver: log.carried.count,
@@ -182,7 +192,7 @@ public struct SiteOutput: Sendable {
                 rendered: cards.rendered, kept: cards.kept, previous: previousCards, folder: folder, inPlace: inPlace)
         }
         guard inPlace else {
-            try folder.write(manifestText(log), to: BuildManifest.fileName)
+            try write(manifestBytes(log), to: BuildManifest.fileName)
             try folder.commit()
             return summary
         }
@@ -193,42 +203,53 @@ public struct SiteOutput: Sendable {
         // The files about to be deleted keep their entries: until each is deleted it is what its entry says, and
         // a run killed before deleting it leaves it for the next build to delete (or, asked for again, to carry
         // over while it is still there).
-        let changing = Set(written)
-        let interim = previous.paths.indices.filter { !changing.contains(previous.paths[$0]) }
-        try folder.write(
-            BuildManifest.text(interim.map { (previous.paths[$0], previous.entries[$0]) }, sorted: previous.isSorted),
-            to: Self.interimName)
-        try folder.write(manifestText(log), to: BuildManifest.fileName)
+        try folder.write(written.map { $0 + "\n" }.joined(), to: Self.changingName)
+        try write(manifestBytes(log), to: BuildManifest.fileName)
         try folder.commitInPlace(
-            [.move(from: Self.interimName, to: BuildManifest.fileName)]
+            [.move(from: Self.changingName, to: Self.changingName)]
                 + written.map { .move(from: $0, to: $0) } + deleted.map { .delete($0) }
-                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)] + (store?.steps ?? []))
+                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)] + (store?.steps ?? [])
+                + [.delete(Self.changingName)])
         return summary
     }
 
+    private func write(_ bytes: [UInt8], to relativePath: String) throws(OutputError) {
+        var failure: OutputError?
+        bytes.withUnsafeBytes { bytes in
+            do throws(OutputError) { try folder.write(bytes, to: relativePath) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     /// The new manifest: the entries carried over and those of the pages rendered. A rebuild renders few of many
-    /// pages, so when the previous manifest is in order, the carried entries keep its order and the rendered ones
-    /// are merged in, rather than all sorted again.
-    private func manifestText(_ log: Log) -> String {
-        let rendered = log.rendered.map { (path: $0.path, entry: $0.entry) }
+    /// pages, so when the previous manifest is in order, the carried entries keep its order (their lines copied from
+    /// it) and the rendered ones are merged in, rather than all sorted again.
+    private func manifestBytes(_ log: Log) -> [UInt8] {
+        var writer = BuildManifest.Writer(capacity: log.carried.count + log.rendered.count)
         guard previous.isSorted else {
-            return BuildManifest.text(log.carried.map { (previous.paths[$0], previous.entries[$0]) } + rendered)
-        }
-        let carried = log.carried.sorted().map { (path: previous.paths[$0], entry: previous.entries[$0]) }
-        var merged: [(path: String, entry: BuildManifest.Entry)] = []
-        merged.reserveCapacity(carried.count + rendered.count)
-        var (i, j) = (0, 0)
-        let new = rendered.sorted { $0.path < $1.path }
-        while i < carried.count || j < new.count {
-            if j == new.count || (i < carried.count && carried[i].path < new[j].path) {
-                merged.append(carried[i])
-                i += 1
-            } else {
-                merged.append(new[j])
-                j += 1
+            let files =
+                log.carried.map { (path: previous.path($0), entry: previous.entries[$0]) }
+                + log.rendered.map { (path: $0.path, entry: $0.entry) }
+            for file in files.sorted(by: { BuildManifest.precedes($0.path, $1.path) }) {
+                writer.append(file.path, file.entry)
             }
+            return writer.bytes
         }
-        return BuildManifest.text(merged, sorted: true)
+        let carried = log.carried.sorted()
+        var new = log.rendered.map { (path: $0.path, entry: $0.entry) }
+        new.sort { BuildManifest.precedes($0.path, $1.path) }
+        var i = 0
+        for var page in new {
+            page.path.withUTF8 { path in
+                while i < carried.count && previous.path(carried[i], precedes: path) {
+                    writer.append(carried: carried[i], of: previous)
+                    i += 1
+                }
+            }
+            writer.append(page.path, page.entry)
+        }
+        for slot in carried[i...] { writer.append(carried: slot, of: previous) }
+        return writer.bytes
     }
 
     /// Deletes the staging folder after a failure; the previous site is untouched.
@@ -294,18 +315,24 @@ enum FolderWalk {
                 close(fd)
                 continue
             }
+            // The folder's path, then each entry's name after it: looked up as bytes, without a string per file.
+            var path = Array(folder.utf8)
+            let prefix = path.count
             while let entry = readdir(dir) {
                 let type = entry.pointee.d_type
-                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                    String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                guard type == UInt8(DT_DIR) || type == UInt8(DT_REG) else { continue }
+                path.removeSubrange(prefix...)
+                withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    let name = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                    path.append(contentsOf: UnsafeRawBufferPointer(start: name, count: strlen(name)))
                 }
                 if type == UInt8(DT_DIR) {
                     // Hidden folders (`.`, `..`, the card store, a `.git` kept in the folder) hold no page of
                     // Fanout's names; a file in one would be looked at by its path.
-                    if name.utf8.first == UInt8(ascii: ".") { continue }
-                    let sub = folder + name + "/"
+                    if path.count == prefix || path[prefix] == UInt8(ascii: ".") { continue }
+                    let sub = String(decoding: path, as: UTF8.self) + "/"
                     if recurse { stack.append(sub) } else { folders.append(sub) }
-                } else if type == UInt8(DT_REG), let slot = manifest.slot(of: folder + name) {
+                } else if let slot = path.withUnsafeBufferPointer({ manifest.slot(ofBytes: $0) }) {
                     slots.append(slot)
                 }
             }

@@ -52,10 +52,13 @@ struct PageWork {
     var files: UInt64 = 0
 
     mutating func timed<T>(_ part: WritableKeyPath<PageWork, UInt64>, _ body: () throws -> T) rethrows -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { self[keyPath: part] += DispatchTime.now().uptimeNanoseconds - start }
+        let start = Self.now()
+        defer { self[keyPath: part] += Self.now() - start }
         return try body()
     }
+
+    /// The clock ``timed(_:_:)`` reads, for a caller that times consecutive parts from one reading to the next.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     mutating func add(_ other: PageWork) {
         keys += other.keys

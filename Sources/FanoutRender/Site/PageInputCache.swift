@@ -15,12 +15,40 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     /// A hash of what every page shows whatever its kind (site title, export, navigation: ``SiteViews/common``).
     let common: UInt64
 
-    init(views: SiteViews, templates: TemplateSet) {
+    /// The lists of a user's posts whose pages have Markdown twins: a page and its twin show the same user and posts,
+    /// so what their input keys hash of them is made once for both (``postListPage(_:user:page:_:)``).
+    enum PostList: Int, CaseIterable {
+        case timeline, liked
+    }
+
+    /// By list: each user's first slot in ``listPages``, and after the last user's the number of slots.
+    private let listStarts: [[Int]]
+    /// By list, a slot per page of each user's list: the hash of the user and the page's posts; 0 until made.
+    private let listPages: [UnsafeMutableBufferPointer<UInt64>]
+
+    /// `perPage`: the posts of a page of a list.
+    init(views: SiteViews, templates: TemplateSet, perPage: Int) {
         self.views = views
         cards = .allocate(capacity: views.dataset.posts.count)
         cards.initialize(repeating: 0)
         people = .allocate(capacity: views.dataset.users.count)
         people.initialize(repeating: 0)
+        var starts: [[Int]] = []
+        var pages: [UnsafeMutableBufferPointer<UInt64>] = []
+        for list in PostList.allCases {
+            let lists = list == .timeline ? views.derived.timelines : views.derived.likedPosts
+            var first = [Int](repeating: 0, count: lists.groupCount + 1)
+            for u in 0..<lists.groupCount {
+                let count = Int(lists.starts[u + 1] - lists.starts[u])
+                first[u + 1] = first[u] + Pagination(perPage: perPage, count: count).pageCount
+            }
+            let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: first[lists.groupCount])
+            slots.initialize(repeating: 0)
+            starts.append(first)
+            pages.append(slots)
+        }
+        listStarts = starts
+        listPages = pages
         var hasher = StableHasher()
         for name in ["post-card", "post-card.md", "heart"] { hasher.combine(templates.inputHash(of: name)) }
         cardTemplates = hasher.finalize()
@@ -32,6 +60,16 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     deinit {
         cards.deallocate()
         people.deallocate()
+        for slots in listPages { slots.deallocate() }
+    }
+
+    /// Page `page` (from 1) of user `u`'s list `list`: what `make` hashes of it, made for the first of the page and its
+    /// twin to need it. Two pages of a list and their twins were half of a rebuild's deciding which pages changed, and
+    /// each pair hashed the same posts twice (docs/performance.md "Rebuilds after a new post").
+    func postListPage(_ list: PostList, user u: Int, page: Int, _ make: () -> UInt64) -> UInt64 {
+        let starts = listStarts[list.rawValue]
+        guard u + 1 < starts.count, page >= 1, starts[u] + page - 1 < starts[u + 1] else { return make() }
+        return cached(listPages[list.rawValue], starts[u] + page - 1) { hasher in hasher.combine(make()) }
     }
 
     /// Everything post `p`'s card shows is made from, as ``SiteViews/postCard(_:root:onItsPage:)`` reads it (a

@@ -24,7 +24,7 @@ extension PageRenderer {
     /// The values of `job`'s page, page `job.page` of `list`, a list of user `u`'s posts newest first whose pages
     /// have Markdown twins at `twin` (or are them): the user, the posts with `u`'s hearts, their number, the twin's
     /// file and the links to the list's other pages of `job`'s kind. Its input key:
-    /// ``userPostListKey(_:list:job:path:)``.
+    /// ``userPostListKey(_:list:kind:job:path:)``.
     func userPostListValues(
         _ u: Int, list: some RandomAccessCollection<Int32>, job: PageJob, twin: PagePath
     ) throws(RenderError) -> [String: Any] {
@@ -41,11 +41,20 @@ extension PageRenderer {
     }
 
     /// The input key of a page ``userPostListValues(_:list:job:twin:)`` makes the values of (its path holds the
-    /// page's number and the twin's file follows from it): the user, and the page's posts as `u` sees them.
-    func userPostListKey(_ u: Int, list: some RandomAccessCollection<Int32>, job: PageJob, path: String) -> UInt64 {
+    /// page's number and the twin's file follows from it): the user, and the page's posts as `u` sees them, hashed
+    /// once for the page and its twin (`kind`, ``PageInputCache/postListPage(_:user:page:_:)``); `list` is made
+    /// only when they are hashed.
+    func userPostListKey<List: RandomAccessCollection<Int32>>(
+        _ u: Int, list: () -> List, kind: PageInputCache.PostList, job: PageJob, path: String
+    ) -> UInt64 {
         var hasher = keyHasher(path, template: job.declaration.template)
-        feedUser(u, into: &hasher)
-        feedPosts(list, page: job.page, viewer: u, into: &hasher)
+        hasher.combine(
+            inputs.postListPage(kind, user: u, page: job.page) {
+                var shown = StableHasher()
+                feedUser(u, into: &shown)
+                feedPosts(list(), page: job.page, viewer: u, into: &shown)
+                return shown.finalize()
+            })
         return hasher.finalize()
     }
 }

@@ -10,26 +10,42 @@ package enum SafeFileName {
 
     /// The file name (without extension) for `key`.
     package static func forKey(_ key: String) -> String {
-        // Byte by byte: every link on every page goes through here. Swift strings are valid UTF-8, so a byte
-        // that is not a continuation byte (10xxxxxx) starts a scalar.
-        let utf8 = key.utf8
-        if isPlain(key) { return key }
-        // The slug: the first 40 scalars, ASCII letters lower-cased, ASCII letters, digits, `-` and `_` kept,
-        // every run of other scalars folded into one `-`.
-        var slug: [UInt8] = []
-        slug.reserveCapacity(48)
-        var scalars = 0
-        for b in utf8 where b & 0xC0 != 0x80 {
-            if scalars == 40 { break }
-            scalars += 1
-            switch b {
-            case 0x41...0x5A: slug.append(b | 0x20)
-            case 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F: slug.append(b)
-            default: if slug.last != 0x2D { slug.append(0x2D) }
+        var key = key
+        // Over the bytes, into one string made in place: every page's path and every link on it goes through here,
+        // and a post's key (a push ID, with capitals) is never plain; made of pieces, a name was a tenth of a
+        // rebuild's deciding which pages changed (docs/performance.md "Rebuilds after a new post").
+        return key.withUTF8 { utf8 -> String? in
+            if isPlain(utf8: utf8) { return nil }
+            return String(unsafeUninitializedCapacity: 40 + 1 + 12) { name in
+                // The slug: the first 40 scalars, ASCII letters lower-cased, ASCII letters, digits, `-` and `_`
+                // kept, every run of other scalars folded into one `-`. Swift strings are valid UTF-8, so a byte
+                // that is not a continuation byte (10xxxxxx) starts a scalar.
+                var count = 0
+                var scalars = 0
+                for b in utf8 where b & 0xC0 != 0x80 {
+                    if scalars == 40 { break }
+                    scalars += 1
+                    switch b {
+                    case 0x41...0x5A: name[count] = b | 0x20
+                    case 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F: name[count] = b
+                    default:
+                        if count > 0 && name[count - 1] == 0x2D { continue }
+                        name[count] = 0x2D
+                    }
+                    count += 1
+                }
+                name[count] = UInt8(ascii: "~")
+                count += 1
+                let h = hashValue(utf8)
+                for i in 0..<12 {
+                    name[count + i] = hexDigits[Int(truncatingIfNeeded: h >> (44 - 4 * UInt64(i))) & 0xF]
+                }
+                return count + 12
             }
-        }
-        return String(decoding: slug, as: UTF8.self) + "~" + hash(utf8)
+        } ?? key
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether `key` is its own file name: lower-case ASCII letters, digits, `-` and `_`, not too long.
     static func isPlain(_ key: String) -> Bool { isPlain(utf8: key.utf8) }
@@ -42,15 +58,8 @@ package enum SafeFileName {
             }
     }
 
-    /// Twelve hex digits of a 64-bit FNV-1a hash: stable across runs and platforms.
-    static func hash(_ bytes: some Sequence<UInt8>) -> String {
-        let h = hashValue(bytes)
-        let digits = Array("0123456789abcdef".utf8)
-        return String(
-            decoding: (0..<12).map { digits[Int(truncatingIfNeeded: h >> (44 - 4 * UInt64($0))) & 0xF] }, as: UTF8.self)
-    }
-
-    /// The number ``hash(_:)`` writes: the top 48 bits of the bytes' 64-bit FNV-1a hash.
+    /// The number a name made by ``forKey(_:)`` ends with, in twelve hex digits: the top 48 bits of the key's
+    /// 64-bit FNV-1a hash, stable across runs and platforms.
     static func hashValue(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in bytes {

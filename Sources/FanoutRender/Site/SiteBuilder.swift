@@ -202,11 +202,20 @@ public struct SiteBuilder: Sendable {
         _ job: PageJob, renderer: PageRenderer, into output: SiteOutput, work: inout PageWork,
         log: inout SiteOutput.Log
     ) throws -> Pending? {
-        let path = work.timed(\.keys) { renderer.path(of: job) }
-        if let key = work.timed(\.keys, { renderer.inputKey(job, path: path) }) {
-            if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return nil }
+        // One reading of the clock between parts rather than two around each: a rebuild decides on every page of
+        // the site, and the clock was a twentieth of that (docs/performance.md "Rebuilds after a new post").
+        let start = PageWork.now()
+        let path = renderer.path(of: job)
+        if let key = renderer.inputKey(job, path: path) {
+            let keyed = PageWork.now()
+            let carried = output.carryOver(path, inputKey: key, log: &log)
+            let looked = PageWork.now()
+            work.keys += keyed - start
+            work.files += looked - keyed
+            if carried { return nil }
             return Pending(path: path, key: key, job: job, source: nil)
         }
+        work.keys += PageWork.now() - start
         let source = try work.timed(\.values) { try renderer.source(job, path: path) }
         let key = work.timed(\.keys) { source.inputKey(templates: templates) }
         if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return nil }

@@ -80,7 +80,7 @@ public final class SitePages: Sendable {
         }
         let indexes = made.withLock { $0 }
         let assetNames = templates.assets.keys.sorted()
-        let inputs = PageInputCache(views: views, templates: templates)
+        let inputs = PageInputCache(views: views, templates: templates, perPage: options.perPage)
         renderer = PageRenderer(
             views: views, templates: templates, audit: audit,
             info: ReportInfo(exportName: options.exportName, schemaName: dataset.schema.name), pages: pages,

@@ -17,7 +17,7 @@ enum LikedValues {
 
     /// Everything ``values(_:_:path:)`` reads: the user, and the page's posts as the user sees them.
     static func inputKey(_ r: PageRenderer, _ job: PageJob, path: String) -> UInt64 {
-        r.userPostListKey(job.item, list: posts(r, job.item), job: job, path: path)
+        r.userPostListKey(job.item, list: { posts(r, job.item) }, kind: .liked, job: job, path: path)
     }
 
     static let variables: [TemplateVariable] =

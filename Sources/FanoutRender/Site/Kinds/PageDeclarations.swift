@@ -21,12 +21,12 @@ enum PageDeclarations {
     static let searchJSON = PageDeclaration(
         "search.json", kind: .search, subject: .site, path: PagePath("search.json"),
         body: .made { r, _, _ in .text(SearchData.json(r.views.searchEntries(r.usersByName))) },
-        label: "the search data")
+        inputKey: SearchData.inputKey, label: "the search data")
 
     static let searchScript = PageDeclaration(
         "search-data.js", kind: .search, subject: .site, path: PagePath("search-data.js"),
         body: .made { r, _, _ in .text(SearchData.script(r.views.searchEntries(r.usersByName))) },
-        label: "the search script's data")
+        inputKey: SearchData.inputKey, label: "the search script's data")
 
     static let timelines = PageDeclaration(
         "timeline", kind: .timelines, subject: .user,

@@ -16,7 +16,7 @@ enum TimelineValues {
     }
 
     static func inputKey(_ r: PageRenderer, _ job: PageJob, path: String) -> UInt64 {
-        r.userPostListKey(job.item, list: r.derived.timelines[job.item], job: job, path: path)
+        r.userPostListKey(job.item, list: { r.derived.timelines[job.item] }, kind: .timeline, job: job, path: path)
     }
 
     static let variables: [TemplateVariable] =
