@@ -78,9 +78,11 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
         cached(cards, p) { hasher in
             let (dataset, derived) = (views.dataset, views.derived)
             let post = dataset.posts[p]
-            hasher.combine(dataset.key(post.key))
+            hasher.combine(key: post.key, of: dataset)
             hasher.combine(views.posterName(post))
-            hasher.combine(optional: post.owner == noKey ? nil : dataset.key(post.owner))
+            // Whether it has an owner, then the owner's uid (none: "").
+            hasher.combine(post.owner != noKey)
+            hasher.combine(key: post.owner, of: dataset)
             let likers = derived.likers[p]
             hasher.combine(likers.count)
             for liker in likers.prefix(3) { hasher.combine(views.username(Int(liker))) }
@@ -99,7 +101,7 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
         let u = views.derived.user(key)
         let feed = { (hasher: inout StableHasher) in
             hasher.combine(optional: u.map(self.views.username))
-            hasher.combine(self.views.dataset.key(key))
+            hasher.combine(key: key, of: self.views.dataset)
         }
         // Cached by user, for the key the user is stored under (the one lists name them by).
         guard let u, views.dataset.users[u].key == key else {

@@ -25,7 +25,7 @@ extension PageRenderer {
 
     /// The page's user: uid and name.
     func feedUser(_ u: Int, into hasher: inout StableHasher) {
-        hasher.combine(dataset.key(dataset.users[u].key))
+        hasher.combine(key: dataset.users[u].key, of: dataset)
         hasher.combine(views.username(u))
     }
 

@@ -1,3 +1,5 @@
+import FanoutCore
+
 /// A value that feeds itself into a page's input key (docs/site.md "Rebuilds, progress and timings") without being
 /// rendered: a post on a timeline stands for its card by the hash of the card's values, not the card's text, so that a
 /// rebuild can tell a page is unchanged without rendering anything.
@@ -53,6 +55,14 @@ extension StableHasher {
     /// An optional string: absent, or the string.
     mutating func combine(optional text: String?) {
         if let text { combine(Tag.string); combine(text) } else { combine(Tag.absent) }
+    }
+
+    /// Key `id` of `dataset` (a uid, a post's key) as ``combine(_:)-(String)`` feeds ``Dataset/key(_:)``'s string,
+    /// from the bytes the dataset keeps: the input keys hash every post's and user's key each build, and each was a
+    /// string made and freed.
+    mutating func combine(key id: KeyID, of dataset: Dataset) {
+        guard id != noKey else { return combine("") }
+        combine(dataset.keys.withBytes(id) { StableHasher.hash($0.assumingMemoryBound(to: UInt8.self)) })
     }
 
     /// An optional word: absent, or the word.

@@ -6,10 +6,11 @@ enum IndexValues {
         let pagination = Pagination(perPage: r.perPage, count: r.usersByName.count)
         let root = SiteLinks.root(of: path)
         let users: [IndexRow] = r.usersByName[pagination.range(of: page)].map { u in
-            let key = dataset.users[u].key
+            let (key, name) = (dataset.users[u].key, r.views.userFileNames[u])
             return IndexRow(
                 username: r.views.username(u), uid: dataset.key(key),
-                timelineHref: r.links.timeline(key), profileHref: r.links.profile(key),
+                timelineHref: PageDeclarations.timelines.path.path(name: name, page: 1),
+                profileHref: PageDeclarations.profiles.path.path(name: name, page: 1),
                 postCount: CountText.grouped(derived.ownPosts[u].count),
                 timelineCount: CountText.grouped(derived.timelines[u].count),
                 followerCount: CountText.grouped(derived.followers[u].count),
@@ -19,7 +20,7 @@ enum IndexValues {
         // Every build writing the index makes every page's values, rendered or not: the store keeps the rows of
         // the pages it does not render too, under the keys their pages render them with.
         r.cards.fragments.register(list: users.map(\.key), named: "users", in: job.declaration.template ?? "index")
-        let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
+        let postCount = r.views.postCount, likeCount = derived.likers.values.count
         let userCount = r.usersByName.count
         var values: [String: Any] = [
             "users": users, "userCount": CountText.grouped(userCount),
