@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// What the previous build wrote, kept in the output folder so the next build can tell which pages it need not
@@ -59,8 +60,9 @@ struct BuildManifest: Sendable {
         var starts: [Int32] = []
         var ends: [Int32] = []
         var entries: [Entry] = []
-        // A manifest's lines are about 80 bytes.
-        let estimate = bytes.count / 64 + 1
+        // A manifest's lines are about 80 bytes (87 for the benchmark's site): a table at most half full, and no
+        // larger than that, since a rebuild looks up every page in it and its misses in the cache are most of that.
+        let estimate = bytes.count / 80 + 1
         starts.reserveCapacity(estimate)
         ends.reserveCapacity(estimate)
         entries.reserveCapacity(estimate)
@@ -145,18 +147,29 @@ struct BuildManifest: Sendable {
         String(decoding: bytes[Int(pathStarts[slot])..<Int(pathEnds[slot])], as: UTF8.self)
     }
 
-    /// The place of `path`'s entry, if the manifest has one.
-    func slot(of path: String) -> Int? {
+    /// The place of `path`'s entry, if the manifest has one; `hash`: ``lookUp(_:)``'s for `path`, when it was asked
+    /// for before.
+    func slot(of path: String, hash: UInt64? = nil) -> Int? {
         var path = path
-        return path.withUTF8 { slot(ofBytes: $0) }
+        return path.withUTF8 { slot(ofBytes: $0, hash: hash) }
     }
 
     /// The place of the entry of the path whose UTF-8 bytes are `path`, if the manifest has one.
-    func slot(ofBytes path: UnsafeBufferPointer<UInt8>) -> Int? {
+    func slot(ofBytes path: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int? {
         guard !buckets.isEmpty, !path.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { all in
-            HashTable.find(path, buckets: buckets, in: all)
+            HashTable.find(path, hash: hash ?? StableHasher.hash(path), buckets: buckets, in: all)
         }
+    }
+
+    /// The hash ``slot(of:hash:)`` looks `path` up by, its bucket asked of the memory now: a rebuild asks before it
+    /// makes the page's input key, and looks the page up after, when the bucket has come (docs/performance.md
+    /// "Rebuilds after a new post").
+    func lookUp(_ path: String) -> UInt64 {
+        var path = path
+        let hash = path.withUTF8 { StableHasher.hash($0) }
+        if !buckets.isEmpty { buckets.withUnsafeBufferPointer { HashTable.prefetch(hash, in: $0) } }
+        return hash
     }
 
     /// Whether the path at `slot` comes before `path` in the manifest's order.
@@ -320,10 +333,11 @@ private struct HashTable {
     }
 
     /// The slot of `path` in the table `buckets`, if it has it.
-    static func find(_ path: UnsafeBufferPointer<UInt8>, buckets: [UInt64], in all: UnsafeBufferPointer<UInt8>) -> Int?
-    {
+    static func find(
+        _ path: UnsafeBufferPointer<UInt8>, hash: UInt64, buckets: [UInt64], in all: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
         let mask = buckets.count / 2 - 1
-        let high = StableHasher.hash(path) >> 32
+        let high = hash >> 32
         return buckets.withUnsafeBufferPointer { table in
             var i = start(high, mask: mask)
             while true {
@@ -333,6 +347,11 @@ private struct HashTable {
                 i = (i + 1) & mask
             }
         }
+    }
+
+    /// Asks for the cache line of the first bucket of the path of `hash` in the table `buckets`.
+    static func prefetch(_ hash: UInt64, in buckets: UnsafeBufferPointer<UInt64>) {
+        fanout_prefetch(buckets.baseAddress! + 2 * start(hash >> 32, mask: buckets.count / 2 - 1))
     }
 
     /// Whether `path` is the path a bucket's second word places in `all`.

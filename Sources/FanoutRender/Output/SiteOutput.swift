@@ -119,7 +119,17 @@ public struct SiteOutput: Sendable {
     /// Keeps the previous build's `relativePath` when it was made from the same input (`inputKey`) and is still
     /// there; false when the page must be rendered.
     package func carryOver(_ relativePath: String, inputKey: UInt64, log: inout Log) -> Bool {
-        guard inPlace, let slot = previous.slot(of: relativePath), previous.entries[slot].inputKey == inputKey,
+        carryOver(relativePath, inputKey: inputKey, lookUp: nil, log: &log)
+    }
+
+    /// The hash ``carryOver(_:inputKey:lookUp:log:)`` looks `relativePath` up by, asked for before the page's input key
+    /// is made, so that the look-up finds its part of the previous manifest in the cache.
+    func lookUp(_ relativePath: String) -> UInt64? { inPlace ? previous.lookUp(relativePath) : nil }
+
+    /// ``carryOver(_:inputKey:log:)``, with the hash ``lookUp(_:)`` gave for `relativePath`.
+    func carryOver(_ relativePath: String, inputKey: UInt64, lookUp hash: UInt64?, log: inout Log) -> Bool {
+        guard inPlace, let slot = previous.slot(of: relativePath, hash: hash),
+            previous.entries[slot].inputKey == inputKey,
             stillThere(relativePath, slot: slot)
         else { return false }
         log.carried.append(slot)

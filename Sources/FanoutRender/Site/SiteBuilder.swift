@@ -206,9 +206,10 @@ public struct SiteBuilder: Sendable {
         // the site, and the clock was a twentieth of that (docs/performance.md "Rebuilds after a new post").
         let start = PageWork.now()
         let path = renderer.path(of: job)
+        let lookUp = output.lookUp(path)
         if let key = renderer.inputKey(job, path: path) {
             let keyed = PageWork.now()
-            let carried = output.carryOver(path, inputKey: key, log: &log)
+            let carried = output.carryOver(path, inputKey: key, lookUp: lookUp, log: &log)
             let looked = PageWork.now()
             work.keys += keyed - start
             work.files += looked - keyed
