@@ -82,7 +82,9 @@ struct BuildCommand: ParsableCommand {
                 "note: no sitemap.xml: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
         }
         let threshold = (failOn ?? project.failOn ?? .never).threshold
-        if let threshold, analysis.audit.hasFindings(atOrAbove: threshold) { throw ExitCode(1) }
+        let failed = threshold.map { analysis.audit.hasFindings(atOrAbove: $0) } ?? false
+        releaseInBackground((analysis, builder))
+        if failed { throw ExitCode(1) }
     }
 
     /// "12 pages rendered (10 written, 2 unchanged), 179,528 carried over, 3 deleted".

@@ -100,6 +100,7 @@ public struct SiteBuilder: Sendable {
                 try output.commit(log, cards: pages.renderer.cards.storeContents())
             }
             summary.phases = clock.phases
+            releaseInBackground((pages, output))
             return summary
         } catch {
             output.abandon()
