@@ -145,13 +145,7 @@ public struct SiteOutput: Sendable {
         let slot = inPlace ? previous.slot(of: relativePath) : nil
         let same = slot.map { previous.entries[$0].contentHash == entry.contentHash } == true
         let keep = same && stillThere(relativePath, slot: slot)
-        if !keep {
-            var failure: OutputError?
-            bytes.withUnsafeBytes { bytes in
-                do throws(OutputError) { try folder.write(bytes, to: relativePath) } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
+        if !keep { try write(bytes, to: relativePath) }
         log.rendered.append((relativePath, entry, !keep))
     }
 
@@ -223,6 +217,7 @@ public struct SiteOutput: Sendable {
         return summary
     }
 
+    /// Writes `bytes` to `relativePath` in the staging folder.
     private func write(_ bytes: [UInt8], to relativePath: String) throws(OutputError) {
         var failure: OutputError?
         bytes.withUnsafeBytes { bytes in
