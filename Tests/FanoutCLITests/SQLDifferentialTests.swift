@@ -184,6 +184,37 @@ import Testing
         for name in ["sql-edge-export", "hostile-export", "reports-hostile-export"] {
             try Self.prepare(cli, name, export: Self.fixtures.appendingPathComponent("\(name).json").path)
         }
+        // The timeline rules that Spark answers from one view of the timeline's gaps (`timeline_gaps`), with rows of
+        // each kind it keeps: an entry both stale and naming the wrong poster, members with a wrong poster or none, a
+        // member stored twice with two posters, an unknown post in an unknown user's timeline.
+        let edge = try String(
+            contentsOf: Self.fixtures.appendingPathComponent("sql-edge-export.json"), encoding: .utf8)
+        let timeline = [
+            (
+                #""uidCat": {"-Kfm1DtVx0kQ9zPq2La1": {"poster_uid": "uidAnn"}, "#,
+                #""uidCat": {"-Kfm1DtVx0kQ9zPq2La1": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidDee"}, "#
+                    + #""-Kfm1DtVx0kQ9zPq2La3": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2La3": {"poster_uid": "uidBen"}, "#
+            ),
+            (
+                #""uidBen": {"-Kfm1DtVx0kQ9zPq2Ld1": {"poster_uid": "uidDee"}},"#,
+                #""uidBen": {"-Kfm1DtVx0kQ9zPq2Ld1": {"poster_uid": "uidDee"}, "-Kfm1DtVx0kQ9zPq2La1": {"poster_uid": "uidCat"}},"#
+                    + #" "uidDee": {"-Kfm1DtVx0kQ9zPq2La1": {}},"#
+            ),
+            (
+                #""uidNobody": {"-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidAnn"}}"#,
+                #""uidNobody": {"-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2Lx8": {"poster_uid": "uidAnn"}}"#
+            ),
+        ]
+        try cli.write(
+            timeline.reduce(edge) { text, change in
+                #expect(text.contains(change.0))
+                return text.replacing(change.0, with: change.1)
+            }, to: "timeline-gaps.json")
+        try Self.prepare(cli, "timeline-gaps", export: "timeline-gaps.json")
+        let gaps = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("timeline-gaps/check.json")))
+        #expect(
+            Set(((gaps as! [String: Any])["findings"] as! [[String: Any]]).map { $0["rule"] as! String }).isSuperset(
+                of: ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]))
         // Declared counters, mirrors, copies and references, comments, rows keyed by IDs: every drift of
         // DeclaredFixtures at once (docs/layouts.md "Declaring your app's copies").
         for layout in DeclaredFixtures.all {
@@ -196,7 +227,7 @@ import Testing
         let cases =
             [
                 "demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
-                "hostile-export", "reports-hostile-export",
+                "hostile-export", "reports-hostile-export", "timeline-gaps",
             ] + declared
         // Every rule is exercised somewhere: a rule whose query were wrong could not hide behind no findings.
         var rules = Set<String>()
@@ -227,7 +258,7 @@ import Testing
         // comments have no rule of their own). DuckDB runs everything. The demo goes through Spark in
         // sparkJobUnderSparkSubmitWritesTheReport.
         let spark =
-            ["instaclone", "parse", "sql-edge-export", "reports-hostile-export"]
+            ["instaclone", "parse", "sql-edge-export", "reports-hostile-export", "timeline-gaps"]
             + declared.filter { !["declared-chirp", "declared-friendlypix-comments"].contains($0) }
         var sparkRules = Set<String>()
         for name in spark {
@@ -431,6 +462,21 @@ import Testing
         #expect(queries.first { $0["rule"] == "push-id-time" }?["sql"]?.contains("'error' AS severity") == true)
         #expect(!queries.contains { $0["rule"] == "key-invalid" })
         #expect(document["export"] as? String == Self.demo)
+        // Spark's timeline rules read a shared view of the timeline's gaps, made only where one of them runs;
+        // DuckDB's shared views are the three every engine makes (docs/performance.md "The rules on Spark and DuckDB").
+        func views(_ arguments: [String]) throws -> [String] {
+            let json = try cli.run(["sql", "t", "--format", "json", "--shared-views"] + arguments)
+            let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+            return (document["views"] as! [[String: String]]).map { $0["name"]! }
+        }
+        let shared = ["live_users", "live_posts", "like_counts"]
+        #expect(try views(["--dialect", "spark"]) == shared + ["timeline_gaps"])
+        #expect(try views(["--dialect", "duckdb"]) == shared)
+        let timelineRules = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
+        #expect(try views(["--dialect", "spark"] + timelineRules.flatMap { ["--rule", "\($0)=off"] }) == shared)
+        #expect(
+            try views(["--dialect", "spark"] + timelineRules.dropFirst().flatMap { ["--rule", "\($0)=off"] })
+                == shared + ["timeline_gaps"])
         // The same skips as check's on the same export.
         _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
         let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]

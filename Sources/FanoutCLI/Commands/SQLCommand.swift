@@ -45,7 +45,7 @@ struct SQLCommand: ParsableCommand {
 
     @ArgumentParser.Flag(
         help: ArgumentHelp(
-            "Print the relations every rule derives (live_users, live_posts, like_counts) once, as views the rules' queries read, "
+            "Print the relations every rule derives (live_users, live_posts, like_counts; on Spark timeline_gaps) once, as views the rules' queries read, "
                 + "for a runner that makes each once per run (JSON: `views`; the jobs of spark/ do)."))
     var sharedViews = false
 
@@ -61,7 +61,8 @@ struct SQLCommand: ParsableCommand {
         let (queries, skipped) = RuleQueries.queries(
             schema: schema, configuration: configuration, dialect: dialect, shared: sharedViews)
         let derivedQueries = derived ? RuleQueries.derived(schema: schema, dialect: dialect) : []
-        let views = sharedViews ? RuleQueries.sharedViews(schema: schema, dialect: dialect) : []
+        let views =
+            sharedViews ? RuleQueries.sharedViews(schema: schema, dialect: dialect, rules: queries.map(\.rule)) : []
         switch format {
         case .sql:
             var out =

@@ -41,7 +41,9 @@ struct TimelineMissingRule: ConsistencyRule {
     func sql(_ q: SQLContext) -> String {
         let path = q.path(q.schema.timeline!.pattern, ["user": "m.reader", "post": "m.post", "id": "m.post"])
         let value = q.timelineValue("m.owner", post: "m.post")
-        return q.with(q.timelineMembersByReader)
+        // With `timeline_gaps` shared, its members without an entry are the findings (`SQLContext.timelineGapsQuery`).
+        let gaps = q.sharesTimelineGaps
+        return (gaps ? "" : q.with(q.timelineMembersByReader))
             + q.finding(
                 paths: [path], expected: value, actual: "'null'", fix: q.fix([(path, value)]),
                 message: [
@@ -50,6 +52,9 @@ struct TimelineMissingRule: ConsistencyRule {
                     "' '", "m.post",
                 ]
             )
-            + "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.timelineByUser) t WHERE t.user = m.reader AND t.post = m.post)"
+            + (gaps
+                ? "\nFROM (SELECT reader, member_post AS post, owner FROM timeline_gaps WHERE listed IS NULL) m"
+                : "\nFROM members m\nWHERE NOT EXISTS (SELECT 1 FROM \(q.timelineByUser) t "
+                    + "WHERE t.user = m.reader AND t.post = m.post)")
     }
 }

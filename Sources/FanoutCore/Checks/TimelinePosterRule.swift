@@ -53,7 +53,7 @@ struct TimelinePosterRule: ConsistencyRule {
                     "coalesce(t.poster, 'no poster')",
                     "' as its poster, but the post belongs to '", "p.owner",
                 ]
-            ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+            ) + "\nFROM \(q.storedTimeline) t JOIN live_posts p ON p.post = t.post\n"
             + "WHERE p.owner IS NOT NULL AND t.poster IS DISTINCT FROM p.owner"
     }
 }

@@ -49,7 +49,7 @@ struct TimelineStaleRule: ConsistencyRule {
                     "CASE WHEN \(q.userExists("t.user")) THEN \(q.name("t.user")) || ' does not follow ' || \(q.name("p.owner")) "
                         + "ELSE t.user || ' does not exist' END",
                 ]
-            ) + "\nFROM \(q.table("timeline")) t JOIN live_posts p ON p.post = t.post\n"
+            ) + "\nFROM \(q.storedTimeline) t JOIN live_posts p ON p.post = t.post\n"
             + "WHERE p.owner IS DISTINCT FROM t.user AND NOT (\(q.userExists("t.user")) AND EXISTS (SELECT 1 FROM \(q.followSource) f "
             + "WHERE f.user = t.user AND f.target = p.owner))"
     }

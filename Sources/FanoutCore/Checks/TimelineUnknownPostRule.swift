@@ -41,6 +41,6 @@ struct TimelineUnknownPostRule: ConsistencyRule {
                     "CASE WHEN t.poster IS NULL THEN \(q.edgeValue) ELSE \(q.timelineValue("t.poster", post: "t.post")) END",
                 fix: q.fix([(path, "'null'")]),
                 message: [q.name("t.user"), "'''s timeline points to post '", "t.post", "', which does not exist'"]
-            ) + "\nFROM \(q.table("timeline")) t\nWHERE NOT \(q.postExists("t.post"))"
+            ) + "\nFROM \(q.storedTimeline) t\nWHERE NOT \(q.postExists("t.post"))"
     }
 }

@@ -94,18 +94,58 @@ package struct SQLContext: Sendable {
     }
 
     private func members(byReader: Bool) -> String {
+        "members AS (\n  \(membersQuery(byReader: byReader).replacing("\n", with: "\n  "))\n)"
+    }
+
+    private func membersQuery(byReader: Bool) -> String {
         let (open, close) = byReader ? ("(SELECT /*+ REPARTITION(reader) */ * FROM (", "))") : ("(", ")")
         return """
-            members AS (
-              SELECT r.reader AS reader, p.post AS post, p.owner AS owner
-              FROM \(open)
-                SELECT u.user AS reader, u.user AS source FROM live_users u
-                UNION ALL
-                SELECT DISTINCT f.user AS reader, f.target AS source
-                FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
-              \(close) r JOIN live_posts p ON p.owner = r.source
-            )
+            SELECT r.reader AS reader, p.post AS post, p.owner AS owner
+            FROM \(open)
+              SELECT u.user AS reader, u.user AS source FROM live_users u
+              UNION ALL
+              SELECT DISTINCT f.user AS reader, f.target AS source
+              FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
+            \(close) r JOIN live_posts p ON p.owner = r.source
             """
+    }
+
+    /// Whether the timeline rules read the shared view `timeline_gaps` (`timelineGapsQuery`): on Spark, with shared
+    /// views, where the schema has a stored timeline and posts (what `timeline-missing` needs; the others need no
+    /// more of the view).
+    package var sharesTimelineGaps: Bool {
+        shared && dialect == .spark && schema.timeline != nil && schema.posts != nil
+    }
+
+    /// `timeline_gaps`: the members (`timelineMembersByReader`) and the stored timeline entries in one full outer
+    /// join on (reader, post), keeping only the members without an entry (`listed` null: `timeline-missing`'s
+    /// findings) and the entries without a member or, where entries carry a poster copy, whose poster is not the
+    /// member's owner (`listed` true), which are the only entries `timeline-stale`, `timeline-unknown-post` and
+    /// `timeline-poster` can report: an entry for an existing post by its reader or by someone the reader follows is a
+    /// member, and a member's owner is its post's. Empty on a consistent export. Spark scanned the 7.3 M entries of the
+    /// 1.1 GB export four times, three of them probing the live posts' hash table (a cache miss a row), where this
+    /// join, co-partitioned by reader as `timeline-missing`'s anti join was, reads them once (docs/performance.md
+    /// "The rules on Spark and DuckDB"). Written without a common table: Spark did not match a cached view holding
+    /// one inside a query with common tables of its own, such as the rules' union, and computed the view again.
+    var timelineGapsQuery: String {
+        let posterDiffers = schema.timeline?.posterUID != nil ? " OR t.poster IS DISTINCT FROM m.owner" : ""
+        return """
+            SELECT m.reader AS reader, m.post AS member_post, m.owner AS owner, t.user AS user, t.post AS post, \
+            t.poster AS poster, t.path AS path, t.listed AS listed
+            FROM (SELECT reader, post, owner, true AS member FROM (
+              \(membersQuery(byReader: true).replacing("\n", with: "\n  "))
+            )) m
+            FULL OUTER JOIN (SELECT /*+ REPARTITION(user) */ user, post, poster, path, true AS listed FROM \(table("timeline"))) t
+              ON t.user = m.reader AND t.post = m.post
+            WHERE t.listed IS NULL OR m.member IS NULL\(posterDiffers)
+            """
+    }
+
+    /// The stored timeline entries that `timeline-stale`, `timeline-unknown-post` and `timeline-poster` read (`user`,
+    /// `post`, `poster`, `path`): those of `timeline_gaps` where it is shared, else the whole table.
+    package var storedTimeline: String {
+        sharesTimelineGaps
+            ? "(SELECT user, post, poster, path FROM timeline_gaps WHERE listed)" : table("timeline")
     }
 
     /// `like_counts AS (post, n, most)`: the number of distinct existing users in each like set (`n`, 0 where
