@@ -36,8 +36,7 @@ struct BuildManifest: Sendable {
     private var pathEnds: [Int32] = []
     /// Each file's entry, in the manifest's order.
     private(set) var entries: [Entry] = []
-    /// The table of paths by hash: open addressing over a power of two of buckets, each the path's slot + 1 (0 for an
-    /// empty bucket) in its low 32 bits and its hash's high 32 bits in the others, which most probes compare alone.
+    /// The table of paths by hash, two words a bucket (``HashTable``).
     private var buckets: [UInt64] = []
     /// Whether the paths are in the order ``Writer`` writes them (a manifest Fanout wrote is), so that a new manifest
     /// can merge into them rather than sort all of them again.
@@ -53,7 +52,7 @@ struct BuildManifest: Sendable {
     init(text: String) { self.init(bytes: Array(text.utf8)) }
 
     /// The manifest `bytes` say; lines it cannot read are left out (their pages are rendered again). The files of
-    /// `changing`, the paths a rebuild that stopped before its end was changing (``Journal``), get the entry
+    /// `changing`, the paths a rebuild that stopped before its end was changing (``SiteOutput/changingName``), get the entry
     /// ``Entry/unknown`` whatever the manifest says of them.
     init(bytes: [UInt8], changing: [String] = []) {
         self.bytes = bytes
@@ -120,9 +119,17 @@ struct BuildManifest: Sendable {
 
     /// Gives `paths` the entry ``Entry/unknown``, adding those the manifest does not have.
     private mutating func markChanging(_ paths: [String]) {
-        for path in paths where !path.isEmpty {
-            if let slot = slot(of: path) {
-                entries[slot] = .unknown
+        // One table for all of them, taken out of `buckets` so that adding to it copies nothing.
+        var table = HashTable(buckets: buckets, count: entries.count + paths.count)
+        buckets = []
+        for var path in paths where !path.isEmpty {
+            let known = path.withUTF8 { path in
+                bytes.withUnsafeBufferPointer { all in
+                    HashTable.find(path, hash: StableHasher.hash(path), buckets: table.buckets, in: all)
+                }
+            }
+            if let known {
+                entries[known] = .unknown
                 continue
             }
             let start = bytes.count
@@ -132,12 +139,11 @@ struct BuildManifest: Sendable {
             pathStarts.append(Int32(start))
             pathEnds.append(Int32(bytes.count))
             entries.append(.unknown)
-            var table = HashTable(buckets: buckets, count: entries.count)
             bytes.withUnsafeBufferPointer { all in
                 _ = table.insert(slot: entries.count - 1, path: UnsafeBufferPointer(rebasing: all[start...]), in: all)
             }
-            buckets = table.buckets
         }
+        buckets = table.buckets
     }
 
     var count: Int { entries.count }

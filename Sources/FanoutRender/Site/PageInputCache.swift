@@ -64,8 +64,8 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     }
 
     /// Page `page` (from 1) of user `u`'s list `list`: what `make` hashes of it, made for the first of the page and its
-    /// twin to need it. Two pages of a list and their twins were half of a rebuild's deciding which pages changed, and
-    /// each pair hashed the same posts twice (docs/performance.md "Rebuilds after a new post").
+    /// twin to need it: the timeline and liked pages' keys were a quarter of a rebuild's deciding which pages changed,
+    /// each page and its twin hashing the same posts (docs/performance.md "Rebuilds after a new post").
     func postListPage(_ list: PostList, user u: Int, page: Int, _ make: () -> UInt64) -> UInt64 {
         let starts = listStarts[list.rawValue]
         guard u + 1 < starts.count, page >= 1, starts[u] + page - 1 < starts[u + 1] else { return make() }

@@ -13,8 +13,8 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     /// once for each of the user's pages (a rebuild makes every page's path; docs/performance.md "Rebuilds after a
     /// new post"). A post has one page or two, so its name is made where it is needed.
     let userFileNames: [String]
-    /// The posts that exist: every page of the index shows it, and counting it for each was a tenth of a rebuild's
-    /// deciding which pages changed (docs/performance.md "Rebuilds after a new post").
+    /// The posts that exist: every page of the index shows it, and each of them counted it over every key of the
+    /// dataset (docs/performance.md "Rebuilds after a new post").
     let postCount: Int
 
     init(dataset: Dataset, derived: DerivedData, common: [String: Any]) {
