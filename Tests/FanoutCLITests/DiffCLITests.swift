@@ -94,12 +94,12 @@ import Testing
 
         // The text report starts and ends with the summary line.
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        let fixed = summary["fixed"]!
-        #expect(
-            lines.first?.hasPrefix("+1 new error, +1 new warning, \(fixed) fixed; ") == true, "\(lines.first ?? "")")
-        #expect(lines.first.map(String.init) == lines.dropLast().last.map(String.init))
-        #expect(lines.first?.contains("\u{2212}1 user") == false, "a user left and one came: the count did not move")
-        #expect(lines.first?.contains("1 user added and 1 removed") == true, "\(lines.first ?? "")")
+        let fixed: Int = summary["fixed"]!
+        let first = String(lines.first ?? ""), last = String(lines.dropLast().last ?? "")
+        #expect(first.hasPrefix("+1 new error, +1 new warning, \(fixed) fixed; "), "\(first)")
+        #expect(first == last)
+        #expect(!first.contains("\u{2212}1 user"), "a user left and one came: the count did not move")
+        #expect(first.contains("1 user added and 1 removed"), "\(first)")
 
         // Nothing new at or above warning in the other direction... but the repaired drift comes back as new.
         let back = try cli.run("diff", "new.json", "old.json", "--format", "json", "--output", "back.json")

@@ -56,10 +56,9 @@ extension IncrementalBuildTests {
         #expect(liked.filter(isLiked) == likersPages.union(try likedPages(showing: post)), "\(liked.filter(isLiked))")
 
         // A follow added: timelines change, no liked page does.
-        let (user, target) = try #require(
-            users.lazy.flatMap { u in users.lazy.map { (u, $0) } }.first { u, t in
-                u != t && ((root["following"] as? [String: [String: Any]])?[u]?[t] == nil)
-            })
+        let following = root["following"] as? [String: [String: Any]] ?? [:]
+        let pairs: [(String, String)] = users.flatMap { (u: String) in users.map { (t: String) in (u, t) } }
+        let (user, target) = try #require(pairs.first { u, t in u != t && following[u]?[t] == nil })
         let followed = try rebuild(
             "a follow added", ["following/\(user)/\(target)": true, "followers/\(target)/\(user)": true])
         #expect(!followed.isEmpty && followed.filter(isLiked).isEmpty, "\(followed.filter(isLiked))")

@@ -111,11 +111,11 @@ import Testing
     /// Paths are looked up by their bytes in a table of hashes: every one of many is found where it is, with its
     /// entry, whatever its bytes; any other path is not; the first of two lines of one path counts.
     @Test func findsEveryPathOfALargeManifest() {
-        let files = (0..<5000).map { i in
-            (
-                path: i % 7 == 0 ? "users/é\(i)/page-\(i % 13).html" : "posts/-N\(i)x.html",
-                entry: BuildManifest.Entry(inputKey: UInt64(i) &* 0x9E37_79B9_7F4A_7C15, contentHash: UInt64(i))
-            )
+        // Typed step by step: as one tuple expression it took the type checker 5.5 s.
+        let files: [(path: String, entry: BuildManifest.Entry)] = (0..<5000).map { (i: Int) in
+            let path: String = i % 7 == 0 ? "users/é\(i)/page-\(i % 13).html" : "posts/-N\(i)x.html"
+            let key: UInt64 = UInt64(i) &* 0x9E37_79B9_7F4A_7C15
+            return (path: path, entry: BuildManifest.Entry(inputKey: key, contentHash: UInt64(i)))
         }
         let text = BuildManifest.text(files)
         let manifest = BuildManifest(text: text + "0000000000000000 0000000000000001 posts/-N1x.html\n")

@@ -22,9 +22,10 @@ enum MarkdownLinks {
     /// The targets of `text`'s links and images (`[…](target)`, `![…](target)`, `<img src="target">`) that are
     /// not URLs with a scheme.
     static func relativeTargets(_ text: String) -> [String] {
-        prose(text).flatMap { line in
-            line.matches(of: /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/).map { String($0.1) }
-                + line.matches(of: /<img\s[^>]*src="([^"]+)"/).map { String($0.1) }
+        prose(text).flatMap { (line: String) -> [String] in
+            let links: [String] = line.matches(of: /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/).map { String($0.1) }
+            let images: [String] = line.matches(of: /<img\s[^>]*src="([^"]+)"/).map { String($0.1) }
+            return links + images
         }.filter { $0.firstMatch(of: /^[a-zA-Z][a-zA-Z0-9+.-]*:/) == nil }
     }
 
