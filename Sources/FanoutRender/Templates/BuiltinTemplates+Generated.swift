@@ -11,7 +11,7 @@ enum BuiltinTemplates {
 {{<layout}}
 {{$body}}
 <h1>Users</h1>
-<p class="meta">{{usersText}}, {{postsText}}, {{likesText}}. The audit found {{findingsText}}: <a href="{{root}}report.html">see the report</a>.</p>
+{{#summary}}<p class="meta">{{usersText}}, {{postsText}}, {{likesText}}. The audit found {{findingsText}}: <a href="{{root}}report.html">see the report</a>.</p>{{/summary}}
 {{#intro}}<section class="intro">{{{intro}}}</section>{{/intro}}
 <form class="search" role="search" action="{{root}}index.html" hidden>
 <label for="user-search">Find a user by username or uid</label>

@@ -20,16 +20,24 @@ enum IndexValues {
         // Every build writing the index makes every page's values, rendered or not: the store keeps the rows of
         // the pages it does not render too, under the keys their pages render them with.
         r.cards.fragments.register(list: users.map(\.key), named: "users", in: job.declaration.template ?? "index")
-        let postCount = r.views.postCount, likeCount = derived.likers.values.count
         let userCount = r.usersByName.count
         var values: [String: Any] = [
             "users": users, "userCount": CountText.grouped(userCount),
             "usersText": CountText.phrase(userCount, "user", "users"),
-            "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
-            "likeCount": CountText.grouped(likeCount), "likesText": CountText.phrase(likeCount, "like", "likes"),
-            "findingCount": CountText.grouped(r.audit.findings.count),
-            "findingsText": CountText.phrase(r.audit.findings.count, "finding", "findings"),
         ]
+        // The site's totals of posts, likes and findings on the first page alone: on every page, a new post, like
+        // or finding changed all of them (the 400 pages of 20,000 users, where the pages it is about are a few
+        // dozen; docs/performance.md "Rebuilds after a new post").
+        if page == 1 {
+            let postCount = r.views.postCount, likeCount = derived.likers.values.count
+            values.merge([
+                "summary": true,
+                "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
+                "likeCount": CountText.grouped(likeCount), "likesText": CountText.phrase(likeCount, "like", "likes"),
+                "findingCount": CountText.grouped(r.audit.findings.count),
+                "findingsText": CountText.phrase(r.audit.findings.count, "finding", "findings"),
+            ]) { $1 }
+        }
         let files = job.declaration.path
         var nav = pagination.values(page: page, labels: ("← Previous", "Next →")) {
             root + files.path(name: "", page: $0)
@@ -56,12 +64,16 @@ enum IndexValues {
                     .init("timelineCount", "the posts on their timeline"), .init("followerCount", "their followers"),
                     .init("followingCount", "the users they follow"),
                 ]),
-            .init("userCount", "the number of users"), .init("postCount", "the number of posts"),
-            .init("likeCount", "the number of likes"), .init("findingCount", "the number of findings"),
+            .init("userCount", "the number of users"),
+            .init("summary", "true on the first page, which alone has the site's totals that follow; absent on others"),
+            .init("postCount", "the number of posts; on the first page only"),
+            .init("likeCount", "the number of likes; on the first page only"),
+            .init("findingCount", "the number of findings; on the first page only"),
             .init("intro", "`Content/index.md` rendered (insert unescaped); on the first page only, absent without it"),
             .init("firstUser", "the position of the page's first user among all, from 1; with pagination"),
             .init("lastUser", "the position of its last user; with pagination"),
-            .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`"),
-            .init("likesText", "`18 likes`"), .init("findingsText", "`7 findings`"),
+            .init("usersText", "`1 user`, `6 users`"), .init("postsText", "`10 posts`; on the first page only"),
+            .init("likesText", "`18 likes`; on the first page only"),
+            .init("findingsText", "`7 findings`; on the first page only"),
         ] + TemplateVariables.pagination
 }
