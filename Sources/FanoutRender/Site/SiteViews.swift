@@ -13,9 +13,6 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     /// once for each of the user's pages (a rebuild makes every page's path; docs/performance.md "Rebuilds after a
     /// new post"). A post has one page or two, so its name is made where it is needed.
     let userFileNames: [String]
-    /// The posts that exist: every page of the index shows it, and each of them counted it over every key of the
-    /// dataset (docs/performance.md "Rebuilds after a new post").
-    let postCount: Int
 
     init(dataset: Dataset, derived: DerivedData, common: [String: Any]) {
         self.dataset = dataset
@@ -25,7 +22,6 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
         self.flagged = Set(dataset.flags.map(\.post))
         let links = self.links
         self.userFileNames = dataset.users.indices.map { links.name(dataset.users[$0].key) }
-        self.postCount = derived.postIndexByKey.count { $0 >= 0 }
     }
 
     /// `common` plus the page's own values and its `root` prefix.

@@ -29,7 +29,8 @@ enum IndexValues {
         // or finding changed all of them (the 400 pages of 20,000 users, where the pages it is about are a few
         // dozen; docs/performance.md "Rebuilds after a new post").
         if page == 1 {
-            let postCount = r.views.postCount, likeCount = derived.likers.values.count
+            // Counted here, once a build: only this page shows it.
+            let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count
             values.merge([
                 "summary": true,
                 "postCount": CountText.grouped(postCount), "postsText": CountText.phrase(postCount, "post", "posts"),
