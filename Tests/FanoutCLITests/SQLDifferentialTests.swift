@@ -186,7 +186,10 @@ import Testing
         }
         // The timeline rules that Spark answers from one view of the timeline's gaps (`timeline_gaps`), with rows of
         // each kind it keeps: an entry both stale and naming the wrong poster, members with a wrong poster or none, a
-        // member stored twice with two posters, an unknown post in an unknown user's timeline.
+        // member stored twice with two posters, an unknown post in an unknown user's timeline; and uidDee's, which
+        // holds as many entries as it has members, every post among them, one with no poster and one with another's,
+        // so that only the fingerprint's sums tell it from a whole timeline (`timeline_suspects`); and the same for
+        // uidDee's follows: one in `following`, another in `followers` (`mirror_suspects`).
         let edge = try String(
             contentsOf: Self.fixtures.appendingPathComponent("sql-edge-export.json"), encoding: .utf8)
         let timeline = [
@@ -198,8 +201,12 @@ import Testing
             (
                 #""uidBen": {"-Kfm1DtVx0kQ9zPq2Ld1": {"poster_uid": "uidDee"}},"#,
                 #""uidBen": {"-Kfm1DtVx0kQ9zPq2Ld1": {"poster_uid": "uidDee"}, "-Kfm1DtVx0kQ9zPq2La1": {"poster_uid": "uidCat"}},"#
-                    + #" "uidDee": {"-Kfm1DtVx0kQ9zPq2La1": {}},"#
+                    + #" "uidDee": {"-Kfm1DtVx0kQ9zPq2Ld1": {"poster_uid": "uidDee"}, "-Kfm1DtVx0kQ9zPq2La1": {}, "#
+                    + #""-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2La3": {"poster_uid": "uidAnn"}, "#
+                    + #""-Kfm1DtVx0kQ9zPq2La4": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2La5": {"poster_uid": "uidAnn"}, "#
+                    + #""-Kfm1DtVx0kQ9zPq2La6": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2La7": {"poster_uid": "uidBen"}},"#
             ),
+            (#""uidBen": {"uidAnn": true},"#, #""uidBen": {"uidAnn": true, "uidDee": true},"#),
             (
                 #""uidNobody": {"-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidAnn"}}"#,
                 #""uidNobody": {"-Kfm1DtVx0kQ9zPq2La2": {"poster_uid": "uidAnn"}, "-Kfm1DtVx0kQ9zPq2Lx8": {"poster_uid": "uidAnn"}}"#
@@ -481,21 +488,23 @@ import Testing
         #expect(queries.first { $0["rule"] == "push-id-time" }?["sql"]?.contains("'error' AS severity") == true)
         #expect(!queries.contains { $0["rule"] == "key-invalid" })
         #expect(document["export"] as? String == Self.demo)
-        // Spark's timeline rules read a shared view of the timeline's gaps, made only where one of them runs;
-        // DuckDB's shared views are the three every engine makes (docs/performance.md "The rules on Spark and DuckDB").
+        // Spark's timeline rules read shared views of the suspect timelines and their gaps, made only where one of
+        // them runs; DuckDB's shared views are the three every engine makes (docs/performance.md "The rules on Spark
+        // and DuckDB").
         func views(_ arguments: [String]) throws -> [String] {
             let json = try cli.run(["sql", "t", "--format", "json", "--shared-views"] + arguments)
             let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
             return (document["views"] as! [[String: String]]).map { $0["name"]! }
         }
         let shared = ["live_users", "live_posts", "like_counts"]
-        #expect(try views(["--dialect", "spark"]) == shared + ["timeline_gaps"])
+        let gaps = ["timeline_suspects", "timeline_gaps"]
+        #expect(try views(["--dialect", "spark"]) == shared + gaps)
         #expect(try views(["--dialect", "duckdb"]) == shared)
         let timelineRules = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
         #expect(try views(["--dialect", "spark"] + timelineRules.flatMap { ["--rule", "\($0)=off"] }) == shared)
         #expect(
             try views(["--dialect", "spark"] + timelineRules.dropFirst().flatMap { ["--rule", "\($0)=off"] })
-                == shared + ["timeline_gaps"])
+                == shared + gaps)
         // The same skips as check's on the same export.
         _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
         let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]

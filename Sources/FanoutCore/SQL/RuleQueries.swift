@@ -45,9 +45,9 @@ public enum RuleQueries {
     /// in the order to make them (each may read those before it): the live users (the last row of each uid), the
     /// live posts, and each post's number of distinct existing likers. A runner makes each once per run (a cached
     /// Spark view, a DuckDB temporary table), where every query deriving them again repeated the same sorts and
-    /// aggregations (docs/performance.md "The rules on Spark and DuckDB"). On Spark also the timeline's gaps
-    /// (`SQLContext.timelineGapsQuery`) where one of the four timeline rules that read them is among `rules` (the
-    /// rules run; all when nil).
+    /// aggregations (docs/performance.md "The rules on Spark and DuckDB"). On Spark also the suspect timelines and
+    /// their gaps (`SQLContext.timelineSuspectsQuery`, `SQLContext.timelineGapsQuery`) where one of the four timeline
+    /// rules that read them is among `rules` (the rules run; all when nil).
     public static func sharedViews(schema: Schema, dialect: SQLDialect, rules: [String]? = nil) -> [DerivedQuery] {
         let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
         let timelineRules: Set = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
@@ -55,9 +55,13 @@ public enum RuleQueries {
             q.sharesTimelineGaps && (rules.map { !timelineRules.isDisjoint(with: $0) } ?? true)
             ? [
                 DerivedQuery(
+                    name: "timeline_suspects",
+                    summary: "the readers whose timeline's fingerprint differs from its members'",
+                    sql: q.timelineSuspectsQuery),
+                DerivedQuery(
                     name: "timeline_gaps",
                     summary: "the members without a stored entry and the entries no member accounts for",
-                    sql: q.timelineGapsQuery)
+                    sql: q.timelineGapsQuery),
             ] : []
         return [
             DerivedQuery(name: "live_users", summary: "the last row of each uid", sql: q.liveUsersQuery),

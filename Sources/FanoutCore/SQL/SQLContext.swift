@@ -102,12 +102,19 @@ package struct SQLContext: Sendable {
         return """
             SELECT r.reader AS reader, p.post AS post, p.owner AS owner
             FROM \(open)
-              SELECT u.user AS reader, u.user AS source FROM live_users u
-              UNION ALL
-              SELECT DISTINCT f.user AS reader, f.target AS source
-              FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
+              \(readerSources.replacing("\n", with: "\n  "))
             \(close) r JOIN live_posts p ON p.owner = r.source
             """
+    }
+
+    /// `(reader, source)`: each existing user's timeline's sources, the reader and each user they follow, once.
+    private var readerSources: String {
+        """
+        SELECT u.user AS reader, u.user AS source FROM live_users u
+        UNION ALL
+        SELECT DISTINCT f.user AS reader, f.target AS source
+        FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
+        """
     }
 
     /// Whether the timeline rules read the shared view `timeline_gaps` (`timelineGapsQuery`): on Spark, with shared
@@ -117,25 +124,70 @@ package struct SQLContext: Sendable {
         shared && dialect == .spark && schema.timeline != nil && schema.posts != nil
     }
 
-    /// `timeline_gaps`: the members (`timelineMembersByReader`) and the stored timeline entries in one full outer
-    /// join on (reader, post), keeping only the members without an entry (`listed` null: `timeline-missing`'s
-    /// findings) and the entries without a member or, where entries carry a poster copy, whose poster is not the
-    /// member's owner (`listed` true), which are the only entries `timeline-stale`, `timeline-unknown-post` and
-    /// `timeline-poster` can report: an entry for an existing post by its reader or by someone the reader follows is a
-    /// member, and a member's owner is its post's. Empty on a consistent export. Spark scanned the 7.3 M entries of the
-    /// 1.1 GB export four times, three of them probing the live posts' hash table (a cache miss a row), where this
-    /// join, co-partitioned by reader as `timeline-missing`'s anti join was, reads them once (docs/performance.md
-    /// "The rules on Spark and DuckDB"). Written without a common table: Spark did not match a cached view holding
-    /// one inside a query with common tables of its own, such as the rules' union, and computed the view again.
+    /// `timeline_suspects` (`reader`): the readers whose timeline may differ from what it should hold, by a
+    /// fingerprint of each side (`fingerprint(of:)`: the number of entries and two sums of bits of a hash of each
+    /// entry's (post, poster)), for the members from each source's posts summed over the reader's
+    /// sources (the 7.3 M members of the 1.1 GB export are never made), for the stored timeline from one scan
+    /// aggregated by user. A reader whose fingerprints are equal holds exactly its members, each once and with the
+    /// right poster, but for two different sets whose count and 62 bits of sums agree (about 2⁻⁶² a drifted
+    /// timeline); one missing from either side, or whose fingerprints differ, is a suspect. Where entries carry no
+    /// poster copy, the post alone is hashed (docs/performance.md "The rules on Spark and DuckDB").
+    var timelineSuspectsQuery: String {
+        let entry = { (post: String, poster: String) in
+            schema.timeline?.posterUID != nil ? "\(post), \(poster)" : post
+        }
+        let sums = { (post: String, poster: String) in fingerprint(of: entry(post, poster)) }
+        return """
+            SELECT coalesce(e.reader, s.reader) AS reader
+            FROM (
+              SELECT r.reader AS reader, sum(c.n) AS n, sum(c.h1) AS h1, sum(c.h2) AS h2
+              FROM (
+                \(readerSources.replacing("\n", with: "\n    "))
+              ) r
+              JOIN (SELECT owner, \(sums("post", "owner")) FROM live_posts GROUP BY owner) c ON c.owner = r.source
+              GROUP BY r.reader
+            ) e
+            FULL OUTER JOIN (SELECT user AS reader, \(sums("post", "poster")) FROM \(table("timeline")) GROUP BY user) s
+              ON s.reader = e.reader
+            WHERE e.reader IS NULL OR s.reader IS NULL OR e.n <> s.n OR e.h1 <> s.h1 OR e.h2 <> s.h2
+            """
+    }
+
+    /// A fingerprint of a set of rows, as the aggregations `n` (their number), `h1` and `h2`: two sums of 31 bits
+    /// of the 64-bit hash of each row's `columns` (Spark's `xxhash64`), so that no sum of up to 2³²
+    /// rows overflows a `BIGINT`. Two sets with equal fingerprints are equal but for about 2⁻⁶² of the pairs that
+    /// differ (`timelineSuspectsQuery`, `mirrorSuspects`).
+    package func fingerprint(of columns: String) -> String {
+        "count(*) AS n, sum(xxhash64(\(columns)) & 2147483647) AS h1, sum(shiftright(xxhash64(\(columns)), 33)) AS h2"
+    }
+
+    /// `timeline_gaps`: the members of the suspect readers' timelines (`timeline_suspects`) and their stored entries
+    /// in one full outer join on (reader, post), keeping only the members without an entry (`listed` null:
+    /// `timeline-missing`'s findings) and the entries without a member or, where entries carry a poster copy, whose
+    /// poster is not the member's owner (`listed` true), which are the only entries `timeline-stale`,
+    /// `timeline-unknown-post` and `timeline-poster` can report: an entry for an existing post by its reader or by
+    /// someone the reader follows is a member, and a member's owner is its post's. Empty on a consistent export, and
+    /// made of the suspects' rows alone: Spark scanned the 7.3 M entries of the 1.1 GB export four times, three of
+    /// them probing the live posts' hash table (a cache miss a row), then joined all of them to all 7.3 M members
+    /// in one shuffle and sort of each, where only the suspects' are joined now (docs/performance.md "The rules on
+    /// Spark and DuckDB"). Written without a common table: Spark did not match a cached view holding one inside a
+    /// query with common tables of its own, such as the rules' union, and computed the view again.
     var timelineGapsQuery: String {
         let posterDiffers = schema.timeline?.posterUID != nil ? " OR t.poster IS DISTINCT FROM m.owner" : ""
         return """
             SELECT m.reader AS reader, m.post AS member_post, m.owner AS owner, t.user AS user, t.post AS post, \
             t.poster AS poster, t.path AS path, t.listed AS listed
-            FROM (SELECT reader, post, owner, true AS member FROM (
-              \(membersQuery(byReader: true).replacing("\n", with: "\n  "))
-            )) m
-            FULL OUTER JOIN (SELECT /*+ REPARTITION(user) */ user, post, poster, path, true AS listed FROM \(table("timeline"))) t
+            FROM (
+              SELECT r.reader AS reader, p.post AS post, p.owner AS owner, true AS member
+              FROM (
+                \(readerSources.replacing("\n", with: "\n    "))
+              ) r LEFT SEMI JOIN timeline_suspects s ON s.reader <=> r.reader
+              JOIN live_posts p ON p.owner = r.source
+            ) m
+            FULL OUTER JOIN (
+              SELECT e.user, e.post, e.poster, e.path, true AS listed
+              FROM \(table("timeline")) e LEFT SEMI JOIN timeline_suspects s ON s.reader <=> e.user
+            ) t
               ON t.user = m.reader AND t.post = m.post
             WHERE t.listed IS NULL OR m.member IS NULL\(posterDiffers)
             """
