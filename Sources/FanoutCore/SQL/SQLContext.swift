@@ -102,17 +102,18 @@ package struct SQLContext: Sendable {
         return """
             SELECT r.reader AS reader, p.post AS post, p.owner AS owner
             FROM \(open)
-              \(readerSources.replacing("\n", with: "\n  "))
+              \(readerSources().replacing("\n", with: "\n  "))
             \(close) r JOIN live_posts p ON p.owner = r.source
             """
     }
 
-    /// `(reader, source)`: each existing user's timeline's sources, the reader and each user they follow, once.
-    private var readerSources: String {
+    /// `(reader, source)`: each existing user's timeline's sources, the reader and each user they follow, once
+    /// (`distinct`; else a follow stored twice gives its pair twice).
+    private func readerSources(distinct: Bool = true) -> String {
         """
         SELECT u.user AS reader, u.user AS source FROM live_users u
         UNION ALL
-        SELECT DISTINCT f.user AS reader, f.target AS source
+        SELECT \(distinct ? "DISTINCT " : "")f.user AS reader, f.target AS source
         FROM \(followSource) f JOIN live_users u ON u.user = f.user WHERE f.target <> f.user
         """
     }
@@ -131,7 +132,10 @@ package struct SQLContext: Sendable {
     /// aggregated by user. A reader whose fingerprints are equal holds exactly its members, each once and with the
     /// right poster, but for two different sets whose count and 62 bits of sums agree (about 2⁻⁶² a drifted
     /// timeline); one missing from either side, or whose fingerprints differ, is a suspect. Where entries carry no
-    /// poster copy, the post alone is hashed (docs/performance.md "The rules on Spark and DuckDB").
+    /// poster copy, the post alone is hashed. The sources are not made distinct here (a follow stored twice counts
+    /// its posts twice), which saved a third of the view's time: such a reader's fingerprints differ unless its
+    /// stored timeline holds the same entries as often, right posters and all, where `timeline_gaps` would find
+    /// nothing either (docs/performance.md "The rules on Spark and DuckDB").
     var timelineSuspectsQuery: String {
         let entry = { (post: String, poster: String) in
             schema.timeline?.posterUID != nil ? "\(post), \(poster)" : post
@@ -142,7 +146,7 @@ package struct SQLContext: Sendable {
             FROM (
               SELECT r.reader AS reader, sum(c.n) AS n, sum(c.h1) AS h1, sum(c.h2) AS h2
               FROM (
-                \(readerSources.replacing("\n", with: "\n    "))
+                \(readerSources(distinct: false).replacing("\n", with: "\n    "))
               ) r
               JOIN (SELECT owner, \(sums("post", "owner")) FROM live_posts GROUP BY owner) c ON c.owner = r.source
               GROUP BY r.reader
@@ -180,7 +184,7 @@ package struct SQLContext: Sendable {
             FROM (
               SELECT r.reader AS reader, p.post AS post, p.owner AS owner, true AS member
               FROM (
-                \(readerSources.replacing("\n", with: "\n    "))
+                \(readerSources().replacing("\n", with: "\n    "))
               ) r LEFT SEMI JOIN timeline_suspects s ON s.reader <=> r.reader
               JOIN live_posts p ON p.owner = r.source
             ) m
