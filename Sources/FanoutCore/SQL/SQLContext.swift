@@ -97,13 +97,15 @@ package struct SQLContext: Sendable {
         "members AS (\n  \(membersQuery(byReader: byReader).replacing("\n", with: "\n  "))\n)"
     }
 
-    private func membersQuery(byReader: Bool) -> String {
+    /// `suspectsOnly`: the readers of `timeline_suspects` alone (`timelineGapsQuery`).
+    private func membersQuery(byReader: Bool, suspectsOnly: Bool = false) -> String {
         let (open, close) = byReader ? ("(SELECT /*+ REPARTITION(reader) */ * FROM (", "))") : ("(", ")")
+        let only = suspectsOnly ? " LEFT SEMI JOIN timeline_suspects s ON s.reader <=> r.reader" : ""
         return """
             SELECT r.reader AS reader, p.post AS post, p.owner AS owner
             FROM \(open)
               \(readerSources().replacing("\n", with: "\n  "))
-            \(close) r JOIN live_posts p ON p.owner = r.source
+            \(close) r\(only) JOIN live_posts p ON p.owner = r.source
             """
     }
 
@@ -141,20 +143,16 @@ package struct SQLContext: Sendable {
             schema.timeline?.posterUID != nil ? "\(post), \(poster)" : post
         }
         let sums = { (post: String, poster: String) in fingerprint(of: entry(post, poster)) }
-        return """
-            SELECT coalesce(e.reader, s.reader) AS reader
+        let expected = """
+            SELECT r.reader AS reader, sum(c.n) AS n, sum(c.h1) AS h1, sum(c.h2) AS h2
             FROM (
-              SELECT r.reader AS reader, sum(c.n) AS n, sum(c.h1) AS h1, sum(c.h2) AS h2
-              FROM (
-                \(readerSources(distinct: false).replacing("\n", with: "\n    "))
-              ) r
-              JOIN (SELECT owner, \(sums("post", "owner")) FROM live_posts GROUP BY owner) c ON c.owner = r.source
-              GROUP BY r.reader
-            ) e
-            FULL OUTER JOIN (SELECT user AS reader, \(sums("post", "poster")) FROM \(table("timeline")) GROUP BY user) s
-              ON s.reader = e.reader
-            WHERE e.reader IS NULL OR s.reader IS NULL OR e.n <> s.n OR e.h1 <> s.h1 OR e.h2 <> s.h2
+              \(readerSources(distinct: false).replacing("\n", with: "\n  "))
+            ) r
+            JOIN (SELECT owner, \(sums("post", "owner")) FROM live_posts GROUP BY owner) c ON c.owner = r.source
+            GROUP BY r.reader
             """
+        let stored = "SELECT user AS reader, \(sums("post", "poster")) FROM \(table("timeline")) GROUP BY user"
+        return differingFingerprints("reader", expected, stored)
     }
 
     /// A fingerprint of a set of rows, as the aggregations `n` (their number), `h1` and `h2`: two sums of 31 bits
@@ -163,6 +161,20 @@ package struct SQLContext: Sendable {
     /// differ (`timelineSuspectsQuery`, `mirrorSuspects`).
     package func fingerprint(of columns: String) -> String {
         "count(*) AS n, sum(xxhash64(\(columns)) & 2147483647) AS h1, sum(shiftright(xxhash64(\(columns)), 33)) AS h2"
+    }
+
+    /// The values of `key` that one of the relations `one` and `other` (a row per `key`, with its `fingerprint(of:)`
+    /// `n`, `h1` and `h2`) lacks, or whose fingerprints differ between them: the suspects (`timelineSuspectsQuery`,
+    /// `mirrorSuspects`).
+    func differingFingerprints(_ key: String, _ one: String, _ other: String) -> String {
+        """
+        SELECT coalesce(x.\(key), y.\(key)) AS \(key)
+        FROM (
+          \(one.replacing("\n", with: "\n  "))
+        ) x
+        FULL OUTER JOIN (\(other.replacing("\n", with: "\n  "))) y ON y.\(key) = x.\(key)
+        WHERE x.\(key) IS NULL OR y.\(key) IS NULL OR x.n <> y.n OR x.h1 <> y.h1 OR x.h2 <> y.h2
+        """
     }
 
     /// `timeline_gaps`: the members of the suspect readers' timelines (`timeline_suspects`) and their stored entries
@@ -181,13 +193,9 @@ package struct SQLContext: Sendable {
         return """
             SELECT m.reader AS reader, m.post AS member_post, m.owner AS owner, t.user AS user, t.post AS post, \
             t.poster AS poster, t.path AS path, t.listed AS listed
-            FROM (
-              SELECT r.reader AS reader, p.post AS post, p.owner AS owner, true AS member
-              FROM (
-                \(readerSources().replacing("\n", with: "\n    "))
-              ) r LEFT SEMI JOIN timeline_suspects s ON s.reader <=> r.reader
-              JOIN live_posts p ON p.owner = r.source
-            ) m
+            FROM (SELECT reader, post, owner, true AS member FROM (
+              \(membersQuery(byReader: false, suspectsOnly: true).replacing("\n", with: "\n  "))
+            )) m
             FULL OUTER JOIN (
               SELECT e.user, e.post, e.poster, e.path, true AS listed
               FROM \(table("timeline")) e LEFT SEMI JOIN timeline_suspects s ON s.reader <=> e.user

@@ -135,14 +135,8 @@ extension SQLContext {
         func byFirst(_ from: String) -> String {
             "SELECT r.\(a) AS \(a), \(fingerprint(of: "r.\(a), r.\(b)")) FROM \(from) r GROUP BY r.\(a)"
         }
-        return """
-            mirror_suspects AS (
-              SELECT coalesce(x.\(a), y.\(a)) AS \(a)
-              FROM (\(byFirst(source))) x
-              FULL OUTER JOIN (\(byFirst(mirror))) y ON y.\(a) = x.\(a)
-              WHERE x.\(a) IS NULL OR y.\(a) IS NULL OR x.n <> y.n OR x.h1 <> y.h1 OR x.h2 <> y.h2
-            )
-            """
+        let suspects = differingFingerprints(a, byFirst(source), byFirst(mirror))
+        return "mirror_suspects AS (\n  \(suspects.replacing("\n", with: "\n  "))\n)"
     }
 
     /// A side stored in the table `table` as the edge relation `relation`, whose ends are columns of its rows.
