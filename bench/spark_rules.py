@@ -68,7 +68,8 @@ def spark(args, manifest, sql):
         written = fanout_job.is_parquet(manifest)
         converted = (lambda: None) if written else \
             fanout_check.beside(lambda: fanout_check.arrow_parquet(args.tables, manifest, parquet))
-        session = timed("session", lambda: fanout_check.session("local[2]", fanout_check.input_size([args.tables])))
+        archive = {}
+        session = timed("session", lambda: fanout_check.session("local[2]", fanout_check.input_size([args.tables]), archive))
         if not written:
             timed("parquet (what is left)", converted)
         try:
@@ -82,7 +83,7 @@ def spark(args, manifest, sql):
                 union = "\nUNION ALL\n".join(f"SELECT * FROM (\n{q['sql']}\n)" for q in sql["queries"])
                 timed("union of the rules", lambda: session.sql(union).write.format("noop").mode("overwrite").save())
         finally:
-            session.stop()
+            fanout_check.stopped(session, archive)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

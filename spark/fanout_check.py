@@ -13,6 +13,7 @@ Exit codes: 0 report written; 2 bad arguments or input (not a tables folder, row
 import json
 import logging
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -23,15 +24,16 @@ import fanout_job  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def session(master=None, input_bytes=0):
+def session(master=None, input_bytes=0, archive=None):
     """A quiet, offline Spark session: errors only (conf/log4j2.properties), no UI or progress bar. Its master is
     `master`, else spark-submit's (--master), else local[2] for plain python3. In local mode (one machine, a few
     cores) also loopback only, a shuffle partition per core and no adaptive execution, which costs more than it
     saves on the many small stages of a run; on a cluster, partitions, parallelism and adaptive execution are the
     cluster's (Spark's defaults, or spark-submit --conf). Driver settings apply only when Python starts the JVM:
     in local mode, where the driver's JVM is every executor too, its heap and JIT follow `input_bytes` (the tables'
-    bytes, or the export's with --export; `local_jvm`)."""
-    os.environ.setdefault("SPARK_CONF_DIR", os.path.join(HERE, "conf"))
+    bytes, or the export's with --export; `local_jvm`). A local JVM that Python starts loads Spark's classes from
+    the class-data archive (spark/class_archive.py) when `archive` is a dict: the session's archive is put in it
+    under "archive", and the caller passes it to `stopped` at the end."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # PySpark 4 logs each SQL error with a Java stack before raising it; the exception says it once.
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
@@ -40,6 +42,16 @@ def session(master=None, input_bytes=0):
     # Under spark-submit, its --master holds (the JVM already has it); plain python3 starts a local one.
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ
     master = master or (None if submitted else "local[2]")
+    classes = None
+    if archive is not None and not submitted and master.startswith("local"):
+        # Imported here: on a cluster (--py-files spark/fanout_job.py, docs/cluster.md) the job does not need it.
+        import class_archive
+        from pyspark.find_spark_home import _find_spark_home
+        classes = class_archive.for_local_session(_find_spark_home())
+        archive["archive"] = classes
+    logs = os.path.join(HERE, "conf")
+    if not classes:
+        os.environ.setdefault("SPARK_CONF_DIR", logs)
     if master and master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.master(master) if master else SparkSession.builder
@@ -52,6 +64,11 @@ def session(master=None, input_bytes=0):
     heap = None
     if master and master.startswith("local"):
         heap, java = local_jvm(input_bytes)
+        if classes:
+            # The archive cannot hold a class path with a folder of files in it: the log configuration is named
+            # instead of found in SPARK_CONF_DIR.
+            log_settings = shlex.quote(f"-Dlog4j2.configurationFile={os.path.join(logs, 'log4j2.properties')}")
+            java += f" {log_settings} {classes.java_options()}"
         builder = (builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.default.parallelism", str(local_cores(master)))
                    .config("spark.driver.extraJavaOptions", java))
@@ -435,6 +452,17 @@ def diff_run(spark, folders):
     return run
 
 
+def stopped(spark, archive):
+    """Stops `spark`; with a class-data archive being written (`session`), waits for the JVM to write it."""
+    spark.stop()
+    classes = archive.get("archive")
+    if classes and classes.writing:
+        from pyspark import SparkContext
+        gateway = SparkContext._gateway
+        SparkContext._gateway, SparkContext._jvm = None, None
+        classes.finish(getattr(gateway, "proc", None))
+
+
 def main(argv=None):
     args = fanout_job.arguments(__doc__.splitlines()[0], "spark").parse_args(argv)
     args.dialect = "spark"
@@ -443,12 +471,12 @@ def main(argv=None):
     except ImportError:
         print("Error: the pyspark module is missing; pip install pyspark", file=sys.stderr)
         return fanout_job.EXIT_ENGINE
-    holder = {}
+    holder, archive = {}, {}
 
     def started(input_bytes):
         if "spark" not in holder:
             try:
-                holder["spark"] = session(args.master, input_bytes)
+                holder["spark"] = session(args.master, input_bytes, archive)
             except Exception as e:  # no Java, a master that cannot be reached
                 where = args.master or "spark-submit's master"
                 raise fanout_job.JobError(f"cannot start Spark ({where}): {cause(e)}", fanout_job.EXIT_ENGINE)
@@ -500,7 +528,7 @@ def main(argv=None):
         return e.code
     finally:
         if "spark" in holder:
-            holder["spark"].stop()
+            stopped(holder["spark"], archive)
 
 
 if __name__ == "__main__":

@@ -25,19 +25,24 @@ import Testing
     static func python() throws -> String { pythonPath }
 
     /// Runs `executable arguments…` in `cli`'s folder, with `FANOUT` naming the binary under test.
-    static func run(_ cli: CLI, _ executable: String, _ arguments: [String]) throws -> CLI.Result {
-        try command(cli, executable, arguments)()
+    static func run(
+        _ cli: CLI, _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> CLI.Result {
+        try command(cli, executable, arguments, environment: environment)()
     }
 
     /// `run`'s process, to be started later, on any thread.
-    static func command(_ cli: CLI, _ executable: String, _ arguments: [String]) -> @Sendable () throws -> CLI.Result {
+    static func command(
+        _ cli: CLI, _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+    ) -> @Sendable () throws -> CLI.Result {
         // spark-submit, beside the venv's python, runs that python's helpers by name.
         let bin = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let folder = cli.folder, fanout = CLI.binary.path
         return {
             try runProcess(
-                URL(fileURLWithPath: executable), arguments, in: folder, environment: ["FANOUT": fanout, "PATH": path])
+                URL(fileURLWithPath: executable), arguments, in: folder,
+                environment: environment.merging(["FANOUT": fanout, "PATH": path]) { $1 })
         }
     }
 
@@ -383,6 +388,52 @@ import Testing
             !(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)).contains {
                 $0.contains("fanout-tmp")
             })
+    }
+
+    /// The local job as `python3 spark/fanout_check.py` runs it, twice: the first run writes the class-data archive of
+    /// Spark's classes (spark/class_archive.py) as its JVM exits, in place of a truncated one (which the JVM would
+    /// crash on) and a dead run's temporary file; the second maps it and writes nothing there; both report check's
+    /// findings.
+    @Test(.enabled(if: engines, "needs pyspark, DuckDB and Java: make sql-deps (or FANOUT_SQL_PYTHON)"))
+    func localJobWritesThenUsesTheClassArchive() throws {
+        let python = try Self.python()
+        let cli = try CLI()
+        try Self.prepare(cli, "demo", export: Self.demo)
+        let job = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let folder = cli.url("archive").path
+        let environment = ["FANOUT_CLASS_ARCHIVE": folder]
+        // What runs before this one may have left: an archive cut short (its size is not the one in its name) and
+        // the temporary file of a run whose process is gone.
+        let describe = CLI.repository.appendingPathComponent("spark/class_archive.py").path
+        let status = try Self.run(cli, python, [describe], environment: environment).stdout
+        #expect(status.hasPrefix("no class-data archive yet in \(folder)"), "\(status)")
+        let key = try #require(status.split(separator: "(spark-classes-").last?.split(separator: "-").first)
+        try cli.write(String(repeating: "x", count: 100), to: "archive/spark-classes-\(key)-4096.jsa")
+        try cli.write("", to: "archive/spark-classes-\(key).999999999.tmp")
+        #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json").code == 1)
+
+        var result = try Self.run(cli, python, [job, "demo/tables", "--out", "first"], environment: environment)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(try Self.findings(cli, "first/report.json") == Self.findings(cli, "check.json"))
+        let written = cli.files(under: "archive")
+        #expect(written.count == 1, "\(written)")
+        let name = try #require(written.first)
+        let size = try #require(Int(name.dropLast(".jsa".count).split(separator: "-").last ?? ""))
+        #expect(name.hasPrefix("spark-classes-") && name.hasSuffix(".jsa") && size > 1_000_000, "\(name)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: cli.url("archive/\(name)").path)
+        #expect(attributes[.size] as? Int == size)
+
+        result = try Self.run(cli, python, [job, "demo/tables", "--out", "second"], environment: environment)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(try Self.findings(cli, "second/report.json") == Self.findings(cli, "check.json"))
+        #expect(cli.files(under: "archive") == written)
+        let again = try FileManager.default.attributesOfItem(atPath: cli.url("archive/\(name)").path)
+        #expect(again[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+        #expect(again[.systemFileNumber] as? Int == attributes[.systemFileNumber] as? Int)
+        #expect(
+            try Self.run(cli, python, [describe], environment: environment).stdout.hasPrefix(
+                cli.url("archive/\(name)").path))
     }
 
     /// Severity overrides and switched-off rules, as in check; bad input: one message, its exit code, nothing
