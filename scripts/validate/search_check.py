@@ -189,8 +189,11 @@ class FanoutServe:
     """`fanout serve EXPORT --port 0` (docs/serve.md): its first line on stdout is its URL."""
 
     def __init__(self, binary, export):
+        # SIGINT as a command in a terminal's foreground gets it: under a background job (`make test &`, a CI runner
+        # started that way) SIGINT is ignored and passed on ignored, and serve rightly leaves it so.
         self.process = subprocess.Popen([binary, "serve", export, "--port", "0", "--pages", "index,search,timelines"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://"):
             self.process.kill()
