@@ -2,7 +2,7 @@
 parsed and verified once, then mapped by every later run (the JVM's application class-data sharing:
 `-XX:ArchiveClassesAtExit`, then `-XX:SharedArchiveFile`). On this machine a local session starts in about 3 s with
 it against 6 s without, and the first queries wait less for classes (docs/performance.md "Spark's classes from an
-archive").
+archive (issue 27 item 4, eleventh round)").
 
 The first run on a machine, and the first after Java or PySpark changed, writes the archive as its JVM exits
 (about 15 s more, once); `ClassArchive.finish` waits for that and moves the archive into place under a name that
