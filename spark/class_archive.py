@@ -4,7 +4,8 @@ parsed and verified once, then mapped by every later run (the JVM's application 
 it against 6 s without, and the first queries wait less for classes (docs/performance.md "Spark's classes from an
 archive (issue 27 item 4, eleventh round)").
 
-The first run on a machine, and the first after Java or PySpark changed, writes the archive as its JVM exits
+The first run on a machine, and the first after Java or PySpark changed (each virtual environment's jars have an
+archive of their own), writes the archive as its JVM exits
 (about 15 s more, once); `ClassArchive.finish` waits for that and moves the archive into place under a name that
 carries its size: the JVM maps the file and would crash on a truncated one, so only a file of the size it was
 written with is used. A run killed before leaves its temporary file, which the next run removes.
@@ -15,9 +16,13 @@ import hashlib
 import os
 import shlex
 import shutil
+import time
 
 OFF = ("", "off", "0", "no", "false")
 PREFIX = "spark-classes-"
+# Archives of other keys (another PySpark, another virtual environment's jars, an older Java) are removed once no
+# job has used them for this long: two environments on one machine each keep theirs instead of evicting each other.
+UNUSED_FOR = 30 * 24 * 3600
 
 
 def folder():
@@ -60,6 +65,11 @@ class ClassArchive:
         self.where, self.key = where, key
         found = [path for path in glob.glob(os.path.join(where, f"{PREFIX}{key}-*.jsa")) if complete(path)]
         self.path = found[0] if found else None
+        if self.path:
+            try:
+                os.utime(self.path)  # used now: kept while it is used (UNUSED_FOR)
+            except OSError:
+                pass
         self.writing = None if self.path else os.path.join(where, f"{PREFIX}{key}.{os.getpid()}.tmp")
 
     def java_options(self):
@@ -71,7 +81,8 @@ class ClassArchive:
 
     def finish(self, process):
         """Once the session has stopped: ends its JVM (the gateway exits at the end of its input) and waits while it
-        writes the archive, then puts the archive in place of any older one. Nothing is kept when the JVM failed."""
+        writes the archive, then puts it in place, removing any other of its key and those of other keys unused for
+        UNUSED_FOR. Nothing is kept when the JVM failed."""
         if not self.writing:
             return
         try:
@@ -82,9 +93,10 @@ class ClassArchive:
             if process is not None and process.returncode == 0 and os.path.getsize(self.writing) > 0:
                 final = os.path.join(self.where, f"{PREFIX}{self.key}-{os.path.getsize(self.writing)}.jsa")
                 os.replace(self.writing, final)
-                for older in glob.glob(os.path.join(self.where, f"{PREFIX}*.jsa")):
-                    if older != final:
-                        removed(older)
+                for other in glob.glob(os.path.join(self.where, f"{PREFIX}*.jsa")):
+                    same_key = os.path.basename(other).startswith(f"{PREFIX}{self.key}-")
+                    if other != final and (same_key or time.time() - os.path.getmtime(other) > UNUSED_FOR):
+                        removed(other)
         except Exception:  # a JVM that did not exit in time, a full disk: no archive this time
             pass
         finally:
