@@ -5,10 +5,10 @@ it against 6 s without, and the first queries wait less for classes (docs/perfor
 archive (issue 27 item 4, eleventh round)").
 
 The first run on a machine, and the first after Java or PySpark changed (each virtual environment's jars have an
-archive of their own), writes the archive as its JVM exits
-(about 15 s more, once); `ClassArchive.finish` waits for that and moves the archive into place under a name that
-carries its size: the JVM maps the file and would crash on a truncated one, so only a file of the size it was
-written with is used. A run killed before leaves its temporary file, which the next run removes.
+archive of their own), writes the archive as its JVM exits (about 15 s more, once); `ClassArchive.finish` waits
+for that and moves the archive into place under a name that carries its size: the JVM maps the file and would
+crash on a truncated one, so only a file of the size it was written with is used. A run killed before leaves its
+temporary file, which the next run removes. An archive removed while a JVM starts with it is only not used.
 FANOUT_CLASS_ARCHIVE names the folder (default $XDG_CACHE_HOME/fanout, else ~/.cache/fanout) or turns the archive
 off ("off")."""
 import glob
@@ -123,15 +123,21 @@ def for_local_session(spark_home, cleaned=True):
             os.makedirs(where, exist_ok=True)
     except OSError:
         return None
-    for path in [] if not cleaned else glob.glob(os.path.join(where, f"{PREFIX}*")):
+    if cleaned:
+        removed_unfinished(where)
+    return ClassArchive(where, key)
+
+
+def removed_unfinished(where):
+    """Removes the temporary files of runs that ended before their JVM wrote the archive, and archives cut short."""
+    for path in glob.glob(os.path.join(where, f"{PREFIX}*")):
         name = os.path.basename(path)
         if name.endswith(".tmp"):
             pid = name.rsplit(".", 2)[-2]
             if pid.isdigit() and not alive(int(pid)):
-                removed(path)  # a run that ended before its JVM wrote the archive
+                removed(path)
         elif name.endswith(".jsa") and not complete(path):
             removed(path)
-    return ClassArchive(where, key)
 
 
 def removed(path):
