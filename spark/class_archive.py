@@ -20,9 +20,11 @@ import time
 
 OFF = ("", "off", "0", "no", "false")
 PREFIX = "spark-classes-"
-# Archives of other keys (another PySpark, another virtual environment's jars, an older Java) are removed once no
-# job has used them for this long: two environments on one machine each keep theirs instead of evicting each other.
+# Archives of other keys (another PySpark, another virtual environment's jars, an older Java) are kept while jobs
+# use them, so that two environments on one machine do not evict each other's, but at most KEPT_OTHERS of them, and
+# none unused for UNUSED_FOR: each is about 180 MB, and every fresh checkout's virtual environment makes a new key.
 UNUSED_FOR = 30 * 24 * 3600
+KEPT_OTHERS = 2
 
 
 def folder():
@@ -81,8 +83,8 @@ class ClassArchive:
 
     def finish(self, process):
         """Once the session has stopped: ends its JVM (the gateway exits at the end of its input) and waits while it
-        writes the archive, then puts it in place, removing any other of its key and those of other keys unused for
-        UNUSED_FOR. Nothing is kept when the JVM failed."""
+        writes the archive, then puts it in place, removing any other of its key and of other keys all but the
+        KEPT_OTHERS used last within UNUSED_FOR. Nothing is kept when the JVM failed."""
         if not self.writing:
             return
         try:
@@ -93,9 +95,14 @@ class ClassArchive:
             if process is not None and process.returncode == 0 and os.path.getsize(self.writing) > 0:
                 final = os.path.join(self.where, f"{PREFIX}{self.key}-{os.path.getsize(self.writing)}.jsa")
                 os.replace(self.writing, final)
-                for other in glob.glob(os.path.join(self.where, f"{PREFIX}*.jsa")):
-                    same_key = os.path.basename(other).startswith(f"{PREFIX}{self.key}-")
-                    if other != final and (same_key or time.time() - os.path.getmtime(other) > UNUSED_FOR):
+                mine = glob.glob(os.path.join(self.where, f"{PREFIX}{self.key}-*.jsa"))
+                for older in mine:
+                    if older != final:
+                        removed(older)
+                others = sorted(set(glob.glob(os.path.join(self.where, f"{PREFIX}*.jsa"))) - set(mine),
+                                key=os.path.getmtime, reverse=True)
+                for rank, other in enumerate(others):
+                    if rank >= KEPT_OTHERS or time.time() - os.path.getmtime(other) > UNUSED_FOR:
                         removed(other)
         except Exception:  # a JVM that did not exit in time, a full disk: no archive this time
             pass

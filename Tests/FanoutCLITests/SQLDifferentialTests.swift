@@ -392,8 +392,8 @@ import Testing
 
     /// The local job as `python3 spark/fanout_check.py` runs it, twice: the first run writes the class-data archive of
     /// Spark's classes (spark/class_archive.py) as its JVM exits, in place of a truncated one (which the JVM would
-    /// crash on), a dead run's temporary file and another environment's archive unused for a month; the second maps
-    /// it and writes nothing there (the same file, not replaced); both report check's findings.
+    /// crash on) and a dead run's temporary file, keeping the two other environments' archives used last; the second
+    /// maps it and writes nothing there (the same file, not replaced); both report check's findings.
     @Test(.enabled(if: engines, "needs pyspark, DuckDB and Java: make sql-deps (or FANOUT_SQL_PYTHON)"))
     func localJobWritesThenUsesTheClassArchive() throws {
         let python = try Self.python()
@@ -410,12 +410,15 @@ import Testing
         let key = try #require(status.split(separator: "(spark-classes-").last?.split(separator: "-").first)
         try cli.write(String(repeating: "x", count: 100), to: "archive/spark-classes-\(key)-4096.jsa")
         try cli.write("", to: "archive/spark-classes-\(key).999999999.tmp")
-        // Another environment's archives (another key): one unused for 31 days goes, one used today stays.
-        try cli.write("old", to: "archive/spark-classes-0000000000000000-3.jsa")
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: -31 * 24 * 3600)],
-            ofItemAtPath: cli.url("archive/spark-classes-0000000000000000-3.jsa").path)
-        try cli.write("used", to: "archive/spark-classes-1111111111111111-4.jsa")
+        // Other environments' archives (other keys): the two used last stay; one used before them and one unused for
+        // 31 days go.
+        for (key, daysAgo) in [("0", 31), ("1", 0), ("2", 1), ("3", 2)] {
+            let name = "archive/spark-classes-\(String(repeating: key, count: 16))-4.jsa"
+            try cli.write("used", to: name)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -Double(daysAgo) * 24 * 3600 - 60)],
+                ofItemAtPath: cli.url(name).path)
+        }
         #expect(try cli.run("check", Self.demo, "--format", "json", "--output", "check.json").code == 1)
 
         var result = try Self.run(cli, python, [job, "demo/tables", "--out", "first"], environment: environment)
@@ -423,7 +426,9 @@ import Testing
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(try Self.findings(cli, "first/report.json") == Self.findings(cli, "check.json"))
         let written = cli.files(under: "archive")
-        #expect(written.count == 2 && written.contains("spark-classes-1111111111111111-4.jsa"), "\(written)")
+        #expect(
+            written.count == 3 && written.contains("spark-classes-1111111111111111-4.jsa")
+                && written.contains("spark-classes-2222222222222222-4.jsa"), "\(written)")
         let name = try #require(written.first { $0.hasPrefix("spark-classes-\(key)-") })
         let size = try #require(Int(name.dropLast(".jsa".count).split(separator: "-").last ?? ""))
         #expect(name.hasPrefix("spark-classes-") && name.hasSuffix(".jsa") && size > 1_000_000, "\(name)")
