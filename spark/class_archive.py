@@ -88,11 +88,12 @@ class ClassArchive:
         if not self.writing:
             return
         try:
-            if process is not None:
-                if process.stdin:
-                    process.stdin.close()
-                process.wait(timeout=300)
-            if process is not None and process.returncode == 0 and os.path.getsize(self.writing) > 0:
+            if process is None:
+                return
+            if process.stdin:
+                process.stdin.close()
+            process.wait(timeout=300)
+            if process.returncode == 0 and os.path.getsize(self.writing) > 0:
                 final = os.path.join(self.where, f"{PREFIX}{self.key}-{os.path.getsize(self.writing)}.jsa")
                 os.replace(self.writing, final)
                 mine = glob.glob(os.path.join(self.where, f"{PREFIX}{self.key}-*.jsa"))

@@ -42,16 +42,6 @@ def session(master=None, input_bytes=0, archive=None):
     # Under spark-submit, its --master holds (the JVM already has it); plain python3 starts a local one.
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ
     master = master or (None if submitted else "local[2]")
-    classes = None
-    if archive is not None and not submitted and master.startswith("local"):
-        # Imported here: on a cluster (--py-files spark/fanout_job.py, docs/cluster.md) the job does not need it.
-        import class_archive
-        from pyspark.find_spark_home import _find_spark_home
-        classes = class_archive.for_local_session(_find_spark_home())
-        archive["archive"] = classes
-    logs = os.path.join(HERE, "conf")
-    if not classes:
-        os.environ.setdefault("SPARK_CONF_DIR", logs)
     if master and master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.master(master) if master else SparkSession.builder
@@ -61,9 +51,14 @@ def session(master=None, input_bytes=0, archive=None):
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "fanout-spark-warehouse"))
                .config("spark.sql.caseSensitive", "true"))
-    heap = None
+    heap, classes, logs = None, None, os.path.join(HERE, "conf")
     if master and master.startswith("local"):
         heap, java = local_jvm(input_bytes)
+        if archive is not None and not submitted:
+            # Imported here: on a cluster (--py-files spark/fanout_job.py, docs/cluster.md) the job does not need it.
+            import class_archive
+            from pyspark.find_spark_home import _find_spark_home
+            classes = archive["archive"] = class_archive.for_local_session(_find_spark_home())
         if classes:
             # The archive cannot hold a class path with a folder of files in it: the log configuration is named
             # instead of found in SPARK_CONF_DIR.
@@ -80,6 +75,8 @@ def session(master=None, input_bytes=0, archive=None):
             builder = (builder.config("spark.driver.memory", f"{(heap - off_heap) >> 20}m")
                        .config("spark.memory.offHeap.enabled", "true")
                        .config("spark.memory.offHeap.size", f"{off_heap >> 20}m"))
+    if not classes:
+        os.environ.setdefault("SPARK_CONF_DIR", logs)
     spark = builder.getOrCreate()
     fanout_job.CLOCK.lap("session")
     running = spark.sparkContext.master

@@ -8,6 +8,8 @@ import Testing
 @Suite(.serialized) struct SQLDifferentialTests {
     static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
     static let fixtures = CLI.repository.appendingPathComponent("Tests/Fixtures")
+    /// The Spark job, spark/fanout_check.py.
+    static let sparkJob = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
 
     /// The Python with pyspark and duckdb: `FANOUT_SQL_PYTHON`, else the virtual environment of `make sql-deps`.
     static let pythonPath =
@@ -349,7 +351,7 @@ import Testing
         try Self.prepare(cli, "demo", export: Self.demo)
         let submit = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("spark-submit")
             .path
-        let job = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let job = Self.sparkJob
         let result = try Self.run(
             cli, submit,
             [
@@ -399,15 +401,15 @@ import Testing
         let python = try Self.python()
         let cli = try CLI()
         try Self.prepare(cli, "demo", export: Self.demo)
-        let job = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let job = Self.sparkJob
         let folder = cli.url("archive").path
         let environment = ["FANOUT_CLASS_ARCHIVE": folder]
-        // What runs before this one may have left: an archive cut short (its size is not the one in its name) and
-        // the temporary file of a run whose process is gone.
         let describe = CLI.repository.appendingPathComponent("spark/class_archive.py").path
         let status = try Self.run(cli, python, [describe], environment: environment).stdout
         #expect(status.hasPrefix("no class-data archive yet in \(folder)"), "\(status)")
         let key = try #require(status.split(separator: "(spark-classes-").last?.split(separator: "-").first)
+        // What runs before this one may have left: an archive cut short (its size is not the one in its name) and
+        // the temporary file of a run whose process is gone.
         try cli.write(String(repeating: "x", count: 100), to: "archive/spark-classes-\(key)-4096.jsa")
         try cli.write("", to: "archive/spark-classes-\(key).999999999.tmp")
         // Other environments' archives (other keys): the two used last stay; one used before them and one unused for
@@ -505,7 +507,7 @@ import Testing
             (same["audit"] as! [String: Any])["summary"] as? [String: Int] == [
                 "new": 0, "new_errors": 0, "new_info": 0, "new_warnings": 0, "fixed": 0, "unchanged": 6,
             ], "the demo against itself: its findings (7 less the one switched off) are all unchanged")
-        let spark = CLI.repository.appendingPathComponent("spark/fanout_check.py").path
+        let spark = Self.sparkJob
         let bad: [([String], String)] = [
             (
                 [runner, "again", "--diff", "nowhere", "--out", "bad4"],
