@@ -106,6 +106,17 @@ def session(master=None, input_bytes=0, archive=None):
 # the cached tables.
 SMALL_INPUT = 64 << 20
 
+# The optimizing compiler (C2) took a quarter of a large local job's CPU, some of it on the code that parses each
+# query (ANTLR), compiles the code generated for it (Janino) and serializes its tasks (java.io's object streams):
+# code that runs briefly per query, where C2's work does not pay back within a run (16 s of the compiler's time
+# on the 1.1 GB export's tables). Their methods wait for ten times as many calls before each compiler takes them;
+# the tables' loops, Spark's operators and the generated code are compiled as before (docs/performance.md
+# "Query tools compiled later (issue 27 item 4, twelfth round)").
+TOOLS_COMPILED_LATER = " ".join(
+    ["-XX:CompileCommand=quiet"]
+    + [f"-XX:CompileCommand=CompileThresholdScaling,{pattern},10.0"
+       for pattern in ("org.antlr.*::*", "org.codehaus.janino.*::*", "java.io.Object*::*")])
+
 
 def local_jvm(input_bytes):
     """The memory (bytes, or None for Spark's default heap of 1 GB; `session` puts a quarter of it off the heap)
@@ -119,7 +130,7 @@ def local_jvm(input_bytes):
     run whose heap had been sized from the total alone)."""
     if input_bytes <= SMALL_INPUT:
         return None, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
-    java = "-XX:+UseParallelGC"
+    java = "-XX:+UseParallelGC " + TOOLS_COMPILED_LATER
     if "--driver-memory" in os.environ.get("PYSPARK_SUBMIT_ARGS", ""):
         return None, java
     try:
@@ -386,10 +397,17 @@ def materialized(spark, name, query):
         spark.conf.set("spark.sql.adaptive.enabled", "true")
     try:
         frame = spark.sql(query).cache()
-        frame.count()
+        rows = frame.count()
     finally:
         if adaptive:
             spark.conf.set("spark.sql.adaptive.enabled", "false")
+    if rows == 0:
+        # Empty, as the suspects of a consistent export are: made a view the optimizer knows is empty (`LIMIT 0`
+        # becomes an empty local relation), so that it drops the joins and scans that read it, where a cached
+        # empty view is found empty only as it is read, after the tables it is joined with (docs/performance.md
+        # "Empty views the optimizer sees (issue 27 item 4, thirteenth round)").
+        frame.unpersist()
+        frame = spark.sql(query).limit(0)
     frame.createOrReplaceTempView(name)
 
 

@@ -448,6 +448,34 @@ import Testing
                 cli.url("archive/\(name)").path))
     }
 
+    /// The JVM options of a local job over large tables (`local_jvm` in spark/fanout_check.py), which the tests' small
+    /// inputs never get: Java starts with them (a malformed `-XX:CompileCommand` stops it at once) and prints nothing
+    /// on standard output (the compile commands echo themselves unless told to be quiet).
+    @Test(.enabled(if: engines, "needs pyspark, DuckDB and Java: make sql-deps (or FANOUT_SQL_PYTHON)"))
+    func largeLocalJobsJVMOptionsStartJava() throws {
+        let cli = try CLI()
+        let printed = try Self.run(
+            cli, try Self.python(),
+            [
+                "-c",
+                "import sys; sys.path.insert(0, sys.argv[1]); import fanout_check; "
+                    + "print(fanout_check.local_jvm(1 << 40)[1])",
+                URL(fileURLWithPath: Self.sparkJob).deletingLastPathComponent().path,
+            ])
+        #expect(printed.code == 0, "\(printed.stderr)")
+        let options = printed.stdout.split(separator: " ").map(String.init).map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(options.contains("-XX:+UseParallelGC") && options.contains { $0.hasPrefix("-XX:CompileCommand=") })
+        // The Java that Spark starts: JAVA_HOME's, else the one on PATH.
+        let java =
+            try ProcessInfo.processInfo.environment["JAVA_HOME"].map {
+                try runProcess(URL(fileURLWithPath: "\($0)/bin/java"), options + ["-version"], in: cli.folder)
+            } ?? runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["java"] + options + ["-version"], in: cli.folder)
+        #expect(java.code == 0, "\(java.stderr)")
+        #expect(java.stdout.isEmpty, "\(java.stdout)")
+    }
+
     /// Severity overrides and switched-off rules, as in check; bad input: one message, its exit code, nothing
     /// written.
     @Test(.enabled(if: engines, "needs pyspark, DuckDB and Java: make sql-deps (or FANOUT_SQL_PYTHON)"))
@@ -551,23 +579,25 @@ import Testing
         #expect(queries.first { $0["rule"] == "push-id-time" }?["sql"]?.contains("'error' AS severity") == true)
         #expect(!queries.contains { $0["rule"] == "key-invalid" })
         #expect(document["export"] as? String == Self.demo)
-        // Spark's timeline rules read shared views of the suspect timelines and their gaps, made only where one of
-        // them runs; DuckDB's shared views are the three every engine makes (docs/performance.md "The rules on Spark
-        // and DuckDB").
+        // Spark's timeline rules read shared views of the suspect timelines and their gaps, and its like rules one of
+        // the suspect posts, each made only where one of its rules runs; DuckDB's shared views are the three every
+        // engine makes (docs/performance.md "The rules on Spark and DuckDB").
         func views(_ arguments: [String]) throws -> [String] {
             let json = try cli.run(["sql", "t", "--format", "json", "--shared-views"] + arguments)
             let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
             return (document["views"] as! [[String: String]]).map { $0["name"]! }
         }
         let shared = ["live_users", "live_posts", "like_counts"]
-        let gaps = ["timeline_suspects", "timeline_gaps"]
-        #expect(try views(["--dialect", "spark"]) == shared + gaps)
+        let likes = ["like_suspects"], gaps = ["timeline_suspects", "timeline_gaps"]
+        #expect(try views(["--dialect", "spark"]) == shared + likes + gaps)
         #expect(try views(["--dialect", "duckdb"]) == shared)
         let timelineRules = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
-        #expect(try views(["--dialect", "spark"] + timelineRules.flatMap { ["--rule", "\($0)=off"] }) == shared)
-        #expect(
-            try views(["--dialect", "spark"] + timelineRules.dropFirst().flatMap { ["--rule", "\($0)=off"] })
-                == shared + gaps)
+        let likeRules = ["like-unknown-user", "like-unknown-post", "like-duplicate"]
+        let off = { (rules: ArraySlice<String>) in rules.flatMap { ["--rule", "\($0)=off"] } }
+        #expect(try views(["--dialect", "spark"] + off(timelineRules[...])) == shared + likes)
+        #expect(try views(["--dialect", "spark"] + off(timelineRules.dropFirst())) == shared + likes + gaps)
+        #expect(try views(["--dialect", "spark"] + off(likeRules[...])) == shared + gaps)
+        #expect(try views(["--dialect", "spark"] + off(likeRules.dropLast())) == shared + likes + gaps)
         // The same skips as check's on the same export.
         _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
         let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]

@@ -110,7 +110,7 @@ struct LikeDuplicateRule: ConsistencyRule {
             repeated AS (
               SELECT l.post AS post, l.user AS user, count(*) AS n, \(d.orderedList(path, by: "l.seq")) AS paths,
                 min_by(CASE WHEN l.id IS NULL THEN 0 ELSE 1 END, l.seq) AS has_id
-              FROM \(q.table("likes")) l
+              FROM \(q.suspectLikes) l
               JOIN repeated_posts r ON l.post IS NOT DISTINCT FROM r.post
               GROUP BY l.post, l.user
               HAVING count(*) > 1

@@ -32,6 +32,6 @@ struct LikeUnknownPostRule: ConsistencyRule {
             + q.finding(
                 paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
                 message: [q.name("l.user"), "' likes post '", "l.post", "', which does not exist'"]
-            ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.postExists("l.post"))"
+            ) + "\nFROM \(q.suspectLikes) l\nWHERE NOT \(q.postExists("l.post"))"
     }
 }

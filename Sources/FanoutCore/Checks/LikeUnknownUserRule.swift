@@ -34,6 +34,6 @@ struct LikeUnknownUserRule: ConsistencyRule {
             + q.finding(
                 paths: [path], expected: "'null'", actual: "'true'", fix: q.fix([(path, "'null'")]),
                 message: ["'user '", "l.user", "', who does not exist, likes post '", "l.post"]
-            ) + "\nFROM \(q.table("likes")) l\nWHERE NOT \(q.userExists("l.user")) AND \(q.postExists("l.post"))"
+            ) + "\nFROM \(q.suspectLikes) l\nWHERE NOT \(q.userExists("l.user")) AND \(q.postExists("l.post"))"
     }
 }

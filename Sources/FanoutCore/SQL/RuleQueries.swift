@@ -47,12 +47,21 @@ public enum RuleQueries {
     /// Spark view, a DuckDB temporary table), where every query deriving them again repeated the same sorts and
     /// aggregations (docs/performance.md "The rules on Spark and DuckDB"). On Spark also the suspect timelines and
     /// their gaps (`SQLContext.timelineSuspectsQuery`, `SQLContext.timelineGapsQuery`) where one of the four timeline
-    /// rules that read them is among `rules` (the rules run; all when nil).
+    /// rules that read them is among `rules` (the rules run; all when nil), and the posts whose likes the like rules
+    /// read (`SQLContext.likeSuspectsQuery`) where one of those runs.
     public static func sharedViews(schema: Schema, dialect: SQLDialect, rules: [String]? = nil) -> [DerivedQuery] {
         let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
+        let runs = { (ids: Set<String>) in rules.map { !ids.isDisjoint(with: $0) } ?? true }
+        let likeSuspects =
+            q.sharesLikeSuspects && runs(["like-unknown-user", "like-unknown-post", "like-duplicate"])
+            ? [
+                DerivedQuery(
+                    name: "like_suspects", summary: "the liked posts where a like rule may report a like",
+                    sql: q.likeSuspectsQuery)
+            ] : []
         let timelineRules: Set = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
         let gaps =
-            q.sharesTimelineGaps && (rules.map { !timelineRules.isDisjoint(with: $0) } ?? true)
+            q.sharesTimelineGaps && runs(timelineRules)
             ? [
                 DerivedQuery(
                     name: "timeline_suspects",
@@ -74,7 +83,7 @@ public enum RuleQueries {
                         name: "like_counts",
                         summary: "post, n, most: the distinct existing users in each like set, the most likes by one",
                         sql: q.likeCountsQuery)
-                ]) + gaps
+                ] + likeSuspects) + gaps
     }
 
     /// The derived data: every existing user's timeline (`reader`, `post`, `rank` from 1, newest first, equal
