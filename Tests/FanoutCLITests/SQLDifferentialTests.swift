@@ -579,8 +579,8 @@ import Testing
         #expect(queries.first { $0["rule"] == "push-id-time" }?["sql"]?.contains("'error' AS severity") == true)
         #expect(!queries.contains { $0["rule"] == "key-invalid" })
         #expect(document["export"] as? String == Self.demo)
-        // Spark's timeline rules read shared views of the suspect timelines and their gaps, and its like rules one of
-        // the suspect posts, each made only where one of its rules runs; DuckDB's shared views are the three every
+        // Spark's timeline rules read shared views of the suspect timelines and their gaps, its like rules one of the
+        // suspect posts, each mirror rule one of its suspects, each made only where one of its rules runs; DuckDB's shared views are the three every
         // engine makes (docs/performance.md "The rules on Spark and DuckDB").
         func views(_ arguments: [String]) throws -> [String] {
             let json = try cli.run(["sql", "t", "--format", "json", "--shared-views"] + arguments)
@@ -588,16 +588,18 @@ import Testing
             return (document["views"] as! [[String: String]]).map { $0["name"]! }
         }
         let shared = ["live_users", "live_posts", "like_counts"]
-        let likes = ["like_suspects"], gaps = ["timeline_suspects", "timeline_gaps"]
-        #expect(try views(["--dialect", "spark"]) == shared + likes + gaps)
+        let likes = ["like_suspects"], mirror = ["follow_mirror_missing_suspects"]
+        let gaps = ["timeline_suspects", "timeline_gaps"]
+        #expect(try views(["--dialect", "spark"]) == shared + likes + mirror + gaps)
         #expect(try views(["--dialect", "duckdb"]) == shared)
         let timelineRules = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
         let likeRules = ["like-unknown-user", "like-unknown-post", "like-duplicate"]
         let off = { (rules: ArraySlice<String>) in rules.flatMap { ["--rule", "\($0)=off"] } }
-        #expect(try views(["--dialect", "spark"] + off(timelineRules[...])) == shared + likes)
-        #expect(try views(["--dialect", "spark"] + off(timelineRules.dropFirst())) == shared + likes + gaps)
-        #expect(try views(["--dialect", "spark"] + off(likeRules[...])) == shared + gaps)
-        #expect(try views(["--dialect", "spark"] + off(likeRules.dropLast())) == shared + likes + gaps)
+        #expect(try views(["--dialect", "spark"] + off(timelineRules[...])) == shared + likes + mirror)
+        #expect(try views(["--dialect", "spark"] + off(timelineRules.dropFirst())) == shared + likes + mirror + gaps)
+        #expect(try views(["--dialect", "spark"] + off(likeRules[...])) == shared + mirror + gaps)
+        #expect(try views(["--dialect", "spark"] + off(likeRules.dropLast())) == shared + likes + mirror + gaps)
+        #expect(try views(["--dialect", "spark"] + off(["follow-mirror-missing"])) == shared + likes + gaps)
         // The same skips as check's on the same export.
         _ = try cli.run("check", Self.demo, "--format", "json", "--output", "check.json", "--rule", "key-invalid=off")
         let check = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("check.json"))) as! [String: Any]

@@ -48,7 +48,7 @@ public enum RuleQueries {
     /// aggregations (docs/performance.md "The rules on Spark and DuckDB"). On Spark also the suspect timelines and
     /// their gaps (`SQLContext.timelineSuspectsQuery`, `SQLContext.timelineGapsQuery`) where one of the four timeline
     /// rules that read them is among `rules` (the rules run; all when nil), and the posts whose likes the like rules
-    /// read (`SQLContext.likeSuspectsQuery`) where one of those runs.
+    /// read (`SQLContext.likeSuspectsQuery`) where one of those runs, and each mirror rule's suspects where it runs.
     public static func sharedViews(schema: Schema, dialect: SQLDialect, rules: [String]? = nil) -> [DerivedQuery] {
         let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
         let runs = { (ids: Set<String>) in rules.map { !ids.isDisjoint(with: $0) } ?? true }
@@ -59,6 +59,16 @@ public enum RuleQueries {
                     name: "like_suspects", summary: "the liked posts where a like rule may report a like",
                     sql: q.likeSuspectsQuery)
             ] : []
+        // Each mirror rule's suspects (`MirrorRule.sqlSuspectsView`) where it runs.
+        let mirrors =
+            dialect == .spark
+            ? RuleCatalog.rules(for: schema).compactMap { rule -> DerivedQuery? in
+                let id = rule.descriptor.id
+                guard let mirror = rule as? any MirrorRule, RuleCatalog.isPlaced(id, in: schema),
+                    rule.missingRequirement(in: schema) == nil, runs([id])
+                else { return nil }
+                return mirror.sqlSuspectsView(q)
+            } : []
         let timelineRules: Set = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
         let gaps =
             q.sharesTimelineGaps && runs(timelineRules)
@@ -83,7 +93,7 @@ public enum RuleQueries {
                         name: "like_counts",
                         summary: "post, n, most: the distinct existing users in each like set, the most likes by one",
                         sql: q.likeCountsQuery)
-                ] + likeSuspects) + gaps
+                ] + likeSuspects) + mirrors + gaps
     }
 
     /// The derived data: every existing user's timeline (`reader`, `post`, `rank` from 1, newest first, equal

@@ -70,6 +70,15 @@ extension MirrorRule {
         return findings
     }
 
+    /// The shared view of this rule's suspects on Spark (`RuleQueries.sharedViews`; `SQLContext.mirrorSuspects`).
+    func sqlSuspectsView(_ q: SQLContext) -> DerivedQuery {
+        let (source, mirror) = sqlSides(q), (a, b) = sqlPair
+        return DerivedQuery(
+            name: SQLContext.mirrorSuspectsView(descriptor.id),
+            summary: "the \(a) values whose \(descriptor.id) edges may differ between the two sides",
+            sql: q.mirrorSuspectsQuery(source.from, mirror.from, by: a, b))
+    }
+
     /// `findings` as one query: the first row of each edge one side has and the other lacks. A side's own path is
     /// its row's; the other side's is made from the pattern.
     func sql(_ q: SQLContext) -> String {
@@ -79,11 +88,14 @@ extension MirrorRule {
         }
         let sourcePath = path(source), mirrorPath = path(mirror)
         // On Spark, only the rows of the suspects (`q.mirrorSuspects`) are compared: the two anti joins sorted both
-        // relations whole, 1.5 M follows each way on the 1.1 GB export, for a consistent export nothing.
-        let suspects = q.dialect == .spark ? q.mirrorSuspects(source.from, mirror.from, by: a, b) : ""
+        // relations whole, 1.5 M follows each way on the 1.1 GB export, for a consistent export nothing. With shared
+        // views the suspects are a view of their own (`sqlSuspectsView`), which the job makes once and, empty, drops
+        // the comparison's four scans.
+        let view = q.shared ? SQLContext.mirrorSuspectsView(descriptor.id) : "mirror_suspects"
+        let suspects = q.dialect == .spark && !q.shared ? q.mirrorSuspects(source.from, mirror.from, by: a, b) : ""
         func rows(_ from: String) -> String {
-            suspects.isEmpty
-                ? from : "(SELECT r.* FROM \(from) r LEFT SEMI JOIN mirror_suspects m ON m.\(a) <=> r.\(a))"
+            q.dialect != .spark
+                ? from : "(SELECT r.* FROM \(from) r LEFT SEMI JOIN \(view) m ON m.\(a) <=> r.\(a))"
         }
         // The first row of each pair the other side lacks: the pairs are kept or dropped whole, so the rows the
         // other side holds are dropped first and only the rest are numbered (numbering every row sorted both
@@ -132,11 +144,22 @@ extension SQLContext {
     /// value on one side only, or whose fingerprints differ, is a suspect, and only its rows are compared edge by
     /// edge (docs/performance.md "The rules on Spark and DuckDB"). Spark SQL's hash function.
     func mirrorSuspects(_ source: String, _ mirror: String, by a: String, _ b: String) -> String {
+        let suspects = mirrorSuspectsQuery(source, mirror, by: a, b)
+        return "mirror_suspects AS (\n  \(suspects.replacing("\n", with: "\n  "))\n)"
+    }
+
+    /// `mirrorSuspects`' query.
+    func mirrorSuspectsQuery(_ source: String, _ mirror: String, by a: String, _ b: String) -> String {
         func byFirst(_ from: String) -> String {
             "SELECT r.\(a) AS \(a), \(fingerprint(of: "r.\(a), r.\(b)")) FROM \(from) r GROUP BY r.\(a)"
         }
-        let suspects = differingFingerprints(a, byFirst(source), byFirst(mirror))
-        return "mirror_suspects AS (\n  \(suspects.replacing("\n", with: "\n  "))\n)"
+        return differingFingerprints(a, byFirst(source), byFirst(mirror))
+    }
+
+    /// The name of the shared view of the mirror rule `rule`'s suspects: its id with `_suspects`, each character
+    /// other than an ASCII letter or digit an underscore.
+    package static func mirrorSuspectsView(_ rule: String) -> String {
+        String(rule.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" }) + "_suspects"
     }
 
     /// A side stored in the table `table` as the edge relation `relation`, whose ends are columns of its rows.
