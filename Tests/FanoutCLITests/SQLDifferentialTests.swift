@@ -580,8 +580,8 @@ import Testing
         #expect(!queries.contains { $0["rule"] == "key-invalid" })
         #expect(document["export"] as? String == Self.demo)
         // Spark's timeline rules read shared views of the suspect timelines and their gaps, its like rules one of the
-        // suspect posts, each mirror rule one of its suspects, each made only where one of its rules runs; DuckDB's shared views are the three every
-        // engine makes (docs/performance.md "The rules on Spark and DuckDB").
+        // suspect posts, each mirror rule one of its suspects, each made only where one of its rules runs; DuckDB's
+        // shared views are the three every engine makes (docs/performance.md "The rules on Spark and DuckDB").
         func views(_ arguments: [String]) throws -> [String] {
             let json = try cli.run(["sql", "t", "--format", "json", "--shared-views"] + arguments)
             let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]

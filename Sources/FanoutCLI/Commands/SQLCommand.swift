@@ -45,7 +45,7 @@ struct SQLCommand: ParsableCommand {
 
     @ArgumentParser.Flag(
         help: ArgumentHelp(
-            "Print the relations every rule derives (live_users, live_posts, like_counts; on Spark also the suspects: like_suspects, timeline_suspects, timeline_gaps) once, as views the rules' queries read, "
+            "Print the relations every rule derives (live_users, live_posts, like_counts; on Spark also the suspects: like_suspects, each mirror rule's such as follow_mirror_missing_suspects, timeline_suspects, timeline_gaps) once, as views the rules' queries read, "
                 + "for a runner that makes each once per run (JSON: `views`; the jobs of spark/ do)."))
     var sharedViews = false
 
