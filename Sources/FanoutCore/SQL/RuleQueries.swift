@@ -47,11 +47,13 @@ public enum RuleQueries {
     /// Spark view, a DuckDB temporary table), where every query deriving them again repeated the same sorts and
     /// aggregations (docs/performance.md "The rules on Spark and DuckDB"). On Spark also the suspect timelines and
     /// their gaps (`SQLContext.timelineSuspectsQuery`, `SQLContext.timelineGapsQuery`) where one of the four timeline
-    /// rules that read them is among `rules` (the rules run; all when nil), and the posts whose likes the like rules
-    /// read (`SQLContext.likeSuspectsQuery`) where one of those runs, and each mirror rule's suspects where it runs.
+    /// rules that read them is among `rules` (the rules run; when nil, those `check` runs by default), and the posts
+    /// whose likes the like rules read (`SQLContext.likeSuspectsQuery`) where one of those runs, and each mirror
+    /// rule's suspects where it runs.
     public static func sharedViews(schema: Schema, dialect: SQLDialect, rules: [String]? = nil) -> [DerivedQuery] {
         let q = SQLContext(schema: schema, dialect: dialect, rule: "", severity: .info, shared: true)
-        let runs = { (ids: Set<String>) in rules.map { !ids.isDisjoint(with: $0) } ?? true }
+        let ran = Set(rules ?? Audit.plan(schema, AuditConfiguration()).ran.map(\.rule.descriptor.id))
+        let runs = { (ids: Set<String>) in !ids.isDisjoint(with: ran) }
         let likeSuspects =
             q.sharesLikeSuspects && runs(["like-unknown-user", "like-unknown-post", "like-duplicate"])
             ? [
@@ -63,10 +65,7 @@ public enum RuleQueries {
         let mirrors =
             dialect == .spark
             ? RuleCatalog.rules(for: schema).compactMap { rule -> DerivedQuery? in
-                let id = rule.descriptor.id
-                guard let mirror = rule as? any MirrorRule, RuleCatalog.isPlaced(id, in: schema),
-                    rule.missingRequirement(in: schema) == nil, runs([id])
-                else { return nil }
+                guard let mirror = rule as? any MirrorRule, ran.contains(rule.descriptor.id) else { return nil }
                 return mirror.sqlSuspectsView(q)
             } : []
         let timelineRules: Set = ["timeline-missing", "timeline-stale", "timeline-unknown-post", "timeline-poster"]
