@@ -25,6 +25,32 @@ import Testing
             "\(retitled.stderr)")
     }
 
+    /// `FANOUT_PAGE_TIMES=FILE` lists how long each page rendered took, one `seconds<TAB>path` line a page, for
+    /// `bench/rebuild` to compare a rebuild's pages with the same pages of a full build (docs/performance.md "Rebuilds
+    /// after a new post"): every page of a first build, none of a rebuild with nothing changed.
+    @Test func pageTimesListTheRenderedPages() throws {
+        let cli = try CLI()
+        #expect(try cli.run("generate", "--users", "12", "--seed", "2", "--out", "export.json").code == 0)
+        let times = cli.url("times.tsv").path
+        func listed() throws -> [(seconds: Double, path: String)] {
+            try String(contentsOfFile: times, encoding: .utf8).split(separator: "\n").map { line in
+                let fields = line.split(separator: "\t")
+                return (try #require(Double(String(fields[0]))), String(fields[1]))
+            }
+        }
+        let first = try cli.run(
+            ["build", "export.json", "--out", "site", "--per-page", "3"], environment: ["FANOUT_PAGE_TIMES": times])
+        #expect(first.code == 0, "\(first.stderr)")
+        let files = cli.files(under: "site").filter { !$0.hasPrefix(".") }
+        let pages = try listed()
+        #expect(Set(pages.map(\.path)) == Set(files) && pages.count == files.count)
+        #expect(pages.allSatisfy { $0.seconds > 0 && $0.seconds < 60 })
+        let again = try cli.run(
+            ["build", "export.json", "--out", "site", "--per-page", "3"], environment: ["FANOUT_PAGE_TIMES": times])
+        #expect(again.code == 0 && again.stderr.contains(" 0 pages rendered"), "\(again.stderr)")
+        #expect(try listed().isEmpty)
+    }
+
     /// `-v` names each file written and deleted and times the phases; `--force` renders everything again, and a
     /// page deleted by hand is rendered again without it.
     @Test func verboseForceAndDeletions() throws {
@@ -41,6 +67,19 @@ import Testing
         ] {
             #expect(times.contains(" \(phase) ") || times.contains("(\(phase) "), "\(times)")
         }
+        // The render phase by kind of page: every page rendered counted once, under its kind.
+        let kinds = try #require(first.stderr.split(separator: "\n").first { $0.hasPrefix("  pages by kind: ") })
+        let counted = try Regex(#"([a-z][a-z.-]*) ([0-9,]+) pages? in [0-9.]+ s \([0-9.]+ ms a page\)"#)
+        var perKind: [String: Int] = [:]
+        for match in kinds.matches(of: counted) {
+            let (kind, count) = (match.output[1].substring!, match.output[2].substring!.filter(\.isNumber))
+            perKind[String(kind), default: 0] += Int(count)!
+        }
+        #expect(perKind.values.reduce(0, +) == files.count, "\(kinds)")
+        let timelinePages = files.filter {
+            $0.hasPrefix("users/") && ($0.hasSuffix("/index.html") || $0.contains("/page-") && $0.hasSuffix(".html"))
+        }
+        #expect(perKind["timeline"] == timelinePages.count, "\(kinds)")
 
         let forced = try cli.run("build", "export.json", "--out", "site", "--per-page", "2", "--force")
         #expect(

@@ -34,19 +34,21 @@ import Testing
         #expect(store.card(3) == nil && store.card(7) == nil)
     }
 
-    /// Cards are found from where their key puts them in the index, and a walk finds a list of keys at once: both
-    /// find what a search of every record finds, on an index of evenly spread keys as on one of bunched keys.
+    /// Cards are found among the records sharing their key's top 16 bits, and a walk finds a list of keys at once: both
+    /// find what a search of every record finds, on an index of evenly spread keys as on one of bunched keys (all
+    /// with the same top bits), and at the ends of the keys' range.
     @Test func lookUpsFindWhatAFullSearchFinds() {
         var random = SystemRandomNumberGenerator()
         for spread in [true, false] {
             let keys = Set((0..<5000).map { _ in spread ? random.next() as UInt64 : UInt64.random(in: 0..<9000) })
+                .union(spread ? [0, 1, .max - 1, 0xFFFF << 48, 0x1_0000_0000_0000] : [])
             let records = keys.sorted().enumerated().map { i, key in
                 CardStore.Record(key: key, hash: UInt64(i), offset: 0, pack: 1, length: 1)
             }
             let store = CardStore(records: records)
             let probes =
                 Array(keys.prefix(300)) + (0..<300).map { _ in spread ? random.next() : .random(in: 0..<9000) }
-                + [0, .max]
+                + [0, 1, 2, .max, .max - 1, 0xFFFF << 48, (0xFFFF << 48) - 1, 0x1_0000_0000_0000]
             for key in probes {
                 #expect(store.record(key) == records.first { $0.key == key }, "\(key)")
             }

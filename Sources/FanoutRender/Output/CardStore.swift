@@ -29,6 +29,9 @@ final class CardStore: @unchecked Sendable {  // read-only once made
 
     /// The records, sorted by key.
     let records: [Record]
+    /// For each value of a key's top 16 bits, the place of the first record whose key's top bits are that value or
+    /// more (and the number of records after the last): a look-up searches the few records of its key's top bits.
+    private let directory: [UInt32]
     /// The packs by number, mapped; a pack that cannot be read is missing, and its records find nothing.
     let packs: [UInt32: Pack]
 
@@ -59,7 +62,25 @@ final class CardStore: @unchecked Sendable {  // read-only once made
     init(records: [Record] = [], packs: [UInt32: Pack] = [:]) {
         self.records = records
         self.packs = packs
+        var directory = [UInt32](repeating: 0, count: records.isEmpty ? 0 : Self.directorySize + 1)
+        if !records.isEmpty {
+            var next = 0
+            for (i, record) in records.enumerated() {
+                let top = Int(record.key >> 48)
+                while next <= top {
+                    directory[next] = UInt32(i)
+                    next += 1
+                }
+            }
+            while next <= Self.directorySize {
+                directory[next] = UInt32(records.count)
+                next += 1
+            }
+        }
+        self.directory = directory
     }
+
+    private static let directorySize = 1 << 16
 
     /// The store in the site folder at `folder`; empty when it has none or its index cannot be read.
     static func read(in folder: URL) -> CardStore {
@@ -113,22 +134,14 @@ final class CardStore: @unchecked Sendable {  // read-only once made
 
     /// The record of the card whose key is `key`, if the store has one.
     func record(_ key: UInt64) -> Record? {
-        // Keys are hashes, spread evenly: the record sits near `count × key / 2⁶⁴`, so the search starts from a
-        // window around there (widened until it holds the key) rather than the whole index, most of whose levels
-        // are cache misses (a rebuild reads a hundred thousand cards).
-        let count = records.count
-        guard count > 0 else { return nil }
-        let guess = Int(UInt64(count).multipliedFullWidth(by: key).high)
-        var (low, high) = (max(0, guess - 16), min(count, guess + 16))
-        var step = 16
-        while low > 0 && records[low].key > key {
-            step *= 4
-            low = max(0, low - step)
-        }
-        while high < count && records[high - 1].key < key {
-            step *= 4
-            high = min(count, high + step)
-        }
+        // Keys are hashes, spread evenly: the directory narrows the search to the records sharing the key's top 16
+        // bits, a few for a store of a few hundred thousand, rather than the whole index, most of whose levels are
+        // cache misses (a rebuild reads a hundred thousand cards). A window around `count × key / 2⁶⁴` missed by
+        // hundreds of records as often as not, and each widening cost more misses (docs/performance.md "Rebuilds
+        // after a new post").
+        guard !records.isEmpty else { return nil }
+        let top = Int(key >> 48)
+        var (low, high) = (Int(directory[top]), Int(directory[top + 1]))
         while low < high {
             let mid = (low + high) / 2
             if records[mid].key < key { low = mid + 1 } else { high = mid }

@@ -31,6 +31,8 @@ public struct SiteOutput: Sendable {
         public var userListsReused = 0
         /// How long each part of the build took (``SiteBuilder/build(into:force:progress:)`` fills it in).
         public var phases: [BuildPhase] = []
+        /// How long each page rendered took, when the builder records it (``SiteBuilder/recordsPageTimes``).
+        public var pageTimes: [PageTime] = []
 
         /// Rendered pages whose content came out as it was.
         public var unchanged: Int { rendered - written.count }

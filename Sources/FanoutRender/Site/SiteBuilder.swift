@@ -2,6 +2,7 @@ import Dispatch
 import FanoutCore
 import FanoutLocked
 import Foundation
+import Synchronization
 
 /// What to build and where.
 public struct SiteOptions: Sendable {
@@ -52,6 +53,10 @@ public struct SiteBuilder: Sendable {
     let audit: AuditResult
     let options: SiteOptions
     let templates: TemplateSet
+    /// Whether the summary lists how long each page rendered took (``SiteOutput/Summary/pageTimes``): what
+    /// `bench/rebuild` compares a rebuild's pages by with the same pages of a full build (`FANOUT_PAGE_TIMES`,
+    /// docs/performance.md "Rebuilds after a new post").
+    public var recordsPageTimes = false
 
     /// A builder for one export.
     public init(
@@ -100,6 +105,7 @@ public struct SiteBuilder: Sendable {
                 try output.commit(log, cards: pages.renderer.cards.storeContents())
             }
             summary.phases = clock.phases
+            summary.pageTimes = clock.pageTimes.value
             releaseInBackground((pages, output))
             return summary
         } catch {
@@ -116,66 +122,80 @@ public struct SiteBuilder: Sendable {
         // Two phases, each on every core: which pages changed (their input keys, and a look at each carried file),
         // then the changed pages made and written. Timed apart, because a rebuild's rate of rendering is the
         // second's alone (docs/performance.md "Rebuilds after a new post").
+        // Each range of pages gathers what it did on its own and the ranges are merged in order once all are done:
+        // taken for every range, a lock shared by both threads was met in the kernel (a priority-inheriting futex,
+        // spinning) for a tenth of a small rebuild's phase (docs/performance.md "Rebuilds after a new post").
         var start = clock.now
-        let decided = Locked(Decided())
-        Self.inChunks(jobs.count) { range in
-            var work = PageWork()
-            var log = SiteOutput.Log()
-            var changed: [Pending] = []
-            var failure: (any Error)?
-            for i in range where failure == nil {
+        let decidedCount = Atomic<Int>(0)
+        let decidedRanges = Self.inChunks(jobs.count) { range in
+            var decided = Decided()
+            for i in range where decided.failure == nil {
                 do {
-                    if let pending = try decide(jobs[i], renderer: renderer, into: output, work: &work, log: &log) {
-                        changed.append(pending)
+                    if let pending = try decide(
+                        jobs[i], renderer: renderer, into: output, work: &decided.work, log: &decided.log)
+                    {
+                        decided.changed.append(pending)
                     }
-                } catch { failure = error }
+                } catch { decided.failure = error }
             }
-            let done = decided.withLock { state in
-                state.work.add(work)
-                state.log.merge(log)
-                state.changed += changed
-                state.carried += range.count - changed.count
-                if state.failure == nil { state.failure = failure }
-                return state.carried
-            }
+            decided.carried = range.count - decided.changed.count
+            let done = decidedCount.add(decided.carried, ordering: .relaxed).newValue
             progress?(done, jobs.count)
+            return decided
         }
-        if let failure = decided.withLock({ $0.failure }) { throw failure }
-        let (decideWork, carried, changed) = decided.withLock { ($0.work, $0.carried, $0.changed) }
-        clock.record("decide", seconds: clock.now - start, work: decideWork)
+        var decided = Decided()
+        for range in decidedRanges {
+            if let failure = range.failure { throw failure }
+            decided.work.add(range.work)
+            decided.log.merge(range.log)
+            decided.changed += range.changed
+            decided.carried += range.carried
+        }
+        let (carried, changed) = (decided.carried, decided.changed)
+        clock.record("decide", seconds: clock.now - start, work: decided.work)
 
         start = clock.now
-        let state = Locked(RenderState(log: decided.withLock { $0.log }))
-        Self.inChunks(changed.count) { range in
-            var work = PageWork()
-            var log = SiteOutput.Log()
+        // Whether a page failed, read before every page: the other ranges stop.
+        let failed = Atomic<Bool>(false)
+        let finished = Atomic<Int>(0)
+        let recordsPageTimes = recordsPageTimes
+        let renderedRanges = Self.inChunks(changed.count) { range in
+            var rendered = RenderState()
+            if recordsPageTimes { rendered.work.times = [] }
             defer {
-                let done = state.withLock { state in
-                    state.finished += range.count
-                    state.work.add(work)
-                    state.log.merge(log)
-                    return state.finished
-                }
+                let done = finished.add(range.count, ordering: .relaxed).newValue
                 progress?(carried + done, jobs.count)
             }
-            for pending in changed[range] where state.withLock({ $0.failure == nil }) {
+            for pending in changed[range] where !failed.load(ordering: .relaxed) {
+                let start = PageWork.now()
+                defer {
+                    let took = PageWork.now() - start
+                    rendered.work.page(kind: pending.kind, nanoseconds: took)
+                    rendered.work.times?.append(PageTime(path: pending.path, seconds: Double(took) / 1e9))
+                }
                 do {
                     let source =
                         try pending.source
-                        ?? work.timed(\.values) {
+                        ?? rendered.work.timed(\.values) {
                             try renderer.source(pending.job!, path: pending.path)
                         }
                     try write(
-                        source, inputKey: pending.key, into: output, work: &work, log: &log,
+                        source, inputKey: pending.key, into: output, work: &rendered.work, log: &rendered.log,
                         fragments: renderer.cards.fragments)
                 } catch {
-                    state.withLock { if $0.failure == nil { $0.failure = error } }
+                    rendered.failure = error
+                    failed.store(true, ordering: .relaxed)
                 }
             }
+            return rendered
         }
-        if let failure = state.withLock({ $0.failure }) { throw failure }
+        var (work, log) = (PageWork(), decided.log)
+        for range in renderedRanges {
+            if let failure = range.failure { throw failure }
+            work.add(range.work)
+            log.merge(range.log)
+        }
         // The sitemap lists every HTML page, so it is written once they all are.
-        var (work, log) = state.withLock { ($0.work, $0.log) }
         for file in pages.sitemap() {
             let source = PageSource(path: file.path, body: .text(file.text))
             let key = work.timed(\.keys) { source.inputKey(templates: templates) }
@@ -183,17 +203,28 @@ public struct SiteBuilder: Sendable {
             try write(source, inputKey: key, into: output, work: &work, log: &log)
         }
         clock.record("pages", seconds: clock.now - start, work: work)
+        clock.pageTimes.withLock { $0 = work.times ?? [] }
         return log
     }
 
     /// Runs `body` on the ranges of `0..<count`, on every core: pages are independent. 64 at a time, or fewer when
     /// that would leave fewer than 8 ranges a core: a rebuild of 417 pages in ranges of 64 was 7 ranges on 2 cores,
     /// one core doing 4 and the other 2.5, a fifth of the phase idle (docs/performance.md "Rebuilds after a new post").
-    private static func inChunks(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+    /// Returns what `body` returned for each range, in order.
+    private static func inChunks<Result>(_ count: Int, _ body: @Sendable (Range<Int>) -> Result) -> [Result] {
         let size = max(1, min(64, count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
-        DispatchQueue.concurrentPerform(iterations: (count + size - 1) / size) { c in
-            body((c * size)..<min(count, (c + 1) * size))
+        let chunks = (count + size - 1) / size
+        // Each range writes its own slot, and the slots are read once every range is done.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: chunks)
+        results.initialize(repeating: nil)
+        defer {
+            _ = results.deinitialize()
+            results.deallocate()
         }
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            results[c] = body((c * size)..<min(count, (c + 1) * size))
+        }
+        return results.map { $0! }
     }
 
     /// Carries `job`'s page over from the previous build when its input key is unchanged (nil), else says what to
@@ -215,13 +246,13 @@ public struct SiteBuilder: Sendable {
             work.keys += keyed - start
             work.files += looked - keyed
             if carried { return nil }
-            return Pending(path: path, key: key, job: job, source: nil)
+            return Pending(path: path, key: key, kind: job.kind, job: job, source: nil)
         }
         work.keys += PageWork.now() - start
         let source = try work.timed(\.values) { try renderer.source(job, path: path) }
         let key = work.timed(\.keys) { source.inputKey(templates: templates) }
         if work.timed(\.files, { output.carryOver(path, inputKey: key, log: &log) }) { return nil }
-        return Pending(path: path, key: key, job: nil, source: source)
+        return Pending(path: path, key: key, kind: job.kind, job: nil, source: source)
     }
 
     private func write(
@@ -291,15 +322,17 @@ public final class SitePrefetch: @unchecked Sendable {  // each part is written 
     }
 }
 
-/// A page to render: its path and input key, and its job, or its source when making the key made it.
+/// A page to render: its path, input key and kind, and its job, or its source when making the key made it.
 private struct Pending: @unchecked Sendable {  // a source's values are immutable once made
     let path: String
     let key: UInt64
+    /// A position in ``PageDeclarations/all``.
+    let kind: Int
     let job: PageJob?
     let source: PageSource?
 }
 
-/// What deciding which pages changed found so far.
+/// What deciding which pages of a range changed found.
 private struct Decided: @unchecked Sendable {
     var carried = 0
     var changed: [Pending] = []
@@ -308,9 +341,8 @@ private struct Decided: @unchecked Sendable {
     var log = SiteOutput.Log()
 }
 
-/// What the parallel render has done so far.
+/// What rendering a range of the changed pages did.
 private struct RenderState {
-    var finished = 0
     var failure: (any Error)?
     var work = PageWork()
     var log = SiteOutput.Log()

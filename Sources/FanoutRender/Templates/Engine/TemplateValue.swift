@@ -26,15 +26,20 @@ enum TemplateValue {
 
     /// `value` as the engine sees it.
     init(_ value: Any) {
+        // The lists, dictionaries and cards pages give are told apart by their concrete types before the protocol
+        // is asked: a cast to a protocol looks through every conformance of the program the first time a process
+        // asks it of a type, a millisecond over a page's values, which a rebuild of twenty pages paid in every run
+        // (docs/performance.md "Rebuilds after a new post").
         switch value {
         case let text as String: self = .string(text)
         case let flag as Bool: self = .bool(flag)
         case let number as Int: self = .int(number)
-        case let values as any TemplateValues: self = .object(values)
         case let items as [PostItem]: self = .list(items.map { .object($0) })
         case let items as [IndexRow]: self = .list(items.map { .object($0) })
         case let values as [String: Any]: self = .dictionary(values.mapValues(TemplateValue.init))
         case let items as [[String: Any]]: self = .list(items.map { .dictionary($0.mapValues(TemplateValue.init)) })
+        case let card as PostCard: self = .object(card)
+        case let values as any TemplateValues: self = .object(values)
         case let items as [Any]: self = .list(items.map(TemplateValue.init))
         case let number as Int64: self = .int(Int(number))
         case let number as Double: self = .double(number)
