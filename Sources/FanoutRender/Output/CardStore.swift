@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// The post cards the previous build made, kept in the output folder beside its manifest, so that a rebuild reads a
@@ -147,6 +148,22 @@ final class CardStore: @unchecked Sendable {  // read-only once made
             if records[mid].key < key { low = mid + 1 } else { high = mid }
         }
         return low < records.count && records[low].key == key ? records[low] : nil
+    }
+
+    /// Asks for the cache lines a look-up of `keys` reads (``record(_:)``), in two rounds (the directory's places,
+    /// then the records they point to), so that the look-ups of a page's cards wait for their misses together
+    /// rather than one after another (docs/performance.md "Rebuilds after a new post").
+    func prefetch(_ keys: [UInt64]) {
+        guard !records.isEmpty else { return }
+        directory.withUnsafeBufferPointer { directory in
+            for key in keys { fanout_prefetch(directory.baseAddress! + Int(key >> 48)) }
+            records.withUnsafeBufferPointer { records in
+                for key in keys {
+                    let start = Int(directory[Int(key >> 48)])
+                    if start < records.count { fanout_prefetch(records.baseAddress! + start) }
+                }
+            }
+        }
     }
 
     /// The records of those of `keys` the store has, found by one walk of both in order rather than a search

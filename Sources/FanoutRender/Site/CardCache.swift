@@ -125,6 +125,19 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
         out.append(contentsOf: kept(p, 2, make))
     }
 
+    /// Prepares the look-ups of the kept cards of `posts` (their HTML and Markdown cards) that this build has not
+    /// made yet in the previous build's store (``CardStore/prefetch(_:)``): what a page listing them is about to read.
+    func prefetch(_ posts: some Sequence<Int>) {
+        guard let store, !store.records.isEmpty else { return }
+        var keys: [UInt64] = []
+        for p in posts {
+            for kind in 0..<2 where !made[Self.slotsPerPost * p + Self.keptSlots[kind]].load(ordering: .relaxed) {
+                keys.append(keptKey(p, kind))
+            }
+        }
+        store.prefetch(keys)
+    }
+
     /// Post `p`'s kept text of kind `kind` (``keptSlots``): this build's, the store's, or made by `make`.
     private func kept(_ p: Int, _ kind: Int, _ make: () -> String) -> UnsafeRawBufferPointer {
         cached(p, Self.keptSlots[kind], kept: kind) {

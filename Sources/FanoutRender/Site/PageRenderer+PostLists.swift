@@ -8,10 +8,12 @@ extension PageRenderer {
         _ list: some RandomAccessCollection<Int32>, page: Int, viewer: Int
     ) throws(RenderError) -> [PostItem] {
         let shared = try PagePosts(cards: cards, inputs: inputs, templates: templates, viewer: views.username(viewer))
-        return Pagination(perPage: perPage, count: list.count).range(of: page).map { i in
+        let items = Pagination(perPage: perPage, count: list.count).range(of: page).map { i in
             let p = Int(list[list.index(list.startIndex, offsetBy: i)])
             return PostItem(post: p, liked: derived.viewerLiked(user: viewer, post: p), page: shared)
         }
+        cards.prefetch(items.lazy.map { Int($0.post) })
+        return items
     }
 
     /// What a title adds on the pages after the first of a list of `count` items: " (page 2 of 3)".
