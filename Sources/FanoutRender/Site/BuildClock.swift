@@ -106,7 +106,10 @@ struct PageWork {
         values += other.values
         templates += other.templates
         files += other.files
-        if let more = other.times { times = (times ?? []) + more }
+        // Appended in place: a full build merges thousands of ranges, and a new array each time copied all so far.
+        if let more = other.times {
+            if times == nil { times = more } else { times!.append(contentsOf: more) }
+        }
         if byKind.isEmpty {
             (byKind, kindPages) = (other.byKind, other.kindPages)
         } else if !other.byKind.isEmpty {

@@ -1,6 +1,5 @@
 import Dispatch
 import FanoutCore
-import FanoutLocked
 import Foundation
 import Synchronization
 
