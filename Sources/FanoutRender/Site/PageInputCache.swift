@@ -76,23 +76,27 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     /// feed entry and a post page's card show less of the same): keep the two side by side.
     func card(_ p: Int) -> UInt64 {
         cached(cards, p) { hasher in
-            let (dataset, derived) = (views.dataset, views.derived)
-            let post = dataset.posts[p]
-            hasher.combine(key: post.key, of: dataset)
-            hasher.combine(views.posterName(post))
-            // Whether it has an owner, then the owner's uid (none: "").
-            hasher.combine(post.owner != noKey)
-            hasher.combine(key: post.owner, of: dataset)
-            let likers = derived.likers[p]
-            hasher.combine(likers.count)
-            for liker in likers.prefix(3) { hasher.combine(views.username(Int(liker))) }
-            hasher.combine(derived.postTimes[p]?.bitPattern)
-            hasher.combine(optional: post.imageURL)
-            hasher.combine(post.imageHeight?.bitPattern)
-            hasher.combine(views.flagged.contains(post.key))
-            hasher.combine(optional: post.caption)
-            hasher.combine(post.storedLikeCount.map { UInt64(bitPattern: $0) })
-            hasher.combine(optional: views.commentCount(p))
+            // The post read where the dataset keeps it, not copied out: a copy retains and releases each of its
+            // strings, and every post's card is hashed each build (docs/performance.md "Rebuilds after a new post").
+            views.dataset.posts.withUnsafeBufferPointer { posts in
+                let post = posts.baseAddress! + p
+                let (dataset, derived) = (views.dataset, views.derived)
+                hasher.combine(key: post.pointee.key, of: dataset)
+                hasher.combine(views.posterName(owner: post.pointee.owner, copied: post.pointee.posterCopyUsername))
+                // Whether it has an owner, then the owner's uid (none: "").
+                hasher.combine(post.pointee.owner != noKey)
+                hasher.combine(key: post.pointee.owner, of: dataset)
+                let likers = derived.likers[p]
+                hasher.combine(likers.count)
+                for liker in likers.prefix(3) { hasher.combine(views.username(Int(liker))) }
+                hasher.combine(derived.postTimes[p]?.bitPattern)
+                hasher.combine(optional: post.pointee.imageURL)
+                hasher.combine(post.pointee.imageHeight?.bitPattern)
+                hasher.combine(views.flagged.contains(post.pointee.key))
+                hasher.combine(optional: post.pointee.caption)
+                hasher.combine(post.pointee.storedLikeCount.map { UInt64(bitPattern: $0) })
+                hasher.combine(optional: views.commentCount(p))
+            }
         }
     }
 
@@ -100,7 +104,8 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     func person(_ key: KeyID) -> UInt64 {
         let u = views.derived.user(key)
         let feed = { (hasher: inout StableHasher) in
-            hasher.combine(optional: u.map(self.views.username))
+            // A closure rather than `self.views.username`: that method, taken as a value, holds a copy of the views.
+            hasher.combine(optional: u.map { self.views.username($0) })
             hasher.combine(key: key, of: self.views.dataset)
         }
         // Cached by user, for the key the user is stored under (the one lists name them by).

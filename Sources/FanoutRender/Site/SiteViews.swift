@@ -101,9 +101,12 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     }
 
     /// The name a post shows for its poster: the owner's username, else the copy the post holds, else the owner's key.
-    func posterName(_ post: Post) -> String {
-        if let u = derived.user(post.owner) { return username(u) }
-        return post.posterCopyUsername ?? dataset.key(post.owner)
+    func posterName(_ post: Post) -> String { posterName(owner: post.owner, copied: post.posterCopyUsername) }
+
+    /// ``posterName(_:)`` of a post whose owner is `owner` and whose copy of the poster's name is `copied`.
+    func posterName(owner: KeyID, copied: String?) -> String {
+        if let u = derived.user(owner) { return username(u) }
+        return copied ?? dataset.key(owner)
     }
 
     /// "alice", "alice and bob", "alice, bob and carol", "alice, bob and 3 others", as the seeds show likers.
