@@ -35,8 +35,6 @@ public struct PageTime: Sendable, Equatable {
 /// The phases of one build, in order.
 final class BuildClock: Sendable {
     private let recorded = Locked([BuildPhase]())
-    /// Each page's time, when recorded (``SiteBuilder/recordsPageTimes``).
-    let pageTimes = Locked([PageTime]())
 
     var phases: [BuildPhase] { recorded.value }
 

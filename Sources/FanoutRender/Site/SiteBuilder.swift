@@ -99,12 +99,12 @@ public struct SiteBuilder: Sendable {
             try SiteOutput(path: path, cards: cards, previous: prefetch.previous())
         }
         do {
-            let log = try render(pages, into: output, clock: clock, progress: progress)
+            let (log, pageTimes) = try render(pages, into: output, clock: clock, progress: progress)
             var summary = try clock.measure("commit") {
                 try output.commit(log, cards: pages.renderer.cards.storeContents())
             }
             summary.phases = clock.phases
-            summary.pageTimes = clock.pageTimes.value
+            summary.pageTimes = pageTimes
             releaseInBackground((pages, output))
             return summary
         } catch {
@@ -113,9 +113,11 @@ public struct SiteBuilder: Sendable {
         }
     }
 
+    /// Decides which pages changed, then renders and writes them: what was written and deleted, and each rendered
+    /// page's time when ``recordsPageTimes`` (else none).
     private func render(
         _ pages: SitePages, into output: SiteOutput, clock: BuildClock, progress: (@Sendable (Int, Int) -> Void)?
-    ) throws -> SiteOutput.Log {
+    ) throws -> (log: SiteOutput.Log, pageTimes: [PageTime]) {
         let renderer = pages.renderer
         let jobs = pages.jobs
         // Two phases, each on every core: which pages changed (their input keys, and a look at each carried file),
@@ -202,8 +204,7 @@ public struct SiteBuilder: Sendable {
             try write(source, inputKey: key, into: output, work: &work, log: &log)
         }
         clock.record("pages", seconds: clock.now - start, work: work)
-        clock.pageTimes.withLock { $0 = work.times ?? [] }
-        return log
+        return (log, work.times ?? [])
     }
 
     /// Runs `body` on the ranges of `0..<count`, on every core: pages are independent. 64 at a time, or fewer when
