@@ -6,7 +6,7 @@ SWIFT = TMPDIR=$(SWIFT_TMPDIR) $(SWIFT_COMMAND)
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: cluster-after-test-build test-release help sql-deps test-deps run test build release deps templates check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: cluster-after-test-build test-release help sql-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -230,6 +230,21 @@ deps:
 ## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
 templates:
 	scripts/generate/embed-templates
+
+## protos: regenerate Tests/FanoutImportTests/Firestore/Generated from Protos/ with protoc and swift-protobuf's plugin
+# The generated code is the tests' oracle of the hand-written EntityProto decoder (Protos/firestore/entity.proto
+# says what it holds). The plugin is built from the swift-protobuf checkout that Package.resolved pins, the version
+# the tests link, in a scratch folder of its own; protoc (protobuf-compiler) is apt-installed when missing.
+PROTOS_GENERATED = Tests/FanoutImportTests/Firestore/Generated
+PROTOC_GEN_SWIFT_BUILD = .build/protoc-gen-swift
+protos:
+	@command -v protoc >/dev/null 2>&1 || { echo "Installing protoc …"; $(call APT_INSTALL,protobuf-compiler); }
+	$(SWIFT) package resolve
+	$(SWIFT) build -c release --product protoc-gen-swift --package-path .build/checkouts/swift-protobuf \
+		--scratch-path $(PROTOC_GEN_SWIFT_BUILD)
+	rm -rf $(PROTOS_GENERATED) && mkdir -p $(PROTOS_GENERATED)
+	protoc --plugin=protoc-gen-swift=$(PROTOC_GEN_SWIFT_BUILD)/release/protoc-gen-swift --proto_path=Protos/firestore \
+		--swift_out=$(PROTOS_GENERATED) --swift_opt=Visibility=Internal Protos/firestore/*.proto
 
 ## format: rewrite every Swift file in the house style of .swift-format (swift format, part of the toolchain)
 format:

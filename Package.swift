@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The oracle of the hand-written EntityProto decoder (Firestore exports), in the tests only.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Domain core: model, derivation, checks. No I/O.
@@ -110,7 +112,11 @@ let package = Package(
             resources: [.copy("JSONTestSuite")]),
         .testTarget(name: "FanoutCoreTests", dependencies: ["FanoutTestSupport", "FanoutCore", "FanoutJSON"]),
         .testTarget(
-            name: "FanoutImportTests", dependencies: ["FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON"]),
+            name: "FanoutImportTests",
+            dependencies: [
+                "FanoutTestSupport", "FanoutImport", "FanoutCore", "FanoutJSON",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutTestSupport", "FanoutOutput"]),
         .testTarget(
             name: "FanoutRenderTests",

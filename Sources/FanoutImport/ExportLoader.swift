@@ -35,6 +35,18 @@ public enum ExportLoader {
         splitTarget: Int?? = nil, bytes given: ExportBytes? = nil, warn: ((String) -> Void)? = nil,
         sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
+        if path != "-", try FirestoreExport.locate(path) != nil {
+            let tree = try firestoreTree(path)
+            let choice: LayoutDetector.Choice
+            if let schema {
+                choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:])
+            } else {
+                choice = try LayoutDetector.detect(tree)
+            }
+            return try walk(
+                tree, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: nil,
+                streaming: streaming, warn: warn, sink: makeSink)
+        }
         if path != "-", isDirectory(path) {
             return try ParseExport.read(
                 folder: path, schema: try parseSchema(schema, path, what: "a folder"), warn: warn, sink: makeSink)
@@ -150,6 +162,16 @@ public enum ExportLoader {
             found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"),
             warn: warn)
         return walker.sink
+    }
+
+    /// The Firestore export at `path` as the JSON tree schema files describe (see ``DocumentJSON/tree(_:)``).
+    static func firestoreTree(_ path: String) throws(InputError) -> ExportBytes {
+        let export = try FirestoreExport.read(path: path)
+        do {
+            return ExportBytes(bytes: try DocumentJSON.tree(export.documents), source: path)
+        } catch {
+            throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
+        }
     }
 
     /// The schema for a Parse export at `source`: the one given, which must be a Parse schema, or the preset.

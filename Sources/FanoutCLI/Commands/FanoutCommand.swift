@@ -16,7 +16,8 @@ public struct FanoutCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            BuildCommand.self, CheckCommand.self, DiffCommand.self, ExportCommand.self, GenerateCommand.self,
+            BuildCommand.self, CheckCommand.self, DiffCommand.self, DocumentsCommand.self, ExportCommand.self,
+            GenerateCommand.self,
             HistoryCommand.self, InitCommand.self,
             ReportCommand.self, SchemasCommand.self, ServeCommand.self, SQLCommand.self, TablesCommand.self,
         ]

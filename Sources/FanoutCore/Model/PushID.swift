@@ -17,7 +17,9 @@ package enum PushID {
 
     /// The creation time encoded in the key's bytes, or nil when they are not a push ID.
     package static func time(of bytes: UnsafeRawBufferPointer) -> Double? {
-        guard bytes.count == 20 else { return nil }
+        // Every push ID made before 2109 starts with "-" (its first digit is the time's top six of 48 bits), and
+        // no Firestore auto-ID does (20 letters and digits), so the two are told apart.
+        guard bytes.count == 20, bytes[0] == UInt8(ascii: "-") else { return nil }
         var millis: Int64 = 0
         for i in 0..<20 {
             let digit = digits[Int(bytes[i])]

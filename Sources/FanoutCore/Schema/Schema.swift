@@ -197,11 +197,11 @@ public struct FieldPath: Sendable, Equatable, Hashable, CustomStringConvertible 
     /// The keys from the entity node down.
     public let keys: [String]
 
-    /// Parses `a/b/c`.
-    public init(_ text: String) { keys = text.split(separator: "/").map(String.init) }
+    /// Parses `a/b/c`; `.` is the node's own value (an array's element: `likes: ["uid1", "uid2"]`).
+    public init(_ text: String) { keys = text == "." ? [] : text.split(separator: "/").map(String.init) }
 
     /// The path as written.
-    public var description: String { keys.joined(separator: "/") }
+    public var description: String { keys.isEmpty ? "." : keys.joined(separator: "/") }
 }
 
 /// A timestamp field and its unit.

@@ -419,6 +419,11 @@ struct TreeWalker<Sink: FactSink> {
             while let key = try reader.nextKey() {
                 if let field = fields.child(root, key) {
                     try readField(field)
+                } else if key.elementsEqual(Self.absentKey) {
+                    // A Firestore document that does not exist, above documents of its subcollections.
+                    try reader.skipValue()
+                    present = false
+                    isNull = true
                 } else if patterns.child(node, key) != nil || patterns.nodes[node].extra >= 0 {
                     try dispatch(node, key)
                 } else {
@@ -451,6 +456,10 @@ struct TreeWalker<Sink: FactSink> {
             }
         }
     }
+
+    /// The key a Firestore export's tree holds in a document that does not exist (``DocumentJSON``): no
+    /// Realtime Database key can start with ".", and the walker skips such keys everywhere else.
+    static var absentKey: String.UTF8View { ".absent".utf8 }
 
     /// Reads the value of the field whose node is `node` in ``fields``.
     private mutating func readField(_ node: Int) throws(JSONSyntaxError) {

@@ -1,0 +1,50 @@
+import ArgumentParser
+import FanoutImport
+import FanoutOutput
+import Foundation
+
+/// `fanout documents`: a Cloud Firestore export's documents as JSON (docs/firestore.md).
+struct DocumentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "documents",
+        abstract: "Write a Cloud Firestore export's documents as JSON: one line a document, or one tree.",
+        discussion: """
+            EXPORT is an emulator folder (firebase emulators:export), a managed export's folder (gcloud firestore \
+            export, copied down) or one output-N file. Each line is {"path": "users/abc", "fields": {…}} with the \
+            types kept: {"__timestamp__": "…"} (RFC 3339), {"__ref__": "users/abc"}, {"__bytes__": "<base64>"}, \
+            {"__geo__": [lat, lng]}, integers exact and doubles with a fraction. --tree writes one JSON tree instead \
+            (collections, documents by ID, their fields and subcollections, values as plain JSON): what schema \
+            files' paths describe.
+            """
+    )
+
+    @Argument(help: "The Firestore export: a folder or an output-N file.")
+    var export: String
+
+    @ArgumentParser.Flag(help: "Write one JSON tree (collections → documents → fields and subcollections).")
+    var tree = false
+
+    @Option(name: .shortAndLong, help: "Write to this file (replaced when complete) instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let documents = try FirestoreExport.read(path: export).documents
+        var bytes: [UInt8]
+        if tree {
+            do {
+                bytes = try DocumentJSON.tree(documents)
+            } catch {
+                throw InputError.layout(source: export, message: "the document \(error.path) is stored twice")
+            }
+            bytes.append(UInt8(ascii: "\n"))
+        } else {
+            bytes = []
+            for document in documents { DocumentJSON.appendLine(document, to: &bytes) }
+        }
+        if let output {
+            try AtomicFile.write(String(decoding: bytes, as: UTF8.self), to: output)
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+}

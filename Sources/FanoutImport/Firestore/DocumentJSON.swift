@@ -1,0 +1,199 @@
+import FanoutJSON
+
+/// Firestore documents as JSON: one line a document with its types kept (`fanout documents`), or one tree in
+/// the shape of a Realtime Database export, which schema files describe and the walker reads (`--tree`).
+///
+/// Typed lines follow the convention of the decoded documents in the tests' data: a timestamp is
+/// `{"__timestamp__": "2023-12-21T15:39:16.609Z"}`, a reference `{"__ref__": "users/abc"}`, a geo point
+/// `{"__geo__": [lat, lng]}`, bytes `{"__bytes__": "<base64>"}`, a double that JSON cannot write
+/// `{"__double__": "NaN"}`; integers are written exactly and doubles with a fraction or an exponent (`1.0`), so the
+/// two stay apart. In the tree every value is plain JSON: timestamps as RFC 3339 strings (`unit = "iso8601"` in a
+/// schema), references as their paths, bytes as base64, geo points as `{"latitude", "longitude"}`, a double that
+/// JSON cannot write as null; a document's subcollections sit beside its fields, and a document that does not
+/// exist but has subcollections holds `".absent": true`, which the walker reads as no record.
+public enum DocumentJSON {
+    /// `{"path": "users/abc", "fields": {…}}` and a newline.
+    public static func appendLine(_ document: FirestoreDocument, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"path":"#.utf8)
+        appendString(document.path, to: &out)
+        out.append(contentsOf: #","fields":"#.utf8)
+        appendFields(document.fields, typed: true, to: &out)
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// The documents as one JSON tree: collections hold documents by ID, documents hold their fields and their
+    /// subcollections. Throws a message naming the document when one path is stored twice.
+    public static func tree(_ documents: [FirestoreDocument]) throws(DuplicateDocument) -> [UInt8] {
+        let order = documents.indices.sorted { precedes(documents[$0].segments, documents[$1].segments) }
+        var out: [UInt8] = []
+        out.reserveCapacity(documents.count * 128)
+        out.append(UInt8(ascii: "{"))
+        // The open path, and per open level whether it has a member yet (index 0: the root).
+        var open: [String] = []
+        var hasMembers = [false]
+        for index in order {
+            let document = documents[index]
+            let segments = document.segments
+            var common = 0
+            while common < open.count, common < segments.count, open[common] == segments[common] { common += 1 }
+            if common == segments.count {
+                throw DuplicateDocument(path: document.path)
+            }
+            while open.count > common {
+                open.removeLast()
+                hasMembers.removeLast()
+                out.append(UInt8(ascii: "}"))
+            }
+            for level in common..<segments.count {
+                if hasMembers[level] { out.append(UInt8(ascii: ",")) }
+                hasMembers[level] = true
+                appendString(segments[level], to: &out)
+                out.append(contentsOf: ":{".utf8)
+                open.append(segments[level])
+                hasMembers.append(false)
+                // A document level above the one stored (an odd level): a parent that does not exist.
+                if level % 2 == 1, level < segments.count - 1 {
+                    out.append(contentsOf: #"".absent":true"#.utf8)
+                    hasMembers[level + 1] = true
+                }
+            }
+            for field in document.fields {
+                if hasMembers[segments.count] { out.append(UInt8(ascii: ",")) }
+                hasMembers[segments.count] = true
+                appendString(field.name, to: &out)
+                out.append(UInt8(ascii: ":"))
+                append(field.value, typed: false, to: &out)
+            }
+        }
+        for _ in open { out.append(UInt8(ascii: "}")) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// Two records of one document.
+    public struct DuplicateDocument: Error {
+        public var path: String
+    }
+
+    /// Whether path `a` sorts before `b`: segment by segment by their bytes, a document before its subcollections.
+    static func precedes(_ a: [String], _ b: [String]) -> Bool {
+        for (x, y) in zip(a, b) where x != y {
+            return x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+        return a.count < b.count
+    }
+
+    static func appendFields(_ fields: [FirestoreField], typed: Bool, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, field) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendString(field.name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            append(field.value, typed: typed, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    static func append(_ value: FirestoreValue, typed: Bool, to out: inout [UInt8]) {
+        func wrapped(_ tag: String, _ body: (inout [UInt8]) -> Void) {
+            if typed { out.append(contentsOf: "{\"\(tag)\":".utf8) }
+            body(&out)
+            if typed { out.append(UInt8(ascii: "}")) }
+        }
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .boolean(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let n): out.append(contentsOf: String(n).utf8)
+        case .double(let d):
+            if d.isFinite {
+                out.append(contentsOf: d.description.utf8)
+            } else if typed {
+                out.append(
+                    contentsOf: "{\"__double__\":\"\(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")\"}".utf8)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        case .timestamp(let micros): wrapped("__timestamp__") { appendString(rfc3339(micros), to: &$0) }
+        case .string(let s): appendString(s, to: &out)
+        case .bytes(let b): wrapped("__bytes__") { appendString(base64(b), to: &$0) }
+        case .reference(let path): wrapped("__ref__") { appendString(path, to: &$0) }
+        case .geoPoint(let latitude, let longitude):
+            if typed {
+                out.append(contentsOf: "{\"__geo__\":[\(latitude),\(longitude)]}".utf8)
+            } else {
+                out.append(contentsOf: "{\"latitude\":\(latitude),\"longitude\":\(longitude)}".utf8)
+            }
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                append(element, typed: typed, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .map(let fields): appendFields(fields, typed: typed, to: &out)
+        }
+    }
+
+    static func appendString(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// `2023-12-21T15:39:16.609Z`: the fraction to the millisecond, or the microsecond when it has one, as
+    /// Firestore's REST API writes them.
+    public static func rfc3339(_ microseconds: Int64) -> String {
+        let (seconds, micros) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        let second = micros < 0 ? seconds - 1 : seconds
+        let fraction = micros < 0 ? micros + 1_000_000 : micros
+        let (days, inDay) = second.quotientAndRemainder(dividingBy: 86_400)
+        let day = inDay < 0 ? days - 1 : days
+        let time = inDay < 0 ? inDay + 86_400 : inDay
+        let (year, month, dayOfMonth) = civil(fromDays: day)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text =
+            "\(year < 1000 ? String(repeating: "0", count: 4 - String(year).count) : "")\(year)-\(two(month))-\(two(dayOfMonth))"
+        text += "T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
+        if fraction != 0 {
+            let digits = String(fraction)
+            let six = String(repeating: "0", count: 6 - digits.count) + digits
+            text += "." + (fraction % 1000 == 0 ? String(six.prefix(3)) : six)
+        }
+        return text + "Z"
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Standard base64, with padding.
+    public static func base64(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((n >> UInt32(shift)) & 63)]) }
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out.append(alphabet[Int(n >> 18 & 63)])
+            out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
+            out.append(UInt8(ascii: "="))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

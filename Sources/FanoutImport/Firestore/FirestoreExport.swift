@@ -1,0 +1,158 @@
+import FanoutJSON
+import Foundation
+
+/// A Cloud Firestore export: the Emulator Suite's folder (`firebase emulators:export DIR`), a managed export's
+/// folder (`gcloud firestore export`, copied down), or one `output-N` file, read into its documents.
+///
+/// What a path holds decides: a folder with `firebase-export-metadata.json` (its `firestore.path` names the
+/// export's folder), a folder with a `*.overall_export_metadata` file or an `all_namespaces` folder, or a file that
+/// starts with a LevelDB log record. The data files are every `output-N` under `all_namespaces/` (`all_kinds`, or a
+/// `kind_COLLECTION` folder per collection), in order of folder and N.
+public struct FirestoreExport: Sendable {
+    /// The path given, for messages.
+    public let source: String
+    /// The `output-N` files, in the order read.
+    public let files: [String]
+    /// Every document, in the order of the files and their records.
+    public var documents: [FirestoreDocument]
+
+    /// Whether `path` holds a Firestore export (cheap: names, metadata, and a file's first record header).
+    public static func recognizes(_ path: String) -> Bool {
+        (try? locate(path)) != nil
+    }
+
+    /// Reads the export at `path`. Throws ``InputError`` naming the file, the byte offset and the document for a
+    /// damaged record, and for a folder that holds no export.
+    public static func read(path: String) throws(InputError) -> FirestoreExport {
+        guard let files = try locate(path) else {
+            throw InputError.layout(
+                source: path,
+                message:
+                    "not a Firestore export: no firebase-export-metadata.json, *.overall_export_metadata or output-N file"
+            )
+        }
+        var documents: [FirestoreDocument] = []
+        var scratch: [UInt8] = []
+        for (index, file) in files.enumerated() {
+            let bytes = try ExportBytes(path: file)
+            var log = LevelDBLog(bytes.buffer)
+            while true {
+                let record: (start: Int, data: UnsafeRawBufferPointer?)?
+                do {
+                    record = try log.next(scratch: &scratch)
+                } catch {
+                    throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
+                }
+                guard let record else { break }
+                do throws(EntityDecoder.Failure) {
+                    var document: FirestoreDocument
+                    if let data = record.data {
+                        document = try EntityDecoder.document(data)
+                    } else {
+                        let decoded = scratch.withUnsafeBytes { data in
+                            Result { () throws(EntityDecoder.Failure) in try EntityDecoder.document(data) }
+                        }
+                        document = try decoded.get()
+                    }
+                    document.file = index
+                    document.offset = record.start
+                    documents.append(document)
+                } catch {
+                    let data = record.start + LevelDBLog.headerSize + error.offset
+                    throw InputError.layout(
+                        source: "\(file): byte \(data)",
+                        message: error.message + (error.document.map { " (in document \($0))" } ?? "")
+                            + "; the record starts at byte \(record.start)")
+                }
+            }
+        }
+        return FirestoreExport(source: path, files: files, documents: documents)
+    }
+
+    /// The `output-N` files of the export at `path`; nil when it holds none of a Firestore export's marks.
+    static func locate(_ path: String) throws(InputError) -> [String]? {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard path != "-", manager.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        guard isFolder.boolValue else { return startsWithLogRecord(path) ? [path] : nil }
+        let folder = URL(fileURLWithPath: path)
+        let emulator = folder.appendingPathComponent("firebase-export-metadata.json")
+        if manager.fileExists(atPath: emulator.path) {
+            guard let exportFolder = try emulatorFirestorePath(emulator) else { return nil }
+            return try dataFiles(in: folder.appendingPathComponent(exportFolder), source: path, required: true)
+        }
+        return try dataFiles(in: folder, source: path, required: false)
+    }
+
+    /// The folder `firestore.path` names in the emulator's metadata; nil when it has no Firestore part.
+    private static func emulatorFirestorePath(_ metadata: URL) throws(InputError) -> String? {
+        let bytes = try ExportBytes(path: metadata.path)
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes.buffer)
+        } catch {
+            throw InputError.syntax(source: metadata.path, error)
+        }
+        guard case .object(let members) = value,
+            let firestore = members.first(where: { $0.key == "firestore" })?.value
+        else { return nil }
+        guard case .object(let fields) = firestore, let path = fields.first(where: { $0.key == "path" })?.value,
+            case .string(let folder) = path
+        else {
+            throw InputError.layout(source: metadata.path, message: "its \"firestore\" entry has no \"path\" string")
+        }
+        return folder
+    }
+
+    /// The `output-N` files under `folder/all_namespaces`, for a folder that is an export (it has an
+    /// `*.overall_export_metadata` file or an `all_namespaces` folder); nil for another folder unless `required`.
+    private static func dataFiles(in folder: URL, source: String, required: Bool) throws(InputError) -> [String]? {
+        let manager = FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+        let namespaces = folder.appendingPathComponent("all_namespaces")
+        let hasMetadata = names.contains { $0.hasSuffix(".overall_export_metadata") }
+        guard hasMetadata || names.contains("all_namespaces") else {
+            if !required { return nil }
+            throw InputError.layout(
+                source: source,
+                message: "the emulator's metadata names the Firestore export \(folder.path), which has no "
+                    + "*.overall_export_metadata file and no all_namespaces folder")
+        }
+        var files: [String] = []
+        let kinds = ((try? manager.contentsOfDirectory(atPath: namespaces.path)) ?? []).sorted()
+        for kind in kinds {
+            let kindFolder = namespaces.appendingPathComponent(kind)
+            let outputs = ((try? manager.contentsOfDirectory(atPath: kindFolder.path)) ?? [])
+                .compactMap { name -> (Int, String)? in
+                    guard name.hasPrefix("output-"), let n = Int(name.dropFirst("output-".count)) else { return nil }
+                    return (n, name)
+                }
+                .sorted { $0.0 < $1.0 }
+            files += outputs.map { kindFolder.appendingPathComponent($0.1).path }
+        }
+        guard !files.isEmpty else {
+            throw InputError.layout(
+                source: source, message: "a Firestore export folder with no output-N file under \(namespaces.path)")
+        }
+        return files
+    }
+
+    /// Whether the file starts with a LevelDB log record whose checksum holds (or is an empty `output-N`).
+    private static func startsWithLogRecord(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: LevelDBLog.headerSize + 0xFFFF)) ?? Data())
+        if head.isEmpty {
+            let name = (path as NSString).lastPathComponent
+            return name.hasPrefix("output-") && Int(name.dropFirst("output-".count)) != nil
+        }
+        guard head.count >= LevelDBLog.headerSize else { return false }
+        let length = Int(head[4]) | Int(head[5]) << 8
+        guard (1...4).contains(head[6]), LevelDBLog.headerSize + length <= head.count else { return false }
+        return head.withUnsafeBytes { raw in
+            let stored = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+            let data = UnsafeRawBufferPointer(rebasing: raw[6..<(LevelDBLog.headerSize + length)])
+            return CRC32C.masked(CRC32C.checksum(data)) == stored
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import FanoutTestSupport
+import Foundation
+import Testing
+
+/// Cloud Firestore exports, read as a user would: `fanout documents` on the real emulator exports against the
+/// documents Google's own reader decoded from them, `check` and `build` through a schema file, and damaged files.
+@Suite struct FirestoreCLITests {
+    static let exports = repositoryRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/testdata/exports/firestore")
+    static let names: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: exports.path)) ?? [])
+        .filter { FileManager.default.fileExists(atPath: exports.appendingPathComponent("\($0)/decoded.json").path) }
+        .sorted()
+    static let schemas = repositoryRoot.appendingPathComponent("Tests/Fixtures/firestore")
+
+    static func export(_ name: String) -> String { exports.appendingPathComponent("\(name)/export").path }
+
+    @Test(.enabled(if: names.count == 5, "needs the five real exports in ../shared/testdata/exports/firestore"))
+    func documentsEqualGoogleReadersOnEveryRealExport() throws {
+        let cli = try CLI()
+        for name in Self.names {
+            let result = try cli.run("documents", Self.export(name))
+            #expect(result.code == 0, "\(name): \(result.stderr)")
+            var ours: [String: Any] = [:]
+            for line in result.stdout.split(separator: "\n") {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let path = try #require(object["path"] as? String)
+                #expect(ours[path] == nil, "\(name): \(path) listed once")
+                ours[path] = Self.normalized(object["fields"]!)
+            }
+            let decoded = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.exports.appendingPathComponent("\(name)/decoded.json")))
+            let theirs = try #require((decoded as? [String: Any])?["documents"] as? [String: Any])
+            #expect(Set(ours.keys) == Set(theirs.keys), "\(name): the same documents")
+            for (path, fields) in theirs {
+                let expected = Self.normalized(fields) as! NSObject
+                let actual = ours[path] as? NSObject
+                #expect(actual == expected, "\(name): \(path): \(String(describing: actual)) vs \(expected)")
+            }
+        }
+    }
+
+    /// Timestamps as microseconds since 1970, however many fraction digits the two writers give.
+    static func normalized(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            if object.count == 1, let text = object["__timestamp__"] as? String {
+                return ["__timestamp__": microseconds(text)]
+            }
+            return object.mapValues(normalized)
+        }
+        if let array = value as? [Any] { return array.map(normalized) }
+        return value
+    }
+
+    static func microseconds(_ text: String) -> Int64 {
+        let formatter = ISO8601DateFormatter()
+        let parts = text.dropLast().split(separator: ".", maxSplits: 1)
+        let whole = formatter.date(from: String(parts[0]) + "Z")!.timeIntervalSince1970
+        let digits = parts.count > 1 ? String(parts[1]) : ""
+        let fraction = Int64((digits + "000000").prefix(6))!
+        return Int64(whole) * 1_000_000 + fraction
+    }
+
+    @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))
+    func treeNestsSubcollectionsUnderTheirDocuments() throws {
+        let cli = try CLI()
+        let result = try cli.run("documents", "--tree", Self.export("triply"), "--output", "tree.json")
+        #expect(result.code == 0, "\(result.stderr)")
+        let tree = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("tree.json"))) as? [String: Any])
+        #expect(Set(tree.keys) == ["posts", "users"])
+        let user = try #require((tree["users"] as? [String: Any])?["58ROB8VRHmM83fVr9QJqK4RZlYAJ"] as? [String: Any])
+        #expect(user["username"] as? String == "michal2")
+        let follower = (user["followers"] as? [String: Any])?["L10SjJH7DNVUIasTlGKNchO2vKKA"] as? [String: Any]
+        #expect(follower?["createdAt"] as? String == "2026-01-13T17:12:26.856Z")
+    }
+
+    /// Triply's drift as its README counts it: posts and comments by a user with no document, a post's stored
+    /// comment counter behind its comments; and every counter and mirror that agrees gives no finding.
+    @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))
+    func checkFindsTriplysDriftThroughASchemaFile() throws {
+        let cli = try CLI()
+        let schema = Self.schemas.appendingPathComponent("triply.toml").path
+        let result = try cli.run("check", Self.export("triply"), "--schema", schema, "--format", "json")
+        #expect(result.code == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let byRule = Dictionary(grouping: findings, by: { $0["rule"] as? String ?? "" }).mapValues(\.count)
+        #expect(byRule["post-unknown-poster"] == 2, "\(byRule)")
+        #expect(byRule["comment-unknown-user"] == 1, "\(byRule)")
+        for rule in ["followers-count", "following-count", "follow-mirror-missing", "like-count-mismatch"] {
+            #expect(byRule[rule] == nil, "\(rule): \(byRule)")
+        }
+        let site = try cli.run(
+            "build", Self.export("triply"), "--schema", schema, "--out", "site", "--fail-on", "never")
+        #expect(site.code == 0, "\(site.stderr)")
+        let index = try cli.read("site/index.html")
+        for username in ["michal2", "ola", "aaa123"] { #expect(index.contains(username), "\(username) listed") }
+    }
+
+    /// SketchGram keeps each post's likes as an array of uids: 20 likes, every liker a user (its README's count).
+    @Test(.enabled(if: names.contains("sketchgram"), "needs ../shared/testdata/exports/firestore/sketchgram"))
+    func arraysOfIDsAreEdges() throws {
+        let cli = try CLI()
+        let schema = Self.schemas.appendingPathComponent("sketchgram.toml").path
+        let check = try cli.run("check", Self.export("sketchgram"), "--schema", schema)
+        #expect(check.code == 0 && check.stdout.hasPrefix("0 errors, 0 warnings, 0 info"), "\(check.stdout)")
+        let export = try cli.run("export", Self.export("sketchgram"), "--schema", schema, "--out", "snap")
+        #expect(export.code == 0, "\(export.stderr)")
+        let snapshot = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("snap/snapshot.json"))) as? [String: Any])
+        let posts = try #require(snapshot["posts"] as? [String: [String: Any]])
+        #expect(posts.count == 16)
+        #expect(posts.values.map { $0["like_count"] as? Int ?? -1 }.reduce(0, +) == 20)
+        let likers = posts["KxxsYaOHXYOALqLsXR5Y"]?["likers"] as? [String]
+        #expect(likers == ["josh", "spruha", "thomas"], "display names of the uids in the array")
+    }
+
+    @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))
+    func damagedRecordsAreOneErrorNamingFileAndByte() throws {
+        let cli = try CLI()
+        let original = try Data(
+            contentsOf: URL(fileURLWithPath: Self.export("triply"))
+                .appendingPathComponent("firestore_export/all_namespaces/all_kinds/output-0"))
+        var flipped = original
+        flipped[100] ^= 0x20
+        let truncated = original.prefix(original.count - 10)
+        var badType = original
+        badType[6] = 9
+        for (name, bytes, message) in [
+            ("flipped", flipped, "output-0: byte 0: a record's checksum is wrong"),
+            ("truncated", truncated, "the file ends inside a record"),
+            ("badtype", badType, "output-0: byte 0: a record header has the unknown type 9"),
+        ] {
+            try FileManager.default.createDirectory(
+                at: cli.url("\(name)/all_namespaces/all_kinds"), withIntermediateDirectories: true)
+            try cli.write("", to: "\(name)/\(name).overall_export_metadata")
+            try bytes.write(to: cli.url("\(name)/all_namespaces/all_kinds/output-0"))
+            for args in [["documents", name], ["check", name], ["build", name, "--out", "site"]] {
+                let result = try cli.run(args)
+                #expect(result.code == 2, "\(name) \(args)")
+                #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+        #expect(!cli.exists("site"))
+        try FileManager.default.createDirectory(at: cli.url("empty"), withIntermediateDirectories: true)
+        try cli.write(#"{"firestore": {"path": "firestore_export"}}"#, to: "empty/firebase-export-metadata.json")
+        let empty = try cli.run("documents", "empty")
+        #expect(empty.code == 2 && empty.stderr.contains("no *.overall_export_metadata"), "\(empty.stderr)")
+    }
+}
