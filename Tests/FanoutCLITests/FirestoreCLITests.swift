@@ -110,7 +110,7 @@ import Testing
         let snapshot = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("snap/snapshot.json"))) as? [String: Any])
         let posts = try #require(snapshot["posts"] as? [String: [String: Any]])
-        #expect(posts.count == 16)
+        #expect(posts.count == 15)
         #expect(posts.values.map { $0["like_count"] as? Int ?? -1 }.reduce(0, +) == 20)
         let likers = posts["KxxsYaOHXYOALqLsXR5Y"]?["likers"] as? [String]
         #expect(likers == ["josh", "spruha", "thomas"], "display names of the uids in the array")

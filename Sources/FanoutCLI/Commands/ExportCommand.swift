@@ -43,8 +43,13 @@ struct ExportCommand: ParsableCommand {
                     + "\(analysis.dataset.schema.format.rawValue) export")
         }
         let patch = RepairPlanner.plan(CheckContext(dataset: analysis.dataset, derived: analysis.derived))
-        let repairedPath = folder.appendingPathComponent("repaired.json")
         let patchPath = folder.appendingPathComponent("repair.patch.json")
+        if export.path != "-", FirestoreExport.recognizes(export.path) {
+            try writeFirestoreRepair(
+                patch, analysis: analysis, path: export.path, snapshot: snapshotPath, patch: patchPath)
+            return
+        }
+        let repairedPath = folder.appendingPathComponent("repaired.json")
         // The repaired export streams into a temporary file that replaces repaired.json only once complete.
         let bytes = try analysis.exportBytes()
         let repaired = try AtomicFile(path: repairedPath)
@@ -54,5 +59,28 @@ struct ExportCommand: ParsableCommand {
         try repaired.commit()
         let count = patch.entries.count
         printStatus("wrote \(snapshotPath), \(patchPath) (\(count) update\(count == 1 ? "" : "s")) and \(repairedPath)")
+    }
+
+    /// A Firestore export's repair: the patch as `documents:commit` writes (repair.commit.json) and the export with
+    /// them applied, as an emulator folder (repaired/), beside the patch in the tree's paths that the findings name.
+    private func writeFirestoreRepair(
+        _ patch: RepairPatch, analysis: Analysis, path: String, snapshot: String, patch patchPath: String
+    ) throws {
+        let folder = out as NSString
+        let source = try FirestoreExport.read(path: path)
+        let commit = FirestoreCommit(
+            patch, documents: source.documents, project: source.project ?? EmulatorFolder.defaultProject)
+        let commitPath = folder.appendingPathComponent("repair.commit.json")
+        let repairedPath = folder.appendingPathComponent("repaired")
+        try EmulatorFolder.write(
+            commit.apply(to: source.documents), project: source.project ?? EmulatorFolder.defaultProject,
+            to: repairedPath)
+        try AtomicFile.write(Snapshot.render(analysis.dataset, analysis.derived), to: snapshot)
+        try AtomicFile.write(patch.render(), to: patchPath)
+        try AtomicFile.write(commit.render(), to: commitPath)
+        let count = commit.writes.count
+        printStatus(
+            "wrote \(snapshot), \(patchPath), \(commitPath) (\(count) write\(count == 1 ? "" : "s")) and \(repairedPath)"
+        )
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
+import FanoutExport
 import FanoutGenerate
+import FanoutImport
+import FanoutJSON
 import FanoutOutput
 
 /// `fanout generate`: writes a deterministic synthetic Makestagram export.
@@ -19,8 +22,19 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "The number of defects to inject, spread over every kind the checks know.")
     var defects: Int = 0
 
-    @Option(name: .shortAndLong, help: "The file to write.")
+    @Option(name: .shortAndLong, help: "The file to write (with --format firestore, the folder).")
     var out: String
+
+    @Option(
+        help: ArgumentHelp(
+            "json: a Realtime Database export; firestore: the same data as a Firestore emulator export folder "
+                + "(each top-level key a collection, its members documents), which `--import` loads.",
+            valueName: "json|firestore"))
+    var format: Format = .json
+
+    enum Format: String, ExpressibleByArgument {
+        case json, firestore
+    }
 
     @Option(help: "Also write the injected defects as JSON lines (kind and paths) to this file.")
     var manifest: String?
@@ -33,7 +47,11 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let generator = ExportGenerator(ExportGenerator.Options(users: users, seed: seed, defects: defects))
         // Streamed through the one atomic writer, so a killed run leaves no temporary behind for long.
-        let injected = try generator.write(toFile: out)
+        let injected: [ExportGenerator.Defect]
+        switch format {
+        case .json: injected = try generator.write(toFile: out)
+        case .firestore: injected = try writeFirestore(generator)
+        }
         if let manifest {
             let lines = injected.map { defect in
                 "{\"kind\": \"\(defect.kind)\", \"paths\": [" + defect.paths.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -42,5 +60,20 @@ struct GenerateCommand: ParsableCommand {
             try AtomicFile.write(lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n"), to: manifest)
         }
         printStatus("wrote \(out) (\(users) users, \(injected.count) defects)")
+    }
+
+    /// The generated tree as documents, in an emulator folder.
+    private func writeFirestore(_ generator: ExportGenerator) throws -> [ExportGenerator.Defect] {
+        var bytes: [UInt8] = []
+        let injected = generator.write { chunk in bytes.append(contentsOf: chunk) }
+        let tree = try bytes.withUnsafeBytes { try JSONValue.parse($0) }
+        let documents: [FirestoreDocument]
+        do {
+            documents = try TreeDocuments.documents(tree)
+        } catch {
+            throw UsageError(message: "the generated export has no Firestore form: \(error)")
+        }
+        try EmulatorFolder.write(documents, to: out)
+        return injected
     }
 }

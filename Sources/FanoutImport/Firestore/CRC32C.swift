@@ -1,5 +1,5 @@
 /// CRC-32C (Castagnoli), the checksum of LevelDB's log records, as LevelDB masks it.
-enum CRC32C {
+package enum CRC32C {
     /// The table of the reflected polynomial 0x82F63B78, eight bytes at a time (slicing-by-8).
     private static let tables: [[UInt32]] = {
         var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
@@ -16,7 +16,7 @@ enum CRC32C {
     private static let flat: [UInt32] = tables.flatMap { $0 }
 
     /// The CRC-32C of `bytes`, continuing from `crc` (0 to start).
-    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var crc = ~crc
         var i = 0
         let count = bytes.count
@@ -40,5 +40,5 @@ enum CRC32C {
     }
 
     /// LevelDB stores a masked CRC, so that the CRC of data holding CRCs is not trivially related to them.
-    static func masked(_ crc: UInt32) -> UInt32 { ((crc >> 15) | (crc << 17)) &+ 0xA282_EAD8 }
+    package static func masked(_ crc: UInt32) -> UInt32 { ((crc >> 15) | (crc << 17)) &+ 0xA282_EAD8 }
 }

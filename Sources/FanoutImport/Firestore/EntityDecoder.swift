@@ -45,6 +45,25 @@ enum EntityDecoder {
         }
     }
 
+    /// The app ID in a record's key (`dev~my-project`), or nil when it has none.
+    static func app(_ record: UnsafeRawBufferPointer) -> String? {
+        var reader = ProtoReader(record)
+        while let (field, wire) = try? reader.tag() {
+            guard field == 13, wire == .bytes else {
+                guard (try? reader.skip(wire, field)) != nil else { return nil }
+                continue
+            }
+            guard let (bytes, _) = try? reader.lengthDelimited() else { return nil }
+            var key = ProtoReader(bytes)
+            while let (inner, kind) = try? key.tag() {
+                if inner == 13, kind == .bytes { return try? text(&key) }
+                guard (try? key.skip(kind, inner)) != nil else { return nil }
+            }
+            return nil
+        }
+        return nil
+    }
+
     /// The path of a `Reference` message: its `Path` (14), whose `Element` groups (1) hold a type (2) and an id (3)
     /// or a name (4).
     private static func key(_ reference: ProtoReader) throws(ProtoReader.Malformed) -> [String] {

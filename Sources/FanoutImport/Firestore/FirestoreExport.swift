@@ -15,6 +15,8 @@ public struct FirestoreExport: Sendable {
     public let files: [String]
     /// Every document, in the order of the files and their records.
     public var documents: [FirestoreDocument]
+    /// The project its first record's key names (`my-project` of `dev~my-project`), when it names one.
+    public var project: String?
 
     /// Whether `path` holds a Firestore export (cheap: names, metadata, and a file's first record header).
     public static func recognizes(_ path: String) -> Bool {
@@ -32,6 +34,7 @@ public struct FirestoreExport: Sendable {
             )
         }
         var documents: [FirestoreDocument] = []
+        var project: String?
         var scratch: [UInt8] = []
         for (index, file) in files.enumerated() {
             let bytes = try ExportBytes(path: file)
@@ -56,6 +59,10 @@ public struct FirestoreExport: Sendable {
                     }
                     document.file = index
                     document.offset = record.start
+                    if documents.isEmpty, let data = record.data, let app = EntityDecoder.app(data) {
+                        // App IDs carry their partition before a tilde (`dev~`, `s~`).
+                        project = app.split(separator: "~", maxSplits: 1).last.map(String.init)
+                    }
                     documents.append(document)
                 } catch {
                     let data = record.start + LevelDBLog.headerSize + error.offset
@@ -66,7 +73,7 @@ public struct FirestoreExport: Sendable {
                 }
             }
         }
-        return FirestoreExport(source: path, files: files, documents: documents)
+        return FirestoreExport(source: path, files: files, documents: documents, project: project)
     }
 
     /// The `output-N` files of the export at `path`; nil when it holds none of a Firestore export's marks.

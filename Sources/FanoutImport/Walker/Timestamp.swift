@@ -18,8 +18,8 @@ enum Timestamp {
 }
 
 /// A strict reader of the ISO 8601 timestamps Parse writes: `2017-03-21T18:02:36.786Z` (offsets allowed).
-enum ISO8601 {
-    static func seconds(_ text: String) -> Double? {
+package enum ISO8601 {
+    package static func seconds(_ text: String) -> Double? {
         let b = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
