@@ -27,9 +27,8 @@ struct DocumentsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file (replaced when complete) instead of standard output.")
     var output: String?
 
-    func run() throws {
-        let documents = try FirestoreExport.read(path: export).documents
-        var bytes: [UInt8]
+    /// The documents as lines, or as one tree.
+    private func render(_ documents: [FirestoreDocument], into bytes: inout [UInt8]) throws {
         if tree {
             do {
                 bytes = try DocumentJSON.tree(documents)
@@ -38,9 +37,14 @@ struct DocumentsCommand: ParsableCommand {
             }
             bytes.append(UInt8(ascii: "\n"))
         } else {
-            bytes = []
             for document in documents { DocumentJSON.appendLine(document, to: &bytes) }
         }
+    }
+
+    func run() throws {
+        let documents = try PhaseClock.measure("read") { try FirestoreExport.read(path: export).documents }
+        var bytes: [UInt8] = []
+        try PhaseClock.measure("write") { try render(documents, into: &bytes) }
         if let output {
             try AtomicFile.write(String(decoding: bytes, as: UTF8.self), to: output)
         } else {

@@ -62,18 +62,17 @@ struct GenerateCommand: ParsableCommand {
         printStatus("wrote \(out) (\(users) users, \(injected.count) defects)")
     }
 
-    /// The generated tree as documents, in an emulator folder.
+    /// The generated tree as documents, in an emulator folder, converted one document at a time.
     private func writeFirestore(_ generator: ExportGenerator) throws -> [ExportGenerator.Defect] {
         var bytes: [UInt8] = []
         let injected = generator.write { chunk in bytes.append(contentsOf: chunk) }
-        let tree = try bytes.withUnsafeBytes { try JSONValue.parse($0) }
-        let documents: [FirestoreDocument]
         do {
-            documents = try TreeDocuments.documents(tree)
-        } catch {
+            try EmulatorFolder.write(to: out) { add in
+                try bytes.withUnsafeBytes { raw in try TreeDocuments.each(in: raw, add) }
+            }
+        } catch let error as TreeDocuments.Unstorable {
             throw UsageError(message: "the generated export has no Firestore form: \(error)")
         }
-        try EmulatorFolder.write(documents, to: out)
         return injected
     }
 }

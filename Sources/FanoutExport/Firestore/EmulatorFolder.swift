@@ -11,12 +11,24 @@ public enum EmulatorFolder {
     public static let defaultProject = "demo-fanout"
 
     public static func write(_ documents: [FirestoreDocument], project: String = defaultProject, to path: String)
-        throws(OutputError)
+        throws
     {
+        try write(project: project, to: path) { add in documents.forEach(add) }
+    }
+
+    /// Writes the documents that `documents` hands to the function it is given, one at a time.
+    public static func write(
+        project: String = defaultProject, to path: String,
+        _ documents: ((FirestoreDocument) -> Void) throws -> Void
+    ) throws {
         let folder = try StagedFolder(path: path)
-        do throws(OutputError) {
+        do {
             var log = LevelDBLogWriter()
-            for document in documents { log.append(EntityEncoder.record(document, app: "dev~\(project)")) }
+            var count = 0
+            try documents { document in
+                log.append(EntityEncoder.record(document, app: "dev~\(project)"))
+                count += 1
+            }
             let kinds = "firestore_export/all_namespaces/all_kinds"
             try write(log.bytes, to: "\(kinds)/output-0", in: folder)
             // The data files' list: the export's name and times, then the namespace and kind (empty: all) and the file.
@@ -41,7 +53,7 @@ public enum EmulatorFolder {
                 }
                 entry.string(2, "all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata")
             }
-            overall.varint(3, UInt64(documents.count))
+            overall.varint(3, UInt64(count))
             overall.varint(4, UInt64(log.bytes.count))
             var metadata = LevelDBLogWriter()
             metadata.append(Array("3".utf8))

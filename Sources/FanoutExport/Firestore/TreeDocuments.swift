@@ -13,6 +13,45 @@ public enum TreeDocuments {
         public var description: String { "\(path): \(reason)" }
     }
 
+    /// The documents of the tree in `bytes`, handed to `body` one at a time in the tree's order, each parsed alone,
+    /// so that memory holds one document's values, not the tree's (a generated 1.1 GB export).
+    public static func each(
+        in bytes: UnsafeRawBufferPointer, _ body: (FirestoreDocument) -> Void
+    ) throws {
+        var reader = JSONReader(bytes)
+        guard try reader.peekKind() == .object else {
+            throw Unstorable(path: "/", reason: "the top level is not an object of collections")
+        }
+        try reader.beginObject()
+        while let collection = try reader.nextKeyString() {
+            guard try reader.peekKind() == .object else {
+                throw Unstorable(path: collection, reason: "a collection must be an object of documents")
+            }
+            try reader.beginObject()
+            while let id = try reader.nextKeyString() {
+                let start = reader.offset
+                try reader.skipValue()
+                let value = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<reader.offset]))
+                guard case .object(let fields) = value else {
+                    throw Unstorable(path: "\(collection)/\(id)", reason: "a document must be an object of fields")
+                }
+                body(try Self.document([collection, id], fields))
+            }
+        }
+        try reader.finish()
+    }
+
+    private static func document(_ segments: [String], _ fields: [(key: String, value: JSONValue)]) throws(Unstorable)
+        -> FirestoreDocument
+    {
+        let path = segments.joined(separator: "/")
+        return FirestoreDocument(
+            segments: segments,
+            fields: try fields.map { name, value throws(Unstorable) in
+                FirestoreField(name: name, value: try self.value(value, at: "\(path)/\(name)"))
+            })
+    }
+
     public static func documents(_ tree: JSONValue) throws(Unstorable) -> [FirestoreDocument] {
         guard case .object(let collections) = tree else {
             throw Unstorable(path: "/", reason: "the top level is not an object of collections")
@@ -26,12 +65,7 @@ public enum TreeDocuments {
                 guard case .object(let fields) = document else {
                     throw Unstorable(path: "\(collection)/\(id)", reason: "a document must be an object of fields")
                 }
-                documents.append(
-                    FirestoreDocument(
-                        segments: [collection, id],
-                        fields: try fields.map { name, value throws(Unstorable) in
-                            FirestoreField(name: name, value: try self.value(value, at: "\(collection)/\(id)/\(name)"))
-                        }))
+                documents.append(try Self.document([collection, id], fields))
             }
         }
         return documents
