@@ -6,7 +6,7 @@ SWIFT = TMPDIR=$(SWIFT_TMPDIR) $(SWIFT_COMMAND)
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: cluster-after-test-build test-release help sql-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: cluster-after-test-build test-release help sql-deps firestore-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 # `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
@@ -45,9 +45,10 @@ test-release:
 cluster-after-test-build: test-build test-release sql-deps
 	$(MAKE) test-cluster
 
-## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests); their
-## end-to-end runs drive the release binary (FANOUT_BINARY), as the validators do
-swift-test: test-build test-release sql-deps
+## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests, Google's
+## Firestore reader against `fanout documents`); their end-to-end runs drive the release binary (FANOUT_BINARY), as
+## the validators do
+swift-test: test-build test-release sql-deps firestore-deps
 	$(BUILD_FANOUT)
 	set +e; folder=$$(mktemp -d $(TEST_TMP_ROOT)/fanout-tests.XXXXXX) || exit 1; \
 	FANOUT_BINARY=$(FANOUT_BIN) TMPDIR=$$folder $(SWIFT_COMMAND) test --skip-build --scratch-path $(TEST_BUILD); \
@@ -146,6 +147,16 @@ $(SQL_VENV)/pyarrow: $(SQL_VENV)/ready
 	$(SQL_VENV)/bin/pip install --quiet 'pyarrow==26.0.1'
 	touch $@
 sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow
+
+## firestore-deps: Google's own EntityProto code (appengine-python-standard) in a virtual environment of its own,
+## with which scripts/test/firestore-decode reads Firestore exports: the oracle of FirestoreGoogleReaderTests
+## (it must read the real exports as their decoded.json, and `fanout documents` every export as it does)
+FIRESTORE_VENV = .build/firestore-venv
+$(FIRESTORE_VENV)/ready:
+	rm -rf $(FIRESTORE_VENV) && $(PYTHON) -m venv $(FIRESTORE_VENV)
+	$(FIRESTORE_VENV)/bin/pip install --quiet 'appengine-python-standard==3.1.0'
+	touch $@
+firestore-deps: test-deps $(FIRESTORE_VENV)/ready
 
 ## validate-html: the Nu HTML validator on every page of those sites and on the reports
 validate-html: validate-sites $(VALIDATORS)/ready

@@ -11,7 +11,8 @@ import Foundation
 /// each Firebase preset, followed by derivation and every check on what it read (a schema that does not fit
 /// the data leaves fields missing, which the rules must survive). The input is also read as a user's file
 /// would be, through ``ExportLoader/load(path:schema:progress:)``: gzip (zlib), zip (ZIPFoundation, then the
-/// Parse class files inside) and layout detection; and as every class file of a Parse export.
+/// Parse class files inside) and layout detection; as every class file of a Parse export; and by the Firestore
+/// readers, as an `output-N` file and as one record's data (``FirestoreFuzz``).
 enum FuzzInput {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         skip(bytes)
@@ -22,16 +23,17 @@ enum FuzzInput {
             audit(try? ExportLoader.load(export, schema: schema))
         }
         asFiles(bytes)
+        FirestoreFuzz.run(bytes, scratch: scratch)
     }
 
     /// Derivation and every check on what a schema read.
-    private static func audit(_ dataset: Dataset?) {
+    static func audit(_ dataset: Dataset?) {
         guard let dataset else { return }
         _ = Audit.run(CheckContext(dataset: dataset, derived: DerivedData(dataset)))
     }
 
     /// A folder of this process's own for the input written as files (in memory where there is a RAM disk).
-    private static let scratch: String = {
+    static let scratch: String = {
         let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let folder = (root as NSString).appendingPathComponent(
             "fanout-fuzz-\(ProcessInfo.processInfo.processIdentifier)")

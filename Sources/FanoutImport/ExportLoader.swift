@@ -35,7 +35,7 @@ public enum ExportLoader {
         splitTarget: Int?? = nil, bytes given: ExportBytes? = nil, warn: ((String) -> Void)? = nil,
         sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
-        if path != "-", try FirestoreExport.locate(path) != nil {
+        if path != "-", try holdsFirestoreOrEmulatorData(path) {
             let tree = try firestoreTree(path)
             let choice: LayoutDetector.Choice
             if let schema {
@@ -164,14 +164,58 @@ public enum ExportLoader {
         return walker.sink
     }
 
-    /// The Firestore export at `path` as the JSON tree schema files describe (see ``DocumentJSON/tree(_:)``).
+    /// Whether `path` is a Firestore export or an emulator folder with Realtime Database files.
+    private static func holdsFirestoreOrEmulatorData(_ path: String) throws(InputError) -> Bool {
+        if try FirestoreExport.locate(path) != nil { return true }
+        return try !FirestoreExport.databaseFiles(path).isEmpty
+    }
+
+    /// The Firestore export at `path` as the JSON tree schema files describe (see ``DocumentJSON/tree(_:)``), with
+    /// an emulator folder's Realtime Database files' top-level keys beside its collections, so that one schema and
+    /// one run audit both databases.
     static func firestoreTree(_ path: String) throws(InputError) -> ExportBytes {
-        let export = try FirestoreExport.read(path: path)
-        do {
-            return ExportBytes(bytes: try DocumentJSON.tree(export.documents), source: path)
-        } catch {
-            throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
+        var parts: [[UInt8]] = []
+        if try FirestoreExport.locate(path) != nil {
+            let export = try FirestoreExport.read(path: path)
+            do {
+                parts.append(try DocumentJSON.tree(export.documents))
+            } catch {
+                throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
+            }
         }
+        for file in try FirestoreExport.databaseFiles(path) {
+            let bytes = try ExportBytes(path: file)
+            var reader = JSONReader(bytes.buffer)
+            let isObject: Bool
+            do throws(JSONSyntaxError) {
+                isObject = try reader.peekKind() == .object
+                try reader.skipValue()
+                try reader.finish()
+            } catch {
+                throw InputError.syntax(source: file, error)
+            }
+            guard isObject else {
+                throw InputError.layout(
+                    source: file, message: "not a Realtime Database export: its top level is not an object")
+            }
+            parts.append(Array(bytes.buffer))
+        }
+        return ExportBytes(bytes: mergedObjects(parts), source: path)
+    }
+
+    /// JSON objects' members in one object, in order (each part an object, already checked).
+    private static func mergedObjects(_ parts: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for part in parts {
+            guard let open = part.firstIndex(of: UInt8(ascii: "{")), let close = part.lastIndex(of: UInt8(ascii: "}"))
+            else { continue }
+            let inner = part[(open + 1)..<close]
+            guard inner.contains(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { continue }
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: inner)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// The schema for a Parse export at `source`: the one given, which must be a Parse schema, or the preset.

@@ -116,6 +116,52 @@ import Testing
         #expect(likers == ["josh", "spruha", "thomas"], "display names of the uids in the array")
     }
 
+    /// An emulator folder holds both databases: the Realtime Database's top-level keys sit beside Firestore's
+    /// collections, so one schema and one run audit both; a folder with only the Realtime Database reads as that
+    /// JSON file does.
+    @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))
+    func bothDatabasesOfAnEmulatorFolderInOneRun() throws {
+        let cli = try CLI()
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.export("triply")), to: cli.url("both"))
+        try FileManager.default.createDirectory(at: cli.url("both/database_export"), withIntermediateDirectories: true)
+        // `firebase emulators:export` writes the database with format=export: `.priority` kept.
+        try cli.write(
+            #"{"stats": {".priority": 1, "postsCount": 3, "usersCount": {".value": 4, ".priority": "a"}}}"#,
+            to: "both/database_export/triply-4eb0c-default-rtdb.json")
+        let metadata = try cli.read("both/firebase-export-metadata.json")
+            .replacingOccurrences(
+                of: #""auth": {"#, with: #""database": {"version": "15.2.0", "path": "database_export"}, "auth": {"#)
+        try cli.write(metadata, to: "both/firebase-export-metadata.json")
+        let counters = [
+            "[[counters]]", #"name = "posts-count""#, #"at = "stats/postsCount""#, #"counts = "posts""#, "",
+            "[[counters]]", #"name = "users-count""#, #"at = "stats/usersCount""#, #"counts = "users""#,
+        ]
+        let schema = try String(contentsOf: Self.schemas.appendingPathComponent("triply.toml"), encoding: .utf8)
+        try cli.write(schema + "\n" + counters.joined(separator: "\n") + "\n", to: "both.toml")
+        let result = try cli.run("check", "both", "--schema", "both.toml", "--format", "json")
+        #expect(result.code == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let counted = findings.filter { ["posts-count", "users-count"].contains($0["rule"] as? String ?? "") }
+        #expect(counted.map { $0["paths"] as? [String] ?? [] } == [["stats/postsCount"]], "\(counted)")
+        #expect(findings.filter { $0["rule"] as? String == "post-unknown-poster" }.count == 2, "Firestore's too")
+
+        let demo = CLI.repository.appendingPathComponent("Content/demo-export.json")
+        try FileManager.default.createDirectory(at: cli.url("rtdb/database_export"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: demo, to: cli.url("rtdb/database_export/demo-default-rtdb.json"))
+        try cli.write(
+            #"{"version": "15.2.0", "database": {"version": "15.2.0", "path": "database_export"}}"#,
+            to: "rtdb/firebase-export-metadata.json")
+        let folder = try cli.run("check", "rtdb", "--format", "json")
+        let file = try cli.run("check", demo.path, "--format", "json")
+        #expect(folder.code == file.code && folder.code == 1, "\(folder.stderr)")
+        func paths(_ result: CLI.Result) -> [[String]] {
+            let report = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+            return (report?["findings"] as? [[String: Any]] ?? []).map { $0["paths"] as? [String] ?? [] }
+        }
+        #expect(!paths(file).isEmpty && paths(folder) == paths(file))
+    }
+
     @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))
     func damagedRecordsAreOneErrorNamingFileAndByte() throws {
         let cli = try CLI()

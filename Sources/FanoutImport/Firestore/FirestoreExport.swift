@@ -91,8 +91,25 @@ public struct FirestoreExport: Sendable {
         return try dataFiles(in: folder, source: path, required: false)
     }
 
+    /// The Realtime Database files of an emulator folder (`database.path` in its metadata, a JSON file per
+    /// namespace), sorted; empty for any other path.
+    public static func databaseFiles(_ path: String) throws(InputError) -> [String] {
+        let metadata = URL(fileURLWithPath: path).appendingPathComponent("firebase-export-metadata.json")
+        guard path != "-", FileManager.default.fileExists(atPath: metadata.path),
+            let folder = try emulatorPath(metadata, part: "database")
+        else { return [] }
+        let databases = URL(fileURLWithPath: path).appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: databases.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { databases.appendingPathComponent($0).path }
+    }
+
     /// The folder `firestore.path` names in the emulator's metadata; nil when it has no Firestore part.
     private static func emulatorFirestorePath(_ metadata: URL) throws(InputError) -> String? {
+        try emulatorPath(metadata, part: "firestore")
+    }
+
+    /// The folder the emulator's metadata names for `part` (`firestore`, `database`); nil when it has none.
+    private static func emulatorPath(_ metadata: URL, part: String) throws(InputError) -> String? {
         let bytes = try ExportBytes(path: metadata.path)
         let value: JSONValue
         do {
@@ -101,12 +118,12 @@ public struct FirestoreExport: Sendable {
             throw InputError.syntax(source: metadata.path, error)
         }
         guard case .object(let members) = value,
-            let firestore = members.first(where: { $0.key == "firestore" })?.value
+            let entry = members.first(where: { $0.key == part })?.value
         else { return nil }
-        guard case .object(let fields) = firestore, let path = fields.first(where: { $0.key == "path" })?.value,
+        guard case .object(let fields) = entry, let path = fields.first(where: { $0.key == "path" })?.value,
             case .string(let folder) = path
         else {
-            throw InputError.layout(source: metadata.path, message: "its \"firestore\" entry has no \"path\" string")
+            throw InputError.layout(source: metadata.path, message: "its \"\(part)\" entry has no \"path\" string")
         }
         return folder
     }

@@ -49,6 +49,7 @@ struct LevelDBLog {
                     throw Damage(offset: i, message: "a block's trailer holds a nonzero byte")
                 }
                 offset = end
+                continue
             }
             if offset == bytes.count {
                 if start >= 0 { throw Damage(offset: start, message: "the file ends inside a record") }

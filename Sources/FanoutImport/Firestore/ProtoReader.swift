@@ -77,8 +77,16 @@ struct ProtoReader {
         return (UnsafeRawBufferPointer(rebasing: bytes[from..<offset]), base + from)
     }
 
+    /// Groups nested deeper than this are refused: EntityProto's nest two deep, and skipping unknown ones recurses.
+    static let maximumGroupDepth = 64
+
     /// The bytes of a group whose start tag was just read, up to its end tag (which is consumed).
-    mutating func group(_ field: UInt32) throws(Malformed) -> (bytes: UnsafeRawBufferPointer, base: Int) {
+    mutating func group(_ field: UInt32, depth: Int = 0) throws(Malformed) -> (
+        bytes: UnsafeRawBufferPointer, base: Int
+    ) {
+        guard depth < Self.maximumGroupDepth else {
+            throw Malformed(offset: position, message: "groups nested more than \(Self.maximumGroupDepth) deep")
+        }
         let from = offset
         var end = offset
         while true {
@@ -92,19 +100,19 @@ struct ProtoReader {
                 }
                 break
             }
-            try skip(wire, inner)
+            try skip(wire, inner, depth: depth + 1)
         }
         return (UnsafeRawBufferPointer(rebasing: bytes[from..<end]), base + from)
     }
 
     /// Skips a field's value of `wire` type.
-    mutating func skip(_ wire: Wire, _ field: UInt32) throws(Malformed) {
+    mutating func skip(_ wire: Wire, _ field: UInt32, depth: Int = 0) throws(Malformed) {
         switch wire {
         case .varint: _ = try varint()
         case .fixed64:
             _ = try fixed64()
         case .bytes: _ = try lengthDelimited()
-        case .startGroup: _ = try group(field)
+        case .startGroup: _ = try group(field, depth: depth)
         case .endGroup: throw Malformed(offset: position, message: "the end of group \(field), which was not started")
         case .fixed32:
             guard offset + 4 <= bytes.count else {

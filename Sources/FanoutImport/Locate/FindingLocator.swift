@@ -5,11 +5,14 @@ import Foundation
 /// Sets each finding's ``SourceLocation``: where its first path is in the export, for the reports that show it.
 ///
 /// A Firebase export (plain, gzip or standard input) is read a second time by ``PathLocator``; a Parse export
-/// folder has its class files searched for the rows (``ParseRowLocator``); a Parse `.zip` gives no locations,
-/// since a line inside a compressed member is nothing an editor or code scanning can open.
+/// folder has its class files searched for the rows (``ParseRowLocator``); a Cloud Firestore export (a folder or
+/// one `output-N` file) has its records read again for the documents' byte offsets (``FirestoreLocator``); a Parse
+/// `.zip` gives no locations, since a line inside a compressed member is nothing an editor or code scanning can
+/// open.
 public enum FindingLocator {
-    /// `findings` with their locations in the export at `path` (a file or a Parse export folder), read again;
-    /// locations carry `path` as their file name, as `fanout check`'s reports do.
+    /// `findings` with their locations in the export at `path` (a file, a Parse export folder or a Firestore
+    /// export), read again; locations carry `path` as their file name, as `fanout check`'s reports do (a
+    /// folder's files are named from it).
     public static func locate(_ findings: [Finding], inExportAt path: String) throws(InputError) -> [Finding] {
         try locate(findings, path: path, bytes: nil, name: path)
     }
@@ -25,6 +28,9 @@ public enum FindingLocator {
         _ findings: [Finding], path: String, bytes: ExportBytes?, name: String
     ) throws(InputError) -> [Finding] {
         guard !findings.isEmpty else { return findings }
+        if path != "-", try FirestoreExport.locate(path) != nil {
+            return try FirestoreLocator.locate(findings, path: path)
+        }
         if path != "-", ExportLoader.isDirectory(path) { return try locateInFolder(findings, folder: path) }
         let export: ExportBytes
         if let bytes { export = bytes } else { export = try ExportBytes(path: path) }

@@ -419,6 +419,10 @@ struct TreeWalker<Sink: FactSink> {
             while let key = try reader.nextKey() {
                 if let field = fields.child(root, key) {
                     try readField(field)
+                } else if !own.isEmpty, key.elementsEqual(".value".utf8) {
+                    // A value with a priority (`{".value": 3, ".priority": 1}`), as a declared row keeps it.
+                    let value = try readScalar(unwrap: false)
+                    for slot in own { values[slot] = value }
                 } else if key.elementsEqual(Self.absentKey) {
                     // A Firestore document that does not exist, above documents of its subcollections.
                     try reader.skipValue()

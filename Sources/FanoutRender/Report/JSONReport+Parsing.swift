@@ -234,10 +234,17 @@ private struct ReportReader {
         }
         var location: SourceLocation?
         if let file = item["file"] {
+            var byteOffset: Int?
+            if let offset = item["byte_offset"] {
+                guard let n = offset.numberValue?.int64, n >= 0 else {
+                    throw fail(at + ".byte_offset", "expected a whole number ≥ 0")
+                }
+                byteOffset = Int(n)
+            }
             location = SourceLocation(
                 file: try string(file, at: at + ".file"),
                 line: try count(member(item, "line", at: at), at: at + ".line"),
-                column: try count(member(item, "column", at: at), at: at + ".column"))
+                column: try count(member(item, "column", at: at), at: at + ".column"), byteOffset: byteOffset)
         }
         return Finding(
             rule: rule.id, severity: try severity(member(item, "severity", at: at), at: at + ".severity"),

@@ -8,9 +8,10 @@ import FanoutJSON
 /// "message", "paths": […], "expected", "actual", "fix": {path: value}}]}`; `expected`/`actual` are JSON
 /// values (`null` for absent); keys are sorted, findings ordered by rule then path. Runs with a baseline add
 /// `summary.baseline`: `{"hidden": n, "fixed": [{"rule", "path"}]}`, and located findings (``Finding/location``)
-/// add `file`, `line` and `column`; a finding whose `expected` or `actual` is no single value (rather than a
-/// JSON null) names it in `no_value` (`["expected"]`). `summary.severities` gives the severity each rule that ran reported at
-/// (`--rule R=S` re-grades rules, and a rule without findings shows it nowhere else), and
+/// add `file`, `line` and `column` (and `byte_offset`, in a Firestore export's `output-N` file); a finding whose
+/// `expected` or `actual` is no single value (rather than a JSON null) names it in `no_value` (`["expected"]`).
+/// `summary.severities` gives the severity each rule that ran reported at (`--rule R=S` re-grades rules, and a rule
+/// without findings shows it nowhere else), and
 /// `summary.timeline_coverage` (``TimelineCoverage``) what the HTML report's coverage chart draws, when the
 /// report was made with the derived data. All are additions, so still version 1: everything the other formats
 /// show is in it, and `fanout report` renders them from it (``parse(_:)``).
@@ -90,6 +91,7 @@ package enum JSONReport {
             members += [
                 ("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column)),
             ]
+            if let offset = location.byteOffset { members.append(("byte_offset", .int(offset))) }
         }
         return object(members)
     }

@@ -8,7 +8,9 @@ import Foundation
 /// `ruleIndex`, `level` (`error`, `warning`, `note`), `message.text`, a logical location whose
 /// `fullyQualifiedName` is the database path, and a physical location: the export's file (``artifactURI(_:)``)
 /// and the line and column of the first path's key (``Finding/location``; line 1 when there is none, as for a
-/// Parse `.zip`). Code scanning rejects a result without an artifact location, so standard input has one too.
+/// Parse `.zip`); in a Firestore export, the `output-N` file and the `byteOffset` of the document's record, beside
+/// the line and column of that byte. Code scanning rejects a result without an artifact location, so standard
+/// input has one too.
 /// `partialFingerprints` are computed from rule and first path only: ``fingerprintKey`` and GitHub's
 /// `primaryLocationLineHash`, which GitHub would otherwise hash from the line's text (equal for every key of a
 /// minified export) — so an alert keeps its identity while counts change and lines move. Rules that did not
@@ -53,6 +55,9 @@ package enum SARIFReport {
             let path = finding.paths.first ?? ""
             var region: [(String, JSONValue)] = [("startLine", .int(finding.location?.line ?? 1))]
             if let column = finding.location?.column { region.append(("startColumn", .int(column))) }
+            // A binary region, in a file that is no text (a Firestore record); the line stays beside it, the same
+            // byte's, since code scanning rejects a result whose region has no start line.
+            if let offset = finding.location?.byteOffset { region.append(("byteOffset", .int(offset))) }
             let location = object([
                 (
                     "logicalLocations",
