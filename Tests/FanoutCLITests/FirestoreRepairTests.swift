@@ -88,3 +88,19 @@ import Testing
         #expect(ours.isEqual(to: theirs as! [AnyHashable: Any]))
     }
 }
+
+/// What Fanout writes in Firestore's format, read by Google's own reader: the generated export and the repaired
+/// emulator folder hold, record for record, the documents Fanout reads from them.
+extension FirestoreGoogleReaderTests {
+    @Test(needsGoogleReader)
+    func googleReadsTheGeneratedAndTheRepairedFolders() throws {
+        let cli = try CLI()
+        try FirestoreRepairTests.generated(cli)
+        #expect(try cli.run("export", "fire/export", "--out", "fixed", "--repair").code == 0)
+        try Self.googleReadsAsFanout(exportFolder: cli.url("fire/export").path)
+        try Self.googleReadsAsFanout(exportFolder: cli.url("fixed/repaired").path)
+        let before = try cli.run("documents", "fire/export"), after = try cli.run("documents", "fixed/repaired")
+        #expect(before.stdout.split(separator: "\n").count > 100)
+        #expect(before.stdout != after.stdout, "the repair changed documents")
+    }
+}
