@@ -37,6 +37,9 @@ extension ExportLoader {
                 source: "standard input",
                 message: "--part reads a byte range of a file: save the export to a file first")
         }
+        if try FirestoreExport.locate(path) != nil {
+            return try readFirestoreRows(path: path, schema: schema, part: part, sink: makeSink)
+        }
         if isDirectory(path) {
             throw InputError.layout(
                 source: path,
@@ -101,6 +104,35 @@ extension ExportLoader {
         if !walker.seenWatchedKeys.isEmpty {
             throw LayoutDetector.mixed(
                 bytes.source, chosen: schema, seen: walker.seenWatchedKeys, foreignKeys: choice.foreignKeys)
+        }
+        return walker.sink
+    }
+
+    /// Part `part` of a Firestore export: its records (``FirestoreExport/read(path:part:)``) as a tree of their own,
+    /// walked whole. Each document's facts come from its own path and fields, so the parts together read each fact
+    /// once; a parent a part lacks is absent in its tree and is read by the part that holds it.
+    private static func readFirestoreRows(
+        path: String, schema: Schema?, part: ExportPart, sink makeSink: (Schema) -> TableRowSink
+    ) throws(InputError) -> TableRowSink {
+        let export = try FirestoreExport.read(path: path, part: (part.index, part.count))
+        let tree: [UInt8]
+        do {
+            tree = try DocumentJSON.tree(export.documents)
+        } catch {
+            throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
+        }
+        let bytes = ExportBytes(bytes: tree, source: path)
+        guard let schema else {
+            throw InputError.layout(
+                source: path,
+                message: "--part of a Firestore export needs --schema: a part's collections may not tell the layout")
+        }
+        var walker = try TreeWalker(schema: schema, sink: makeSink(schema))
+        do throws(JSONSyntaxError) {
+            // Each part's tree is its own; its rows' `seq` follow the previous parts', as a JSON file's parts do.
+            try walker.run(bytes.buffer, positionBase: part.index << 44)
+        } catch {
+            throw InputError.syntax(source: path, error)
         }
         return walker.sink
     }

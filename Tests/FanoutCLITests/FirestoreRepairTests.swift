@@ -104,3 +104,44 @@ extension FirestoreGoogleReaderTests {
         #expect(before.stdout != after.stdout, "the repair changed documents")
     }
 }
+
+/// `fanout tables --part K/N` on a Firestore export: the parts cut the `output-N` files' bytes, each record read by
+/// the part its first header is in, and together give the tables of the whole export.
+@Suite struct FirestoreTablePartsTests {
+    @Test func partsTogetherGiveTheWholeExportsRows() throws {
+        let cli = try CLI()
+        #expect(
+            try cli.run(
+                "generate", "--users", "300", "--seed", "5", "--defects", "30", "--format", "firestore", "--out", "fs"
+            ).code == 0)
+        #expect(try cli.run("tables", "fs", "--out", "whole", "--schema", "makestagram").code == 0)
+        for k in 1...4 {
+            let part = try cli.run("tables", "fs", "--out", "parts", "--part", "\(k)/4", "--schema", "makestagram")
+            #expect(part.code == 0, "\(part.stderr)")
+        }
+        #expect(try cli.run("tables", "--merge", "--out", "parts").code == 0)
+        func rows(_ folder: String) throws -> (rows: [String: [String]], seqs: [Int]) {
+            let manifest = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("\(folder)/_manifest.json")))
+                    as? [String: Any])
+            let tables = try #require(manifest["tables"] as? [String: [String: Any]])
+            var rows: [String: [String]] = [:], seqs: [Int] = []
+            for (table, info) in tables {
+                for file in info["files"] as? [String] ?? [] {
+                    for line in try cli.read("\(folder)/\(file)").split(separator: "\n") {
+                        var row = try #require(
+                            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                        seqs.append(row.removeValue(forKey: "seq") as? Int ?? -1)
+                        let text = try JSONSerialization.data(withJSONObject: row, options: [.sortedKeys])
+                        rows[table, default: []].append(String(decoding: text, as: UTF8.self))
+                    }
+                }
+            }
+            return (rows.mapValues { $0.sorted() }, seqs)
+        }
+        let whole = try rows("whole"), parts = try rows("parts")
+        #expect(whole.rows.values.map(\.count).reduce(0, +) > 10_000)
+        #expect(whole.rows == parts.rows)
+        #expect(!parts.seqs.contains(-1))
+    }
+}

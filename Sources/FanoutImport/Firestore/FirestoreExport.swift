@@ -26,6 +26,15 @@ public struct FirestoreExport: Sendable {
     /// Reads the export at `path`. Throws ``InputError`` naming the file, the byte offset and the document for a
     /// damaged record, and for a folder that holds no export.
     public static func read(path: String) throws(InputError) -> FirestoreExport {
+        try read(path: path, part: nil)
+    }
+
+    /// Reads the records of part `part` (index from 0 of count) of the export at `path`: the `output-N` files are
+    /// one run of bytes cut into `count` equal ranges, and a record belongs to the range its first header is in.
+    /// A part starts reading at the 32 KiB block where its range starts and skips fragments of a record begun
+    /// before it, as LevelDB's reader resynchronizes, so no part reads a byte of another part's blocks but to
+    /// finish its own last record.
+    public static func read(path: String, part: (index: Int, count: Int)?) throws(InputError) -> FirestoreExport {
         guard let files = try locate(path) else {
             throw InputError.layout(
                 source: path,
@@ -36,10 +45,31 @@ public struct FirestoreExport: Sendable {
         var documents: [FirestoreDocument] = []
         var project: String?
         var scratch: [UInt8] = []
+        let sizes = files.map { file in
+            ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        }
+        let total = sizes.reduce(0, +)
+        let range: Range<Int> =
+            part.map { part in
+                let bound = { (k: Int) in Int((Double(total) * Double(k) / Double(part.count)).rounded(.down)) }
+                return bound(part.index)..<(part.index + 1 == part.count ? total : bound(part.index + 1))
+            } ?? 0..<total
+        var fileStart = 0
         for (index, file) in files.enumerated() {
+            defer { fileStart += sizes[index] }
+            let fileRange = fileStart..<(fileStart + sizes[index])
+            guard range.overlaps(fileRange) || (sizes[index] == 0 && range.contains(fileStart)) else { continue }
             let bytes = try ExportBytes(path: file)
-            var log = LevelDBLog(bytes.buffer)
-            while true {
+            let from = max(0, range.lowerBound - fileStart)
+            var log = LevelDBLog(bytes.buffer, from: from - from % LevelDBLog.blockSize)
+            if from > 0 {
+                do {
+                    try log.skipToRecordStart()
+                } catch {
+                    throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
+                }
+            }
+            while log.offset + fileStart < range.upperBound {
                 let record: (start: Int, data: UnsafeRawBufferPointer?)?
                 do {
                     record = try log.next(scratch: &scratch)
@@ -47,6 +77,7 @@ public struct FirestoreExport: Sendable {
                     throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
                 }
                 guard let record else { break }
+                guard record.start + fileStart >= range.lowerBound else { continue }
                 do throws(EntityDecoder.Failure) {
                     var document: FirestoreDocument
                     if let data = record.data {

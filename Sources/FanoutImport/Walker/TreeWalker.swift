@@ -159,7 +159,10 @@ struct TreeWalker<Sink: FactSink> {
 
     /// Reads a whole export tree from `buffer`, which must stay valid until this returns.
     /// With a ``handoff``, stops at the split point the second walker found (see ``stoppedAtSplit``).
-    mutating func run(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) {
+    /// `positionBase` is added to the tree's offsets to give facts their ``FactSink`` position (a Firestore part's
+    /// place among the parts).
+    mutating func run(_ buffer: UnsafeRawBufferPointer, positionBase: Int = 0) throws(JSONSyntaxError) {
+        self.positionBase = positionBase
         sink.prepare(reading: min(handoff?.target ?? buffer.count, buffer.count), of: buffer.count)
         reader = JSONReader(buffer)
         self.buffer = buffer
