@@ -114,6 +114,12 @@ extension ExportLoader {
     private static func readFirestoreRows(
         path: String, schema: Schema?, part: ExportPart, sink makeSink: (Schema) -> TableRowSink
     ) throws(InputError) -> TableRowSink {
+        if let schema {
+            // Each part's trees are its own; its rows' `seq` follow the previous parts', as a JSON file's parts do.
+            return try walkFirestore(
+                path: path, schema: schema, foreignKeys: [:], part: part, positionBase: part.index << 44, warn: nil,
+                sink: makeSink)
+        }
         let export = try FirestoreExport.read(path: path, part: (part.index, part.count))
         let tree: [UInt8]
         do {

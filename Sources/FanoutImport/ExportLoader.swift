@@ -36,6 +36,10 @@ public enum ExportLoader {
         sink makeSink: (Schema) -> Sink
     ) throws(InputError) -> Sink {
         if path != "-", try holdsFirestoreOrEmulatorData(path) {
+            if let schema {
+                return try walkFirestore(
+                    path: path, schema: schema, foreignKeys: [:], progress: progress, warn: warn, sink: makeSink)
+            }
             let tree = try firestoreTree(path)
             let choice: LayoutDetector.Choice
             if let schema {
@@ -242,7 +246,7 @@ public enum ExportLoader {
         return (bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)
     }
 
-    private static func expected(_ schema: Schema) -> String {
+    static func expected(_ schema: Schema) -> String {
         schema.rootKeys.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

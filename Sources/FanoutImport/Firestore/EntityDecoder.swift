@@ -116,7 +116,7 @@ enum EntityDecoder {
     private static func text(_ reader: inout ProtoReader) throws(ProtoReader.Malformed) -> String {
         let start = reader.position
         let (bytes, _) = try reader.lengthDelimited()
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        guard let string = RecordText.string(bytes) else {
             throw ProtoReader.Malformed(offset: start, message: "a string that is not UTF-8")
         }
         return string
@@ -212,7 +212,7 @@ enum EntityDecoder {
                 }
                 return .map(try map(ProtoReader(data, base: base), depth: depth + 1))
             case 0, 15:
-                guard let string = String(validating: data, as: UTF8.self) else {
+                guard let string = RecordText.string(data) else {
                     throw ProtoReader.Malformed(
                         offset: base, message: "property \"\(name)\" holds a string that is not UTF-8")
                 }

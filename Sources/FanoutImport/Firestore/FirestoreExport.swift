@@ -42,67 +42,24 @@ public struct FirestoreExport: Sendable {
                     "not a Firestore export: no firebase-export-metadata.json, *.overall_export_metadata or output-N file"
             )
         }
+        let whole = FirestoreRecords(files: files, part: part)
+        guard part == nil, whole.total >= SplitRead.minimumBytes else {
+            var records = whole
+            var documents: [FirestoreDocument] = []
+            while let document = try records.next() { documents.append(document) }
+            return FirestoreExport(source: path, files: files, documents: documents, project: records.project)
+        }
+        // A large export's two halves (cut as `--part` cuts it) are decoded at once, one per core; the first
+        // half's error is the first in the files when both have one.
+        let halves = HalfReads(files: files)
+        DispatchQueue.concurrentPerform(iterations: 2) { halves.read($0) }
         var documents: [FirestoreDocument] = []
         var project: String?
-        var scratch: [UInt8] = []
-        let sizes = files.map { file in
-            ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
-        }
-        let total = sizes.reduce(0, +)
-        let range: Range<Int> =
-            part.map { part in
-                let bound = { (k: Int) in Int((Double(total) * Double(k) / Double(part.count)).rounded(.down)) }
-                return bound(part.index)..<(part.index + 1 == part.count ? total : bound(part.index + 1))
-            } ?? 0..<total
-        var fileStart = 0
-        for (index, file) in files.enumerated() {
-            defer { fileStart += sizes[index] }
-            let fileRange = fileStart..<(fileStart + sizes[index])
-            guard range.overlaps(fileRange) || (sizes[index] == 0 && range.contains(fileStart)) else { continue }
-            let bytes = try ExportBytes(path: file)
-            let from = max(0, range.lowerBound - fileStart)
-            var log = LevelDBLog(bytes.buffer, from: from - from % LevelDBLog.blockSize)
-            if from > 0 {
-                do {
-                    try log.skipToRecordStart()
-                } catch {
-                    throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
-                }
-            }
-            while log.offset + fileStart < range.upperBound {
-                let record: (start: Int, data: UnsafeRawBufferPointer?)?
-                do {
-                    record = try log.next(scratch: &scratch)
-                } catch {
-                    throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
-                }
-                guard let record else { break }
-                guard record.start + fileStart >= range.lowerBound else { continue }
-                do throws(EntityDecoder.Failure) {
-                    var document: FirestoreDocument
-                    if let data = record.data {
-                        document = try EntityDecoder.document(data)
-                    } else {
-                        let decoded = scratch.withUnsafeBytes { data in
-                            Result { () throws(EntityDecoder.Failure) in try EntityDecoder.document(data) }
-                        }
-                        document = try decoded.get()
-                    }
-                    document.file = index
-                    document.offset = record.start
-                    if documents.isEmpty, let data = record.data, let app = EntityDecoder.app(data) {
-                        // App IDs carry their partition before a tilde (`dev~`, `s~`).
-                        project = app.split(separator: "~", maxSplits: 1).last.map(String.init)
-                    }
-                    documents.append(document)
-                } catch {
-                    let data = record.start + LevelDBLog.headerSize + error.offset
-                    throw InputError.layout(
-                        source: "\(file): byte \(data)",
-                        message: error.message + (error.document.map { " (in document \($0))" } ?? "")
-                            + "; the record starts at byte \(record.start)")
-                }
-            }
+        for result in [halves.first, halves.second] {
+            guard let result else { continue }
+            let (read, named) = try result.get()
+            if documents.isEmpty { project = named }
+            documents += read
         }
         return FirestoreExport(source: path, files: files, documents: documents, project: project)
     }
@@ -209,5 +166,28 @@ public struct FirestoreExport: Sendable {
             let data = UnsafeRawBufferPointer(rebasing: raw[6..<(LevelDBLog.headerSize + length)])
             return CRC32C.masked(CRC32C.checksum(data)) == stored
         }
+    }
+}
+
+/// The documents of an export's two halves, each read on a thread of its own.
+private final class HalfReads: @unchecked Sendable {
+    let files: [String]
+    /// Per half, its documents and the project its first record names, or its error.
+    var first: Result<([FirestoreDocument], String?), InputError>?
+    var second: Result<([FirestoreDocument], String?), InputError>?
+
+    init(files: [String]) { self.files = files }
+
+    func read(_ half: Int) {
+        var records = FirestoreRecords(files: files, part: (half, 2))
+        var documents: [FirestoreDocument] = []
+        let result: Result<([FirestoreDocument], String?), InputError>
+        do throws(InputError) {
+            while let document = try records.next() { documents.append(document) }
+            result = .success((documents, records.project))
+        } catch {
+            result = .failure(error)
+        }
+        if half == 0 { first = result } else { second = result }
     }
 }

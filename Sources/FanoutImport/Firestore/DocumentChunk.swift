@@ -1,0 +1,56 @@
+/// Consecutive records of a Firestore export as a tree of their own (``DocumentJSON/tree(_:)``), with what the
+/// reader needs of each document beyond it: its path's hash and where its record is, to find a path stored twice
+/// across chunks, and the collections it opens. Made on one thread and walked on another, then dropped.
+final class DocumentChunk: @unchecked Sendable {
+    /// The tree; empty when the chunk holds one path twice (the reader then reports the duplicate) or failed.
+    var tree: [UInt8] = []
+    /// Per document, ``DocumentPathSet/hash(_:)`` of its path and its record's place (``DocumentPathSet/place``).
+    var paths: [(hash: Int, place: Int)] = []
+    /// The documents' top-level collections.
+    var collections: Set<String> = []
+    /// The bytes of its run of records read up to its end (for progress).
+    var consumed = 0
+    /// Why the records could not be read: the chunk holds the documents before the damaged record.
+    var error: InputError?
+}
+
+/// Cuts the documents of a Firestore export, or of a part of it, into chunks of consecutive records.
+struct DocumentChunker {
+    private var records: FirestoreRecords
+    private var finished = false
+    /// Records of this many bytes of an `output-N` file make a chunk by default (a tree of a few megabytes).
+    static let chunkBytes = 4 << 20
+    private let chunkBytes: Int
+
+    init(_ records: FirestoreRecords, chunkBytes: Int = Self.chunkBytes) {
+        self.records = records
+        self.chunkBytes = chunkBytes
+    }
+
+    /// The next chunk; nil after the last, or after a chunk with an error.
+    mutating func next() -> DocumentChunk? {
+        guard !finished else { return nil }
+        let chunk = DocumentChunk()
+        var documents: [FirestoreDocument] = []
+        var start = (file: 0, offset: 0)
+        do throws(InputError) {
+            while let document = try records.next() {
+                if documents.isEmpty { start = (document.file, document.offset) }
+                chunk.paths.append((DocumentPathSet.hash(document.segments), DocumentPathSet.place(document)))
+                chunk.collections.insert(document.segments[0])
+                documents.append(document)
+                if document.file != start.file || document.offset - start.offset >= chunkBytes { break }
+            }
+        } catch {
+            chunk.error = error
+        }
+        if documents.isEmpty, chunk.error == nil {
+            finished = true
+            return nil
+        }
+        if chunk.error != nil { finished = true }
+        chunk.consumed = records.consumed - records.start
+        chunk.tree = (try? DocumentJSON.tree(documents)) ?? []
+        return chunk
+    }
+}
