@@ -5,6 +5,9 @@ import Testing
 /// each kind of declaration finds: one edit each, with the findings it must give (rule and first path). The
 /// exports and schema files are in `Tests/Fixtures/declared/`; FriendlyPix's is the real console export.
 enum DeclaredFixtures {
+    /// The drift that deletes a field rows copy: its copies are then the only place the value is left.
+    static let missingOriginal = "a user without the field rows copy"
+
     /// One injected drift: what it does to the export, and the (rule, first path) of every finding it causes.
     struct Drift: Sendable {
         let name: String
@@ -53,7 +56,7 @@ enum DeclaredFixtures {
                 edit: { $0["timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"] = "old@example.com" },
                 findings: [["timeline-author-email", "timeline/uAda/-Nr0011bbbbbbbbbbbbb/user/email"]]),
             Drift(
-                name: "a user without the field rows copy", edit: { $0["users/uCyd/email"] = nil },
+                name: missingOriginal, edit: { $0["users/uCyd/email"] = nil },
                 findings: [
                     ["timeline-author-email", "timeline/uCyd/-Nr0021bbbbbbbbbbbbb/user/email"],
                     ["timeline-author-email", "timeline/uDee/-Nr0024bbbbbbbbbbbbb/user/email"],

@@ -98,6 +98,37 @@ import Testing
         for username in ["michal2", "ola", "aaa123"] { #expect(index.contains(username), "\(username) listed") }
     }
 
+    /// blahg numbers its posts by an integer `postID` and copies each under its author's `users/{uid}/posts` with
+    /// another document ID: its README counts 5 stale `userDisplayName`s of 6 and 2 copies that outlived their
+    /// posts, and no copied field that differs. The findings name the documents as stored, and the two orphaned
+    /// copies, the only place those posts' text is left, get no fix.
+    @Test(.enabled(if: names.contains("blahg"), "needs ../shared/testdata/exports/firestore/blahg"))
+    func checkFindsBlahgsDriftThroughNumericKeys() throws {
+        let cli = try CLI()
+        let schema = Self.schemas.appendingPathComponent("blahg.toml").path
+        let result = try cli.run("check", Self.export("blahg"), "--schema", schema, "--format", "json")
+        #expect(result.code == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("matched nothing"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let byRule = Dictionary(grouping: findings, by: { $0["rule"] as? String ?? "" })
+        #expect(
+            byRule.mapValues(\.count) == ["poster-copy-stale": 5, "author-posts": 2], "\(byRule.mapValues(\.count))")
+        for finding in findings {
+            let path = try #require((finding["paths"] as? [String])?.first)
+            let document = path.split(separator: "/").prefix(finding["rule"] as? String == "author-posts" ? 4 : 2)
+            let decoded = try String(
+                contentsOf: Self.exports.appendingPathComponent("blahg/decoded.json"), encoding: .utf8)
+            #expect(decoded.contains("\"\(document.joined(separator: "/"))\""), "\(path) names a stored document")
+        }
+        for orphan in byRule["author-posts"] ?? [] {
+            #expect((orphan["fix"] as? [String: Any])?.isEmpty == true, "\(orphan)")
+        }
+        let site = try cli.run("build", Self.export("blahg"), "--schema", schema, "--out", "site", "--fail-on", "never")
+        #expect(site.code == 0, "\(site.stderr)")
+        #expect(try !cli.read("site/index.html").contains("undated"))
+    }
+
     /// SketchGram keeps each post's likes as an array of uids: 20 likes, every liker a user (its README's count).
     @Test(.enabled(if: names.contains("sketchgram"), "needs ../shared/testdata/exports/firestore/sketchgram"))
     func arraysOfIDsAreEdges() throws {

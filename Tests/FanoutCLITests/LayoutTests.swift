@@ -566,7 +566,7 @@ struct Feed {
         let cases: [(String, String)] = [
             (
                 "bad-unit.toml",
-                "Error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms or iso8601\n"
+                "Error: bad-unit.toml: line \(line): posts.created_at.unit: \"msec\" is not a unit; use s, ms, us or iso8601, or a format such as format = \"%Y-%m-%d %H:%M\"\n"
             ),
             ("bad-syntax.toml", "Error: bad-syntax.toml: invalid TOML at line "),
             ("typo.toml", "Error: typo.toml: line "),

@@ -109,7 +109,7 @@ import Testing
             ("colour = 1\n", "app.toml: line 1: colour: unknown key; a schema file takes name,"),
             (
                 "[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = { field = \"t\", unit = \"mss\" }\n",
-                "app.toml: line 4: posts.created_at.unit: \"mss\" is not a unit; use s, ms or iso8601"
+                "app.toml: line 4: posts.created_at.unit: \"mss\" is not a unit; use s, ms, us or iso8601, or a format such as format = \"%Y-%m-%d %H:%M\""
             ),
             (
                 "[posts]\npath = \"p/{post}\"\nposter = \"o\"\ncreated_at = \"t\"\n",

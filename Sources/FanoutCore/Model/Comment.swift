@@ -8,6 +8,9 @@ public struct Comment: Sendable, Equatable {
     public package(set) var user: KeyID
     /// The Markdown text.
     public package(set) var text: String?
+    /// The key the comment's row is stored under, where its key comes from a field and the two differ; else
+    /// ``noKey``.
+    package var storedID: KeyID = noKey
     /// Seconds since 1970, when the comment has a timestamp of the right type.
     public package(set) var createdAt: Double?
 

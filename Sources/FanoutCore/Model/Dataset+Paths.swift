@@ -1,12 +1,23 @@
 import FanoutJSON
 
 extension Dataset {
+    /// Indexes the keys records are stored under (``storedUserKeys``, ``storedPostKeys``), once their facts name
+    /// their final key ids; a layout without key fields has none.
+    package mutating func indexStoredKeys() {
+        guard schema.users?.key != nil || schema.posts?.key != nil else { return }
+        storedUserKeys = [:]
+        storedPostKeys = [:]
+        for user in users where user.storedKey != noKey { storedUserKeys[user.key] = user.storedKey }
+        for post in posts where post.storedKey != noKey { storedPostKeys[post.key] = post.storedKey }
+    }
+
     /// The database path of `post`'s node, e.g. `posts/u1/-Kx`.
     package func path(of post: Post) -> String {
         guard let pattern = schema.posts?.pattern else { return key(post.key) }
+        let stored = post.storedKey != noKey ? post.storedKey : storedPostKeys[post.key] ?? post.key
         return pattern.render { name in
             switch name {
-            case "post": key(post.key)
+            case "post": key(stored)
             case "poster": post.pathOwner == noKey ? "{poster}" : key(post.pathOwner)
             default: "{\(name)}"
             }
@@ -28,7 +39,8 @@ extension Dataset {
     /// The database path of `user`'s node, e.g. `users/u1`.
     package func path(ofUser user: KeyID) -> String {
         guard let pattern = schema.users?.pattern else { return key(user) }
-        return pattern.render { $0 == "user" ? key(user) : "{\($0)}" }
+        let stored = storedUserKeys[user] ?? user
+        return pattern.render { $0 == "user" ? key(stored) : "{\($0)}" }
     }
 
     /// The database path of a like in the like set, e.g. `postLikes/-Kx/u2`.
@@ -75,7 +87,7 @@ extension Dataset {
             switch name {
             case "post" where comment.post != noKey: key(comment.post)
             case "user" where comment.user != noKey: key(comment.user)
-            case "id" where comment.id != noKey: key(comment.id)
+            case "id" where comment.id != noKey: key(comment.storedID != noKey ? comment.storedID : comment.id)
             default: "{\(name)}"
             }
         }

@@ -11,7 +11,10 @@ extension UnsafeBufferPointer where Element == KeyID {
 }
 
 extension User: KeyedFact {
-    @inline(__always) package mutating func renumberKeys(through ids: UnsafeBufferPointer<KeyID>) { key = ids.map(key) }
+    @inline(__always) package mutating func renumberKeys(through ids: UnsafeBufferPointer<KeyID>) {
+        key = ids.map(key)
+        storedKey = ids.map(storedKey)
+    }
 }
 
 extension Post: KeyedFact {
@@ -20,6 +23,7 @@ extension Post: KeyedFact {
         pathOwner = ids.map(pathOwner)
         ownerField = ids.map(ownerField)
         posterCopyUID = ids.map(posterCopyUID)
+        storedKey = ids.map(storedKey)
     }
 }
 
@@ -52,6 +56,7 @@ extension Comment: KeyedFact {
         id = ids.map(id)
         post = ids.map(post)
         user = ids.map(user)
+        storedID = ids.map(storedID)
     }
 }
 

@@ -33,6 +33,10 @@ public struct Dataset: Sendable {
     package var declared: [DeclaredRows]
     /// Fields of the wrong type or missing, found while reading.
     package var fieldProblems: [FieldProblem] = []
+    /// The keys users and posts are stored under where they differ from their keys (``User/storedKey``,
+    /// ``Post/storedKey``), by key: filled when the read is complete (``indexStoredKeys()``).
+    package var storedUserKeys: [KeyID: KeyID] = [:]
+    package var storedPostKeys: [KeyID: KeyID] = [:]
 
     /// An empty dataset laid out as `schema`.
     package init(schema: Schema) {

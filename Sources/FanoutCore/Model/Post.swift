@@ -20,6 +20,9 @@ public struct Post: Sendable, Equatable {
     package var posterCopyUID: KeyID = noKey
     /// The denormalized copy of the poster's username.
     package var posterCopyUsername: String?
+    /// The key the post's node is stored under, where the schema reads the post's key from a field and the two
+    /// differ (`posts/{auto}` holding `postID: 4`); else ``noKey``. Paths name the node the export has.
+    package var storedKey: KeyID = noKey
 
     /// A post with the given key; every other field starts empty.
     package init(key: KeyID) { self.key = key }

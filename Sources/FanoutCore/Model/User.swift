@@ -8,6 +8,9 @@ public struct User: Sendable, Equatable {
     public package(set) var name: String?
     /// The profile image URL, where the app stores one.
     public package(set) var profileImageURL: String?
+    /// The key the user's node is stored under, where the schema reads the uid from a field and the two differ
+    /// (`users/{random}` holding `uid`); else ``noKey``. Paths name the node the export has.
+    package var storedKey: KeyID = noKey
 
     /// What pages and messages call the user: the username, else the display name (a schema may name only
     /// `name`); nil when the export stores neither, and the uid is shown instead.

@@ -212,18 +212,28 @@ public struct TimeField: Sendable, Equatable {
         case seconds = "s"
         /// Milliseconds since 1970 (Firebase's `ServerValue.timestamp`).
         case milliseconds = "ms"
+        /// Microseconds since 1970.
+        case microseconds = "us"
         /// An ISO 8601 string (Parse's `createdAt`).
         case iso8601 = "iso8601"
+        /// A string in the field's ``TimeField/format``.
+        case formatted = "format"
     }
     /// Where the timestamp is.
     public var field: FieldPath
     /// Its unit.
     public var unit: Unit
+    /// The `strftime` format of a ``Unit/formatted`` date (`%Y/%m/%d %H:%M:%S`).
+    public var format: String?
+    /// The zone of a date string that names none (`UTC`, `+02:00`); nil for UTC.
+    public var zone: String?
 
     /// A timestamp field.
-    public init(_ field: FieldPath, unit: Unit) {
+    public init(_ field: FieldPath, unit: Unit, format: String? = nil, zone: String? = nil) {
         self.field = field
         self.unit = unit
+        self.format = format
+        self.zone = zone
     }
 }
 

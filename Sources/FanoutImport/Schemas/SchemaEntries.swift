@@ -203,25 +203,43 @@ struct Entries {
         return paths
     }
 
-    /// A timestamp: `{ field = "…", unit = "s" | "ms" | "iso8601" }`.
+    /// A timestamp: `{ field = "…", unit = "s" | "ms" | "us" | "iso8601" }`, or a date string in a `strftime`
+    /// format, `{ field = "…", format = "%Y/%m/%d %H:%M:%S" }`; `zone` is the zone of date strings that name none.
     func time(_ key: String) throws(InputError) -> TimeField? {
         guard let value = value(key) else { return nil }
+        let units = "s, ms, us or iso8601, or a format such as format = \"%Y-%m-%d %H:%M\""
         guard let sub = value.table else {
-            throw fail(key, "expected { field = \"…\", unit = \"s\" }: a timestamp needs its unit (s, ms or iso8601)")
+            throw fail(key, "expected { field = \"…\", unit = \"s\" }: a timestamp needs its unit (\(units))")
         }
         let entries = Entries(table: sub, path: path + [key], parser: parser)
-        try entries.allowOnly(["field", "unit"])
+        try entries.allowOnly(["field", "unit", "format", "zone"])
         guard let field = try entries.field("field") else {
             throw fail(key, "missing field: the timestamp's field path")
         }
-        guard let unitText = try entries.string("unit") else {
+        let format = try entries.string("format"), zone = try entries.string("zone")
+        let unit: TimeField.Unit
+        switch (try entries.string("unit"), format) {
+        case (nil, nil):
+            throw parser.fail(path + [key, "unit"], "missing unit: \(units)")
+        case (let text?, nil):
+            guard let known = TimeField.Unit(rawValue: text), known != .formatted else {
+                throw parser.fail(path + [key, "unit"], "\"\(text)\" is not a unit; use \(units)")
+            }
+            unit = known
+        case (nil, _?): unit = .formatted
+        case (_?, _?):
+            throw parser.fail(path + [key, "format"], "a timestamp has a unit or a format, not both")
+        }
+        if zone != nil, unit != .formatted, unit != .iso8601 {
+            throw parser.fail(path + [key, "zone"], "zone is for date strings (a format or iso8601), not numbers")
+        }
+        do throws(DateFormat.Invalid) {
+            _ = try DateFormat(format ?? "%Y-%m-%d", zone: zone)
+        } catch {
             throw parser.fail(
-                path + [key, "unit"], "missing unit: s (seconds), ms (milliseconds) or iso8601 (a string)")
+                path + [key, format != nil && !error.message.hasPrefix("\"") ? "format" : "zone"], error.message)
         }
-        guard let unit = TimeField.Unit(rawValue: unitText) else {
-            throw parser.fail(path + [key, "unit"], "\"\(unitText)\" is not a unit; use s, ms or iso8601")
-        }
-        return TimeField(field, unit: unit)
+        return TimeField(field, unit: unit, format: format, zone: zone)
     }
 
     /// An edge relation written under `key`: a path pattern, or a table with `path`, `key` and row fields

@@ -5,7 +5,7 @@ import TOMLKit
 ///
 /// The format is documented in docs/layouts.md ("Schema files"); the presets are schema files too (`fanout schemas show
 /// NAME`). Every problem is reported as ``InputError/schema(_:)`` naming the file, the line and the key, e.g.
-/// `myapp.toml: line 9: posts.created_at.unit: "mss" is not a unit; use s, ms or iso8601`.
+/// `myapp.toml: line 9: posts.created_at.unit: "mss" is not a unit; use s, ms, us or iso8601, or a format …`.
 public enum SchemaFile {
     /// Reads the schema file at `path`.
     public static func load(path: String) throws(InputError) -> Schema {

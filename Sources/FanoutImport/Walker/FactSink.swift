@@ -67,15 +67,21 @@ package protocol FactSink {
 /// Keys are interned in batches (``KeyQueue``): ``key(_:)-(UnsafeRawBufferPointer)`` hands out a ticket, which
 /// facts carry until ``completeFacts()`` renumbers them to the keys' ids (docs/performance.md).
 package struct DatasetSink: FactSink {
-    package private(set) var dataset: Dataset
+    /// What was read, its records' stored keys indexed.
+    package var dataset: Dataset {
+        var dataset = filled
+        dataset.indexStoredKeys()
+        return dataset
+    }
+    private var filled: Dataset
     private var queue = KeyQueue()
     /// Where the facts that still name tickets begin.
     private var ticketed = Dataset.FactCounts()
 
-    package init(schema: Schema) { dataset = Dataset(schema: schema) }
+    package init(schema: Schema) { filled = Dataset(schema: schema) }
 
     @inline(__always) package mutating func key(_ bytes: UnsafeRawBufferPointer) -> KeyID {
-        queue.ticket(bytes, table: &dataset.keys)
+        queue.ticket(bytes, table: &filled.keys)
     }
     package mutating func key(_ text: String) -> KeyID {
         var text = text
@@ -93,18 +99,18 @@ package struct DatasetSink: FactSink {
     /// The facts' arrays are sized for the walker's `region` (``Dataset/reserveCapacity(forBytes:)``).
     package mutating func prepare(reading region: Int, of total: Int) {
         guard total >= 1 << 20 else { return }
-        dataset.keys.reserveCapacity(total / 1024)
-        dataset.reserveCapacity(forBytes: region)
+        filled.keys.reserveCapacity(total / 1024)
+        filled.reserveCapacity(forBytes: region)
     }
 
-    @inline(__always) package mutating func user(_ user: User, position: Int) { dataset.users.append(user) }
+    @inline(__always) package mutating func user(_ user: User, position: Int) { filled.users.append(user) }
     package mutating func fieldProblem(_ post: Post, field: FieldPath, expected: String, actual: String) {
         // The path names the post's keys, so their tickets are resolved now (field problems are rare).
-        queue.flush(into: &dataset.keys)
+        queue.flush(into: &filled.keys)
         var post = post
         queue.withIDs { post.renumberKeys(through: $0) }
-        dataset.fieldProblems.append(
-            FieldProblem(path: dataset.path(of: post, field: field), expected: expected, actual: actual))
+        filled.fieldProblems.append(
+            FieldProblem(path: filled.path(of: post, field: field), expected: expected, actual: actual))
     }
 
     /// Interns the keys still queued and renumbers the facts read since the last call from tickets to ids.
@@ -123,43 +129,43 @@ package struct DatasetSink: FactSink {
     private static let settledTickets = 1 << 16
 
     private mutating func settle() {
-        queue.flush(into: &dataset.keys)
-        queue.withIDs { dataset.renumberKeys(since: ticketed, through: $0) }
-        queue.reset(into: &dataset.keys)
-        ticketed = dataset.factCounts
+        queue.flush(into: &filled.keys)
+        queue.withIDs { filled.renumberKeys(since: ticketed, through: $0) }
+        queue.reset(into: &filled.keys)
+        ticketed = filled.factCounts
     }
-    @inline(__always) package mutating func post(_ post: Post, position: Int) { dataset.posts.append(post) }
-    @inline(__always) package mutating func like(_ like: Like, position: Int) { dataset.likes.append(like) }
+    @inline(__always) package mutating func post(_ post: Post, position: Int) { filled.posts.append(post) }
+    @inline(__always) package mutating func like(_ like: Like, position: Int) { filled.likes.append(like) }
     @inline(__always) package mutating func mirroredLike(_ like: Like, position: Int) {
-        dataset.likeMirror.append(like)
+        filled.likeMirror.append(like)
     }
     @inline(__always) package mutating func following(_ follow: Follow, position: Int) {
-        dataset.following.append(follow)
+        filled.following.append(follow)
     }
     @inline(__always) package mutating func follower(_ follow: Follow, position: Int) {
-        dataset.followers.append(follow)
+        filled.followers.append(follow)
     }
     @inline(__always) package mutating func timelineEntry(_ entry: TimelineEntry, position: Int) {
-        dataset.timeline.append(entry)
+        filled.timeline.append(entry)
     }
     @inline(__always) package mutating func ownedPost(_ entry: OwnedPost, position: Int) {
-        dataset.postMirror.append(entry)
+        filled.postMirror.append(entry)
     }
-    @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { dataset.flags.append(flag) }
+    @inline(__always) package mutating func flag(_ flag: Flag, position: Int) { filled.flags.append(flag) }
     @inline(__always) package mutating func comment(_ comment: Comment, position: Int) {
-        dataset.comments.append(comment)
+        filled.comments.append(comment)
     }
     @inline(__always) package mutating func declaredRow(
         _ set: Int, keys: UnsafeBufferPointer<KeyID>, value: StoredValue, position: Int
     ) {
-        dataset.declared[set].append(keys: keys, value: value)
+        filled.declared[set].append(keys: keys, value: value)
     }
 
     package var hasFailed: Bool { false }
     package mutating func append(_ other: inout DatasetSink) {
-        var taken = Dataset(schema: other.dataset.schema)
-        swap(&taken, &other.dataset)
-        dataset.append(consume taken)
+        var taken = Dataset(schema: other.filled.schema)
+        swap(&taken, &other.filled)
+        filled.append(consume taken)
     }
 }
 

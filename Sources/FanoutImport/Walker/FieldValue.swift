@@ -29,12 +29,25 @@ enum FieldValue {
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
 
-    /// The key this value names: a key read as one, or a string handed to `sink` now.
+    /// The key this value names: a key read as one, a string handed to `sink` now, or an integer as its decimal
+    /// text, so that `postID: 4` and `"4"` name one key (apps number records with integers as often as with strings).
     func key(in sink: inout some FactSink) -> KeyID? {
         switch self {
         case .key(let id): id
         case .string(let s): sink.key(s)
+        case .number: integerKey.map { sink.key($0) }
         default: nil
+        }
+    }
+
+    /// The decimal text of an integer, the key it names.
+    var integerKey: String? { if case .number(let n) = self, let int = n.int64 { String(int) } else { nil } }
+
+    /// Whether the value can name a key: a string, or an integer.
+    var namesKey: Bool {
+        switch self {
+        case .string, .key: true
+        default: integerKey != nil
         }
     }
 

@@ -2,24 +2,34 @@ import FanoutCore
 
 /// Converts stored timestamps to seconds since 1970.
 enum Timestamp {
-    /// The field's value in seconds, or nil when it is not a timestamp of `unit`.
-    static func seconds(_ value: FieldValue, unit: TimeField.Unit) -> Double? {
+    /// The field's value in seconds, or nil when it is not a timestamp of `unit`. `reader` reads a date string:
+    /// the field's format, or ISO 8601 in its zone.
+    static func seconds(_ value: FieldValue, unit: TimeField.Unit, reader: DateFormat?) -> Double? {
         switch unit {
         case .seconds: return value.double.flatMap { $0.isFinite ? $0 : nil }
         case .milliseconds: return value.double.flatMap { $0.isFinite ? $0 / 1000 : nil }
-        case .iso8601: return value.string.flatMap(ISO8601.seconds)
+        case .microseconds: return value.double.flatMap { $0.isFinite ? $0 / 1_000_000 : nil }
+        case .iso8601: return value.string.flatMap { ISO8601.seconds($0, zone: reader?.zone ?? 0) }
+        case .formatted: return value.string.flatMap { reader?.seconds($0) }
         }
+    }
+
+    /// The reader of `time`'s date strings: its format, or for ISO 8601 the zone of dates that name none.
+    static func reader(_ time: TimeField?) -> DateFormat? {
+        guard let time, time.unit == .formatted || time.unit == .iso8601 else { return nil }
+        return try? DateFormat(time.format ?? "%Y-%m-%d", zone: time.zone)
     }
 
     /// The JSON type a timestamp of `unit` has.
     static func typeName(_ unit: TimeField.Unit?) -> String {
-        unit == .iso8601 ? "string" : "number"
+        unit == .iso8601 || unit == .formatted ? "string" : "number"
     }
 }
 
-/// A strict reader of the ISO 8601 timestamps Parse writes: `2017-03-21T18:02:36.786Z` (offsets allowed).
+/// A reader of ISO 8601 timestamps: `2017-03-21T18:02:36.786Z` as Parse writes them, offsets allowed, and with
+/// a `zone` (seconds east of UTC) also dates that name none (`2023-12-21T15:39:16`).
 package enum ISO8601 {
-    package static func seconds(_ text: String) -> Double? {
+    package static func seconds(_ text: String, zone: Int? = nil) -> Double? {
         let b = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
@@ -30,7 +40,7 @@ package enum ISO8601 {
             }
             return n
         }
-        guard b.count >= 20, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45,
+        guard b.count >= 19, let year = digits(0, 4), b[4] == 45, let month = digits(5, 2), b[7] == 45,
             let day = digits(8, 2), b[10] == 84 || b[10] == 116 || b[10] == 32, let hour = digits(11, 2), b[13] == 58,
             let minute = digits(14, 2), b[16] == 58, let second = digits(17, 2),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
@@ -66,6 +76,8 @@ package enum ISO8601 {
                 i += 2
             }
             offset = sign * (oh * 3600 + om * 60)
+        } else if let zone, i == b.count {
+            offset = zone
         } else {
             return nil
         }

@@ -33,6 +33,8 @@ struct TreeWalker<Sink: FactSink> {
     private let rowKeys: KeyBuffer
     /// The post fields `post-field` checks, worked out once instead of per post.
     private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
+    /// The readers of posts' and comments' date strings (``Timestamp/reader(_:)``).
+    private let postDates: DateFormat?, commentDates: DateFormat?
     private var captures = Captures()
     /// Called with the bytes read so far and the total, every few megabytes.
     var progress: ((Int, Int) -> Void)?
@@ -148,6 +150,8 @@ struct TreeWalker<Sink: FactSink> {
         self.fields = FlatTrie(fieldNodes)
         self.hasField = hasField
         let required = Set(schema.posts?.required ?? [])
+        postDates = Timestamp.reader(schema.posts?.createdAt)
+        commentDates = Timestamp.reader(schema.comments?.createdAt)
         postChecks = FieldRole.fields(of: .posts, in: schema).map { path, role in
             let expected = role == .createdAt ? Timestamp.typeName(schema.posts?.createdAt?.unit) : role.expectedType
             return (path, role, required.contains(path), expected)
@@ -576,6 +580,14 @@ struct TreeWalker<Sink: FactSink> {
         return capture(slot)
     }
 
+    /// The key captured as `slot` where an entity's key `key` came from a field and differs from it, so that its
+    /// paths name the node it is stored under; else ``noKey``. A Parse row's capture is its place in the class
+    /// file's array, never a path: Parse rows are named by their `objectId`.
+    private func storedKey(_ key: KeyID, _ slot: CaptureSlot) -> KeyID {
+        let stored = capture(slot)
+        return schema.format == .firebase && stored != key ? stored : noKey
+    }
+
     /// One end of an edge: the row's field where the schema names one (a Parse pointer), else the capture.
     private mutating func end(_ relation: RelationKind, _ slot: CaptureSlot) -> KeyID {
         guard hasField[FieldRole.slot(relation, slot.role)] else { return capture(slot) }
@@ -589,11 +601,11 @@ struct TreeWalker<Sink: FactSink> {
         case .users:
             let key = entityKey(.users, .user)
             guard key != noKey else { return }
-            sink.user(
-                User(
-                    key: key, username: value(.users, .username).string, name: value(.users, .name).string,
-                    profileImageURL: value(.users, .profileImageURL).string
-                ), position: position)
+            var user = User(
+                key: key, username: value(.users, .username).string, name: value(.users, .name).string,
+                profileImageURL: value(.users, .profileImageURL).string)
+            user.storedKey = storedKey(key, .user)
+            sink.user(user, position: position)
         case .posts:
             emitPost(position: position)
         case .timeline:
@@ -606,8 +618,10 @@ struct TreeWalker<Sink: FactSink> {
             let post = end(.comments, .post), id = entityKey(.comments, .id)
             guard post != noKey, id != noKey else { return }
             var comment = Comment(id: id, post: post, user: end(.comments, .user), text: value(.comments, .text).string)
+            comment.storedID = storedKey(id, .id)
             if let time = schema.comments?.createdAt {
-                comment.createdAt = Timestamp.seconds(value(.comments, .createdAt), unit: time.unit)
+                comment.createdAt = Timestamp.seconds(
+                    value(.comments, .createdAt), unit: time.unit, reader: commentDates)
             }
             sink.comment(comment, position: position)
         case .likes, .likeMirror, .following, .followers, .postMirror, .flags:
@@ -650,10 +664,13 @@ struct TreeWalker<Sink: FactSink> {
         let key = entityKey(.posts, .post)
         guard key != noKey else { return }
         var post = Post(key: key)
+        post.storedKey = storedKey(key, .post)
         post.pathOwner = capture(.poster)
         func value(_ role: FieldRole) -> FieldValue { values[FieldRole.slot(.posts, role)] }
         if let owner = value(.owner).key(in: &sink) { post.ownerField = owner }
-        if let time = relation.createdAt { post.createdAt = Timestamp.seconds(value(.createdAt), unit: time.unit) }
+        if let time = relation.createdAt {
+            post.createdAt = Timestamp.seconds(value(.createdAt), unit: time.unit, reader: postDates)
+        }
         post.caption = value(.caption).string
         post.imageURL = value(.imageURL).string
         post.imageHeight = value(.imageHeight).double
@@ -667,8 +684,9 @@ struct TreeWalker<Sink: FactSink> {
             switch found {
             case .missing, .null: wrongType = check.required
             default:
+                let typeFits = check.role.isKey ? found.namesKey : found.typeName == check.expected
                 wrongType =
-                    found.typeName != check.expected
+                    !typeFits
                     || (check.role == .likeCount && found.int64 == nil)
                     || (check.role == .createdAt && post.createdAt == nil)
             }

@@ -18,8 +18,8 @@ struct DeclaredCopyRule: CopyRule {
                 `\(declaration.at)`, so that a page can show it without reading the \(record). Changing the \
                 \(record) updates the \(record) but rarely every copy, so copies keep the old value, or a copy written \
                 half way lacks it. The \(record) is the source of truth: the fix writes its \(declaration.field) into \
-                the copy, or deletes a copy of a field the \(record) does not have. A copy whose \(record) does not \
-                exist is not checked (declare a reference for that).
+                the copy. A copy of a field the \(record) does not have gets no fix: it is the only place the value \
+                exists. A copy whose \(record) does not exist is not checked (declare a reference for that).
                 """)
     }
 
@@ -131,7 +131,7 @@ struct DeclaredCopyRule: CopyRule {
             )
             """
         let fix =
-            "CASE WHEN \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, "coalesce(\(original), 'null')")])) END"
+            "CASE WHEN \(original) IS NULL OR \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, original)])) END"
         return q.with(originals)
             + q.finding(
                 paths: [path, originalPath], expected: "coalesce(\(original), 'null')",

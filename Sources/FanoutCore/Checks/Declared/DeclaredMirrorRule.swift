@@ -26,9 +26,15 @@ struct DeclaredMirrorRule: MirrorRule {
                 `\(declaration.at)`, so that each side can be read without the other. Writing a \
                 \(declaration.of.noun) writes both in separate steps, so a failed or interrupted write, or an older \
                 client, leaves one side only. The \(of) are the source of truth: a missing entry is added, and an \
-                entry whose \(declaration.of.noun) does not exist is deleted.
+                entry whose \(declaration.of.noun) does not exist is deleted\(declaration.ends.isEmpty ? "" : Self.kept).
                 """)
     }
+
+    /// Why an entry of a mirror whose rows name their ends in fields is not deleted.
+    private static let kept =
+        " only by hand: its row is a record of its own, whose other fields may exist nowhere else"
+
+    var deletesOrphans: Bool { declaration.ends.isEmpty }
 
     func missingRequirement(in schema: Schema) -> String? {
         declaration.of.isPlaced(in: schema)

@@ -53,7 +53,8 @@ extension CopyRule {
             let paths = paths(of: reading, in: context)
             let fix: [PatchEntry] =
                 switch reading.original {
-                case .object, .array: []
+                // A record without the copied field leaves the copy the only place its value exists.
+                case .object, .array, .missing, .null: []
                 default: [PatchEntry(paths[0], reading.original.json ?? .null)]
                 }
             findings.append(

@@ -25,6 +25,9 @@ protocol MirrorRule: ConsistencyRule {
     func orphanMessage(_ edge: Edge, in context: CheckContext) -> String
     /// Whether an orphan's finding names the source path first (what is missing) rather than the mirror's.
     var orphanNamesSourceFirst: Bool { get }
+    /// Whether an orphan may be deleted by the fix: not when its row names its ends in fields, a record of its own
+    /// whose other fields may exist nowhere else (a post's copy that outlived the post).
+    var deletesOrphans: Bool { get }
     /// What a missing mirror entry holds once written: the schema's edge value unless the mirror stores more.
     func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue
 
@@ -41,6 +44,8 @@ protocol MirrorRule: ConsistencyRule {
 }
 
 extension MirrorRule {
+    var deletesOrphans: Bool { true }
+
     func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue { dataset.schema.edgeValue.json }
 
     func sqlEntryValue(_ row: String, _ q: SQLContext) -> String { q.edgeValue }
@@ -61,7 +66,7 @@ extension MirrorRule {
         }
         for edge in difference.notInSource {
             guard case (let source?, let mirror?) = paths(of: edge, fromSource: false, in: dataset) else { continue }
-            let message = orphanMessage(edge, in: context), fix = [PatchEntry(mirror, .null)]
+            let message = orphanMessage(edge, in: context), fix = deletesOrphans ? [PatchEntry(mirror, .null)] : []
             findings.append(
                 orphanNamesSourceFirst
                     ? finding(message, paths: [source, mirror], expected: edgeValue, actual: JSONValue.null, fix: fix)
@@ -105,7 +110,7 @@ extension MirrorRule {
                 + "WHERE o.\(a) = s.\(a) AND o.\(b) = s.\(b))\n"
                 + "  QUALIFY row_number() OVER (PARTITION BY s.\(a), s.\(b) ORDER BY s.seq) = 1\n)"
         }
-        let fix = q.fix([("e.path", "'null'")])
+        let fix = q.fix(deletesOrphans ? [("e.path", "'null'")] : [])
         let orphan =
             orphanNamesSourceFirst
             ? q.finding(
