@@ -129,6 +129,29 @@ import Testing
         #expect(try !cli.read("site/index.html").contains("undated"))
     }
 
+    /// murrit names posts and comments by an `id` field (`pos_…`, `com_…`) and lists each user's posts by those
+    /// ids in an array: its README counts no drift, and a list that loses a post or gains another's is found.
+    @Test(.enabled(if: names.contains("murrit"), "needs ../shared/testdata/exports/firestore/murrit"))
+    func murritsIDFieldsAndPostListsAreChecked() throws {
+        let cli = try CLI()
+        let schema = Self.schemas.appendingPathComponent("murrit.toml").path
+        let clean = try cli.run("check", Self.export("murrit"), "--schema", schema)
+        #expect(clean.code == 0 && clean.stdout.hasPrefix("0 errors, 0 warnings, 0 info"), "\(clean.stdout)")
+        #expect(!clean.stderr.contains("matched nothing"), "\(clean.stderr)")
+        let tree = try cli.run("documents", "--tree", Self.export("murrit"), "--output", "tree.json")
+        #expect(tree.code == 0, "\(tree.stderr)")
+        var drifted = try JSONTree(cli.read("tree.json"))
+        drifted["users/JCT2TJK3PPurg1CZg8qC4lnYHStB/posts"] = [String]()
+        drifted["users/pkepiogYFF8Tx8JL6lSXC9LiMO3r/posts"] = [
+            "pos_6f64242e-3513-4505-888e-ffc12053e122", "pos_cb4469d1-ba35-458b-9290-bb568e7503c6",
+        ]
+        try cli.write(drifted.text, to: "drifted.json")
+        let check = try cli.run("check", "drifted.json", "--schema", schema, "--format", "json")
+        let report = try #require(try JSONSerialization.jsonObject(with: check.stdoutData) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["rule"] as? String } == ["user-posts", "user-posts"], "\(findings)")
+    }
+
     /// SketchGram keeps each post's likes as an array of uids: 20 likes, every liker a user (its README's count).
     @Test(.enabled(if: names.contains("sketchgram"), "needs ../shared/testdata/exports/firestore/sketchgram"))
     func arraysOfIDsAreEdges() throws {
