@@ -9,6 +9,10 @@ enum TemporarySweep {
     static func removeStale(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for fileName in names {
+            if fileName.hasSuffix(OutputLock.suffix) {
+                OutputLock.removeIfFree(folder.appendingPathComponent(fileName).path)
+                continue
+            }
             guard let parsed = TemporaryName.parse(fileName), parsed.pid != TemporaryName.pid, !isRunning(parsed.pid)
             else { continue }
             let path = folder.appendingPathComponent(fileName).path

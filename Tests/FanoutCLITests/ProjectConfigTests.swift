@@ -42,7 +42,7 @@ import Testing
             "[rules]\nno-such-rule = \"off\"\n",
             "fanout.toml:2: [rules] no-such-rule: unknown rule \"no-such-rule\"; known rules: like-count-mismatch"
         ),
-        ("per_page = 0\n", "fanout.toml:1: per_page = 0: expected a whole number of at least 1"),
+        ("per_page = 0\n", "fanout.toml:1: per_page = 0: expected a whole number from 1 to 100,000"),
         ("titel = \"x\"\n", "fanout.toml:1: unknown key \"titel\"; known keys: export"),
         ("fail_on = \"sometimes\"\n", "fanout.toml:1: fail_on = \"sometimes\": expected error, warning, info or never"),
         ("\n\ntitle = 3\n", "fanout.toml:3: title = 3: expected a string"),

@@ -47,6 +47,10 @@ struct BuildCommand: ParsableCommand {
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
         let templateSet = try settings.templates()
         let export = try input.input(project)
+        // One build at a time writes `out`, and this one reads what the one before it wrote (docs/commands.md "How
+        // outputs are written").
+        let lock = OutputLock.taking(out)
+        defer { lock.release() }
         // The previous build's manifest and card store read, and its folder walked, while the export is read: they
         // need only the folder's path (docs/site.md "Rebuilds, progress and timings").
         let prefetch = SitePrefetch(path: out, force: force)

@@ -50,7 +50,8 @@ struct DiffCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Entries of each change and findings of each rule that text, Markdown and HTML list, a number or all; "
-                + "the rest are counted (JSON lists all). Default: \(defaultListLength).", valueName: "N"))
+                + "the rest are counted (JSON lists all). Default: \(defaultListLength).", valueName: "N"),
+        transform: PerRuleLimit.parse)
     var maxPerRule: PerRuleLimit?
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "List every entry and finding (--max-per-rule all).")

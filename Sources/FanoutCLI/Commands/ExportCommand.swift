@@ -27,6 +27,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let export = try input.input(try input.project())
+        let lock = OutputLock.taking(out)
+        defer { lock.release() }
         let folder = out as NSString
         let snapshotPath = folder.appendingPathComponent("snapshot.json")
         guard repair else {

@@ -13,13 +13,16 @@ struct GenerateCommand: ParsableCommand {
         discussion: "About 5.5 KB per user: 20,000 users make about 110 MB, 200,000 about 1.1 GB."
     )
 
-    @Option(help: "The number of users.")
+    @Option(help: "The number of users, \(NumberRange.users.expected).", transform: NumberRange.users.parse)
     var users: Int
 
     @Option(help: "The random seed; the same seed gives the same bytes.")
     var seed: UInt64 = 1
 
-    @Option(help: "The number of defects to inject, spread over every kind the checks know.")
+    @Option(
+        help:
+            "The number of defects to inject, spread over every kind the checks know; \(NumberRange.defects.expected).",
+        transform: NumberRange.defects.parse)
     var defects: Int = 0
 
     @Option(name: .shortAndLong, help: "The file to write (with --format firestore, the folder).")
@@ -38,11 +41,6 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(help: "Also write the injected defects as JSON lines (kind and paths) to this file.")
     var manifest: String?
-
-    func validate() throws {
-        guard users > 0 else { throw ValidationError("--users must be at least 1") }
-        guard defects >= 0 else { throw ValidationError("--defects must not be negative") }
-    }
 
     func run() throws {
         let generator = ExportGenerator(ExportGenerator.Options(users: users, seed: seed, defects: defects))

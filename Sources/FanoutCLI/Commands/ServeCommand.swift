@@ -26,7 +26,10 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var site: SiteArguments
 
     @Option(
-        help: ArgumentHelp("The port to listen on; 0 picks a free one (the URL printed says which).", valueName: "N"))
+        help: ArgumentHelp(
+            "The port to listen on, \(NumberRange.port.expected); 0 picks a free one (the URL printed says which).",
+            valueName: "N"),
+        transform: NumberRange.port.parse)
     var port = 1313
 
     @Option(
@@ -50,7 +53,6 @@ struct ServeCommand: ParsableCommand {
         let configuration = try rules.configuration(project, schema: input.layout(project))
         let settings = try site.settings(input, project)
         let export = try input.input(project)
-        guard (0...65535).contains(port) else { throw UsageError(message: "--port \(port): expected 0 to 65535") }
         // Before the export is read, which takes seconds for a large one.
         do {
             try server.checkListen(.init(host: bind, port: port))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FanoutExport
 import FanoutImport
+import FanoutOutput
 import Foundation
 
 /// `fanout tables`: streams an export into newline-delimited JSON tables for Spark, DuckDB or BigQuery, in
@@ -33,7 +34,10 @@ struct TablesCommand: ParsableCommand {
             valueName: "ndjson|parquet"))
     var format: TableExport.Format = .ndjson
 
-    @Option(help: ArgumentHelp("The most rows a part file holds (default: no limit).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "The most rows a part file holds, \(NumberRange.rowsPerFile.expected) (default: no limit).", valueName: "N"),
+        transform: NumberRange.rowsPerFile.parse)
     var rowsPerFile: Int?
 
     @Option(
@@ -53,7 +57,6 @@ struct TablesCommand: ParsableCommand {
         if merge, format != .ndjson {
             throw ValidationError("--merge takes the parts' format from their manifests; give no --format")
         }
-        if let rowsPerFile, rowsPerFile < 1 { throw ValidationError("--rows-per-file must be at least 1") }
         if let part, Self.part(part) == nil {
             throw ValidationError("--part \(part): expected K/N, a part K of N parts with 1 ≤ K ≤ N ≤ 100000, e.g. 3/8")
         }
@@ -73,6 +76,9 @@ struct TablesCommand: ParsableCommand {
     }
 
     func run() throws {
+        // One run at a time writes a folder: the parts of one export are written at once, each into its own.
+        let lock = OutputLock.taking(part.flatMap(Self.part).map { "\(out)/\(TableExport.partFolder($0))" } ?? out)
+        defer { lock.release() }
         if merge {
             let summary: TableExport.Summary
             do {

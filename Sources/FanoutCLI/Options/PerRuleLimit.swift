@@ -8,11 +8,19 @@ struct PerRuleLimit: ExpressibleByArgument, Equatable {
     init?(argument: String) {
         if argument == "all" {
             value = nil
-        } else if let n = Int(argument), n >= 1 {
+        } else if let n = Int(argument), NumberRange.maxPerRule.contains(n) {
             value = n
         } else {
             return nil
         }
+    }
+
+    /// `argument` as a limit: an option's `transform`, so that a number out of range is refused with the range.
+    static func parse(_ argument: String) throws -> PerRuleLimit {
+        guard let limit = PerRuleLimit(argument: argument) else {
+            throw ValidationError("expected all or \(NumberRange.maxPerRule.expected)")
+        }
+        return limit
     }
 
     /// What the text report lists per rule on a terminal unless told otherwise; elsewhere (a pipe, a file, a

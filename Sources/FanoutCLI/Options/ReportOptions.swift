@@ -29,7 +29,8 @@ struct ReportOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Findings the text report lists per rule, a number or all; the rest are counted. Default: "
-                + "\(PerRuleLimit.terminalDefault) on a terminal, else all.", valueName: "N"))
+                + "\(PerRuleLimit.terminalDefault) on a terminal, else all.", valueName: "N"),
+        transform: PerRuleLimit.parse)
     var maxPerRule: PerRuleLimit?
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "Print only the text report's summary.")

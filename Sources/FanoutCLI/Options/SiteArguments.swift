@@ -8,8 +8,9 @@ import Foundation
 struct SiteArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Posts per timeline and profile page, users per index page. Default: `per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).",
-            valueName: "N"))
+            "Posts per timeline and profile page, users per index page, \(NumberRange.perPage.expected). Default: "
+                + "`per_page` in fanout.toml, else \(SiteOptions.defaultPerPage).", valueName: "N"),
+        transform: NumberRange.perPage.parse)
     var perPage: Int?
 
     @Option(
@@ -45,9 +46,6 @@ struct SiteArguments: ParsableArguments {
     func settings(_ input: ExportOptions, _ project: ProjectConfig) throws -> SiteSettings {
         let kinds = try pageKinds()
         let perPage = self.perPage ?? project.perPage ?? SiteOptions.defaultPerPage
-        guard perPage >= 1 else {
-            throw UsageError(message: "--per-page \(perPage): expected a whole number of at least 1")
-        }
         let baseURL = try checkedBaseURL(self.baseURL ?? project.baseURL)
         // A sitemap holds absolute URLs only (sitemaps.org), which need the base URL (docs/site.md "Pages, feeds and
         // the sitemap"): asked for by name without one, it is a usage error; among all kinds, it is left out.

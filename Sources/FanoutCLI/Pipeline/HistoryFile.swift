@@ -6,8 +6,6 @@ import Foundation
 /// page shows (docs/diff-and-history.md, "History").
 struct HistoryFile {
     let path: String
-    /// The file's text as read ("" for a file not made yet), kept so that an append writes it back unchanged.
-    private let text: String
     let records: [HistoryRecord]
 
     /// Reads the history at `path`; a file that does not exist yet is an empty history when `mayBeMissing` (a
@@ -15,6 +13,7 @@ struct HistoryFile {
     init(_ path: String, mayBeMissing: Bool) throws {
         self.path = path
         var isDirectory: ObjCBool = false
+        let text: String
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard mayBeMissing else { throw UsageError(message: "cannot read history \(path): no such file") }
             text = ""
@@ -34,7 +33,11 @@ struct HistoryFile {
     }
 
     /// Writes the file with `record` as its last line, atomically: an interrupted run leaves the history as it was.
+    /// The file is read again under its lock, so that runs appending at once each add their record to the others'.
     func append(_ record: HistoryRecord) throws {
+        let lock = OutputLock.taking(path)
+        defer { lock.release() }
+        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let separator = text.isEmpty || text.hasSuffix("\n") ? "" : "\n"
         try AtomicFile.write(text + separator + record.line(), to: path)
     }

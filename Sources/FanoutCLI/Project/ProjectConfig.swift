@@ -155,8 +155,8 @@ private struct ConfigReader {
             case "base_url": config.baseURL = try string(key, value)
             case "out": config.out = try string(key, value)
             case "per_page":
-                guard let number = value.int, number >= 1 else {
-                    throw fail(key, "per_page = \(Self.shown(value)): expected a whole number of at least 1")
+                guard let number = value.int, NumberRange.perPage.contains(number) else {
+                    throw fail(key, "per_page = \(Self.shown(value)): expected \(NumberRange.perPage.expected)")
                 }
                 config.perPage = number
             case "fail_on":
@@ -200,11 +200,11 @@ private struct ConfigReader {
                 }
                 history.factor = factor
             case "window":
-                let least = HistoryTrend.Settings.minimumRuns
-                guard let window = value.int, window >= least else {
+                guard let window = value.int, NumberRange.historyWindow.contains(window) else {
                     throw fail(
                         key, in: "history",
-                        "[history] window = \(Self.shown(value)): expected a whole number of runs, at least \(least)")
+                        "[history] window = \(Self.shown(value)): expected \(NumberRange.historyWindow.expected) (runs)"
+                    )
                 }
                 history.window = window
             default:

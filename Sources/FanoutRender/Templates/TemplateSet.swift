@@ -54,6 +54,12 @@ public struct TemplateSet: Sendable {
                 shown[name] = path
             }
         }
+        let texts = Dictionary(
+            uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
+                (String(name.dropLast(".mustache".count)), text)
+            })
+        // Before swift-mustache's parser, which recurses once per open section.
+        try TemplateNesting.check(texts, shown: shown)
         var library = MustacheLibrary()
         var assets: [String: String] = [:]
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
@@ -73,10 +79,6 @@ public struct TemplateSet: Sendable {
         if strict {
             try TemplateNames.check(files.filter { $0.key.hasSuffix(".mustache") }, shown: shown)
         }
-        let texts = Dictionary(
-            uniqueKeysWithValues: files.filter { $0.key.hasSuffix(".mustache") }.map { name, text in
-                (String(name.dropLast(".mustache".count)), text)
-            })
         self.library = library
         compiled = engine == .swiftMustache ? CompiledTemplates([:]) : CompiledTemplates(texts)
         self.assets = assets

@@ -1,0 +1,107 @@
+import FanoutTestSupport
+import Foundation
+import Testing
+
+/// Templates that would recurse without end, or nest deeper than any stack holds, through the command line: `build`
+/// refuses them with exit 2, the template's file, line and cycle, and nothing written; `serve` keeps its last good
+/// state and shows the error (docs/site.md "Template nesting").
+@Suite struct TemplateNestingCLITests {
+    static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
+
+    /// A timeline template that includes `partial` where the built-in one shows its posts.
+    static func timeline(including partial: String) -> String {
+        "<main>{{#posts}}{{> \(partial)}}{{/posts}}</main>\n"
+    }
+
+    /// Runs `build` with `templates` (file name → text) as the project's templates and checks the refusal.
+    func expectRefused(
+        _ templates: [String: String], file: String, line: Int, _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let cli = try CLI()
+        for (name, text) in templates { try cli.write(text, to: "T/" + name) }
+        let result = try cli.run("build", Self.demo, "--templates", "T", "--out", "site")
+        #expect(result.code == 2, "exit \(result.code): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderr == "Error: T/\(file):\(line): \(message)\n", "\(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(!cli.exists("site"), "nothing written", sourceLocation: sourceLocation)
+    }
+
+    @Test func aPartialThatIncludesItself() throws {
+        try expectRefused(
+            ["heart.mustache": "<b>\n{{> heart}}</b>\n", "timeline.mustache": Self.timeline(including: "heart")],
+            file: "heart.mustache", line: 2, "template \"heart\" includes itself (heart → heart)")
+    }
+
+    @Test func partialsThatIncludeEachOther() throws {
+        try expectRefused(
+            [
+                "a.mustache": "a\n\n{{#liked}}{{> b}}{{/liked}}\n", "b.mustache": "{{> a}}\n",
+                "timeline.mustache": Self.timeline(including: "a"),
+            ],
+            file: "b.mustache", line: 1, "templates include each other without end: a → b → a")
+    }
+
+    @Test func fiveThousandNestedSections() throws {
+        let deep = String(repeating: "{{#posts}}", count: 5000) + "x" + String(repeating: "{{/posts}}", count: 5000)
+        try expectRefused(
+            ["timeline.mustache": "<main>\n" + deep + "\n</main>\n"], file: "timeline.mustache", line: 2,
+            "sections, blocks and partials nest more than 100 deep")
+    }
+
+    /// The depth counts across partials: 60 sections in a partial inside 60 in the template that includes it.
+    @Test func nestingAcrossPartials() throws {
+        let sixty = { (inner: String) in
+            String(repeating: "{{#posts}}", count: 60) + inner + String(repeating: "{{/posts}}", count: 60)
+        }
+        try expectRefused(
+            ["deep.mustache": sixty("x") + "\n", "timeline.mustache": "\n" + sixty("{{> deep}}") + "\n"],
+            file: "timeline.mustache", line: 2,
+            "sections, blocks and partials nest more than 100 deep (through timeline → deep)")
+    }
+
+    /// At the bound, a template renders as swift-mustache renders it, and the build ends normally.
+    @Test func nestingAtTheBoundBuilds() throws {
+        let cli = try CLI()
+        let nested =
+            String(repeating: "{{#title}}", count: 100) + "[{{title}}]" + String(repeating: "{{/title}}", count: 100)
+        try cli.write("<main>" + nested + "</main>\n", to: "T/timeline.mustache")
+        let result = try cli.run("build", Self.demo, "--templates", "T", "--out", "site")
+        #expect(result.code == 0, "\(result.stderr)")
+        let page = try #require(
+            cli.files(under: "site").first { $0.hasPrefix("users/") && $0.hasSuffix("/index.html") })
+        #expect(try cli.read("site/" + page).contains("<main>["))
+    }
+
+    /// `serve` started with good templates: a partial cycle written meanwhile shows its error over the last good
+    /// pages, the server keeps answering, and the mended template is served again.
+    @Test func serveKeepsItsLastGoodStateOnACycle() throws {
+        let cli = try CLI()
+        try cli.write("<b>{{liked}}</b>\n", to: "T/heart.mustache")
+        try cli.write(Self.timeline(including: "heart"), to: "T/timeline.mustache")
+        let server = try ServeProcess(cli, [Self.demo, "--templates", "T"])
+        defer { _ = server.stop(SIGTERM) }
+        // A timeline, which includes the partial, where `build` writes it.
+        #expect(try cli.run("build", Self.demo, "--templates", "T", "--out", "site").code == 0)
+        let timeline = "/" + (try #require(cli.files(under: "site").first { $0.hasSuffix("/index.html") }))
+        #expect(try server.request(timeline).text.contains("<main><b>"))
+        try cli.write("<b>{{> heart}}</b>\n", to: "T/heart.mustache")
+        // The error is shown on the pages with a body (the report; this timeline template has none).
+        var report = ""
+        for _ in 0..<150 where !report.contains("fanout-serve-error") {
+            Thread.sleep(forTimeInterval: 0.1)
+            report = try server.request("/report.html").text
+        }
+        #expect(report.contains("id=\"fanout-serve-error\""), "\(report.suffix(600))")
+        #expect(report.contains("T/heart.mustache:1") && report.contains("heart → heart"), "\(report.suffix(600))")
+        // The last good state still serves the timeline, which renders the partial.
+        #expect(try server.request(timeline).text.contains("<main><b>"))
+        try cli.write("<b>{{liked}}</b>\n", to: "T/heart.mustache")
+        for _ in 0..<150 where report.contains("fanout-serve-error") {
+            Thread.sleep(forTimeInterval: 0.1)
+            report = try server.request("/report.html").text
+        }
+        #expect(!report.contains("fanout-serve-error"), "\(report.suffix(600))")
+    }
+}
