@@ -1,3 +1,4 @@
+import FanoutCore
 import FanoutJSON
 
 /// Firestore documents as JSON: one line a document with its types kept (`fanout documents`), or one tree in
@@ -148,7 +149,8 @@ public enum DocumentJSON {
         let (days, inDay) = second.quotientAndRemainder(dividingBy: 86_400)
         let day = inDay < 0 ? days - 1 : days
         let time = inDay < 0 ? inDay + 86_400 : inDay
-        let (year, month, dayOfMonth) = civil(fromDays: day)
+        let civil = CivilDate.date(days: Int(day))
+        let (year, month, dayOfMonth) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         var text =
             "\(year < 1000 ? String(repeating: "0", count: 4 - String(year).count) : "")\(year)-\(two(month))-\(two(dayOfMonth))"
@@ -159,19 +161,6 @@ public enum DocumentJSON {
             text += "." + (fraction % 1000 == 0 ? String(six.prefix(3)) : six)
         }
         return text + "Z"
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -129,7 +129,7 @@ package struct DateFormat: Sendable, Equatable {
         guard (1...12).contains(month), (1...Self.daysIn(month, year)).contains(day), hour < 24, minute < 60,
             second < 61
         else { return nil }
-        let days = ISO8601.daysFromCivil(year, month, day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second - (offset ?? zone)) + fraction
     }
 

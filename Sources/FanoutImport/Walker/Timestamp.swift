@@ -82,17 +82,7 @@ package enum ISO8601 {
             return nil
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year, month, day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

@@ -1,3 +1,5 @@
+import FanoutCore
+
 /// Formats post times without Foundation's locale machinery, so output is identical everywhere.
 enum DateText {
     /// `2017-03-21T18:02:36Z`.
@@ -17,24 +19,11 @@ enum DateText {
         let total = Int(clamped.rounded(.down))
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secs = total - days * 86_400
-        let (y, m, d) = civil(days)
+        let (y, m, d) = CivilDate.date(days: days)
         return (
             "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))",
             "\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
         )
-    }
-
-    /// The proleptic Gregorian date of a day number since 1970-01-01 (Howard Hinnant's algorithm).
-    private static func civil(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     private static func pad(_ n: Int, _ width: Int) -> String {
