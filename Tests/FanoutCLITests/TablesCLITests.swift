@@ -101,7 +101,7 @@ import Testing
     /// `value`, or JSON's null where it has none.
     static func orNull<T>(_ value: T?) -> Any { value.map { $0 as Any } ?? NSNull() }
 
-    /// The key a field names (docs/layouts.md "Keys as stored"): a string, or an integer as its decimal text.
+    /// The key a field names, as docs/layouts.md says: a string, or an integer as its decimal text.
     static func keyText(_ value: Any?) -> String? {
         if let text = value as? String { return text }
         guard let n = value as? NSNumber, let int = Int64(n.stringValue) else { return nil }
