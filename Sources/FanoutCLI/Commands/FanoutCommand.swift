@@ -71,6 +71,12 @@ public struct FanoutCommand: ParsableCommand {
                 printError(String(describing: error))
                 return 2
             }
+            // A number out of its range is one line, as every other bad value is, not the option's help and usage.
+            let short = message(for: error)
+            if status == .validationFailure, short.contains(NumberRange.expectedPrefix) {
+                printError(short)
+                return 2
+            }
             let message = fullMessage(for: error)
             if !message.isEmpty { printError(message) }
             return status == .validationFailure ? 2 : status.rawValue

@@ -10,8 +10,11 @@ struct NumberRange: Sendable {
 
     /// What a value must be, for messages: `a whole number from 1 to 100,000`.
     var expected: String {
-        "a whole number from \(Self.grouped(range.lowerBound)) to \(Self.grouped(range.upperBound))"
+        "\(Self.expectedPrefix)\(Self.grouped(range.lowerBound)) to \(Self.grouped(range.upperBound))"
     }
+
+    /// How every range's message begins, by which the command line knows a value out of its range.
+    static let expectedPrefix = "a whole number from "
 
     /// Whether `value` is in the range.
     func contains(_ value: Int) -> Bool { range.contains(value) }
