@@ -88,7 +88,7 @@ struct FirestoreRecords {
                 }
                 decoded += 1
                 if bytes.isMapped, log.offset - releasedUpTo >= Self.releaseInterval {
-                    releasedUpTo = Self.release(bytes.buffer, from: releasedUpTo, before: record.start)
+                    releasedUpTo = MappedPages.release(bytes.buffer, from: releasedUpTo, before: record.start)
                 }
                 return document
             } catch {
@@ -150,18 +150,6 @@ struct FirestoreRecords {
 
     /// Bytes decoded between two releases of pages.
     private static let releaseInterval = 8 << 20
-
-    /// Drops the mapped pages of `buffer` from `start` up to a page before `offset`; returns where the dropped
-    /// range ends.
-    private static func release(_ buffer: UnsafeRawBufferPointer, from start: Int, before offset: Int) -> Int {
-        guard let base = buffer.baseAddress else { return start }
-        let page = 1 << 16
-        let from = (start + page - 1) & ~(page - 1)
-        let end = (offset - page) & ~(page - 1)
-        guard end > from else { return start }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), end - from, MADV_DONTNEED)
-        return end
-    }
 
     private static func size(_ path: String) -> Int {
         var info = stat()

@@ -278,7 +278,7 @@ struct TreeWalker<Sink: FactSink> {
                     }
                     if next == targets.count { return found }
                     if releasesSkimmedPages, skimmer.offset - released >= Self.checkpointInterval {
-                        released = Self.release(buffer, from: released, before: skimmer.offset)
+                        released = MappedPages.release(buffer, from: released, before: skimmer.offset)
                     }
                 }
             }
@@ -548,19 +548,7 @@ struct TreeWalker<Sink: FactSink> {
         }
         if sink.hasFailed { throw reader.error("reading stopped: an output failed", at: reader.offset) }
         guard releasesConsumedPages else { return }
-        releasedUpTo = Self.release(buffer, from: max(releasedUpTo, regionStart), before: reader.offset)
-    }
-
-    /// Drops the mapped pages of `buffer` between `start` and a page before `offset`; returns where the dropped
-    /// range ends (the next call's start).
-    private static func release(_ buffer: UnsafeRawBufferPointer, from start: Int, before offset: Int) -> Int {
-        guard let base = buffer.baseAddress else { return start }
-        let page = 1 << 16
-        let from = (start + page - 1) & ~(page - 1)
-        let end = (offset - page) & ~(page - 1)
-        guard end > from else { return start }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + from), end - from, MADV_DONTNEED)
-        return end
+        releasedUpTo = MappedPages.release(buffer, from: max(releasedUpTo, regionStart), before: reader.offset)
     }
 
     /// Bytes between checkpoints. Each walker of a split read keeps up to this much of the mapped export
