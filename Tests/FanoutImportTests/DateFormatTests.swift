@@ -26,23 +26,23 @@ import Testing
     func readsTheFieldsAsFoundationsCalendarDoes(_ format: String, _ text: String, _ zone: String?, _ seconds: Double)
         throws
     {
-        #expect(try DateFormat(format, zone: zone).seconds(text) == seconds)
+        #expect(try DateFormat(format).seconds(text, zone: DateFormat.zone(zone)) == seconds)
     }
 
     @Test func fractionsOfASecond() throws {
-        let seconds = try #require(try DateFormat("%Y-%m-%d %H:%M:%S.%f", zone: nil).seconds("2023-12-21 15:39:16.25"))
+        let seconds = try #require(try DateFormat("%Y-%m-%d %H:%M:%S.%f").seconds("2023-12-21 15:39:16.25", zone: 0))
         #expect(seconds == Self.expected(2023, 12, 21, 15, 39, 16) + 0.25)
     }
 
     @Test(arguments: ["2023/02/30 10:00:00", "2023/13/01 10:00:00", "2023/12/21 15:39", "2023/12/21 15:39:16 x", ""])
     func textThatIsNoDateOfTheFormatIsNil(_ text: String) throws {
-        #expect(try DateFormat("%Y/%m/%d %H:%M:%S", zone: nil).seconds(text) == nil)
+        #expect(try DateFormat("%Y/%m/%d %H:%M:%S").seconds(text, zone: 0) == nil)
     }
 
     @Test func formatsAndZonesThatCannotBeReadAreErrors() {
-        #expect(throws: DateFormat.Invalid.self) { try DateFormat("%Y-%m-%d %Q", zone: nil) }
-        #expect(throws: DateFormat.Invalid.self) { try DateFormat("%H:%M", zone: nil) }
-        #expect(throws: DateFormat.Invalid.self) { try DateFormat("%Y-%m-%d", zone: "Europe/Paris") }
+        #expect(throws: DateFormat.Invalid.self) { try DateFormat("%Y-%m-%d %Q") }
+        #expect(throws: DateFormat.Invalid.self) { try DateFormat("%H:%M") }
+        #expect(throws: DateFormat.Invalid.self) { try DateFormat.zone("Europe/Paris") }
     }
 
     @Test func iso8601WithoutAZoneIsInTheSchemasZone() {

@@ -234,10 +234,16 @@ struct Entries {
             throw parser.fail(path + [key, "zone"], "zone is for date strings (a format or iso8601), not numbers")
         }
         do throws(DateFormat.Invalid) {
-            _ = try DateFormat(format ?? "%Y-%m-%d", zone: zone)
+            _ = try DateFormat.zone(zone)
         } catch {
-            throw parser.fail(
-                path + [key, format != nil && !error.message.hasPrefix("\"") ? "format" : "zone"], error.message)
+            throw parser.fail(path + [key, "zone"], error.message)
+        }
+        if let format {
+            do throws(DateFormat.Invalid) {
+                _ = try DateFormat(format)
+            } catch {
+                throw parser.fail(path + [key, "format"], error.message)
+            }
         }
         return TimeField(field, unit: unit, format: format, zone: zone)
     }

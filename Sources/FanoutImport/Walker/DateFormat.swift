@@ -6,7 +6,7 @@ import FanoutCore
 /// The directives are the ones apps' date libraries write: `%Y` `%y` `%m` `%d` `%e` `%H` `%I` `%M` `%S` `%f`
 /// (a fraction of a second, any number of digits) `%p` (AM/PM) `%b` `%B` (English month names) `%z` (`+hhmm`,
 /// `+hh:mm` or `Z`) `%Z` (`UTC`, `GMT`, `Z`) `%T` (`%H:%M:%S`) `%F` (`%Y-%m-%d`) and `%%`. Numbers may drop
-/// their leading zeros (`2023/1/5`), as `strptime` reads them. A date without a zone is in `zone`.
+/// their leading zeros (`2023/1/5`), as `strptime` reads them. A date without a zone is read in the zone given.
 package struct DateFormat: Sendable, Equatable {
     enum Piece: Sendable, Equatable {
         case literal(UInt8)
@@ -19,10 +19,8 @@ package struct DateFormat: Sendable, Equatable {
     }
 
     let pieces: [Piece]
-    /// Seconds east of UTC of a date that names no zone.
-    let zone: Int
 
-    package init(_ format: String, zone: String?) throws(Invalid) {
+    package init(_ format: String) throws(Invalid) {
         var pieces: [Piece] = []
         var bytes = Array(format.utf8)[...]
         while let byte = bytes.popFirst() {
@@ -60,18 +58,20 @@ package struct DateFormat: Sendable, Equatable {
             pieces.contains(.day)
         else { throw Invalid(message: "the format needs a year (%Y or %y), a month (%m or %b) and a day (%d)") }
         self.pieces = pieces
-        guard let zone else {
-            self.zone = 0
-            return
-        }
-        guard let offset = Self.offset(Array(zone.utf8)[...]), offset.rest.isEmpty else {
-            throw Invalid(message: "\"\(zone)\" is not a zone; use UTC or an offset such as +02:00")
-        }
-        self.zone = offset.seconds
     }
 
-    /// `text` read with the format, in seconds since 1970; nil when it does not fit the format or is no date.
-    package func seconds(_ text: String) -> Double? {
+    /// The seconds east of UTC of a schema's `zone` (`UTC`, `+02:00`); 0 for none.
+    package static func zone(_ text: String?) throws(Invalid) -> Int {
+        guard let text else { return 0 }
+        guard let offset = offset(Array(text.utf8)[...]), offset.rest.isEmpty else {
+            throw Invalid(message: "\"\(text)\" is not a zone; use UTC or an offset such as +02:00")
+        }
+        return offset.seconds
+    }
+
+    /// `text` read with the format, in seconds since 1970, in `zone` (seconds east of UTC) unless it names one;
+    /// nil when it does not fit the format or is no date.
+    package func seconds(_ text: String, zone: Int) -> Double? {
         var rest = Array(text.utf8)[...]
         var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
         var fraction = 0.0, pm: Bool?, offset: Int?

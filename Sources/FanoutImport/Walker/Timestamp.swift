@@ -2,22 +2,31 @@ import FanoutCore
 
 /// Converts stored timestamps to seconds since 1970.
 enum Timestamp {
-    /// The field's value in seconds, or nil when it is not a timestamp of `unit`. `reader` reads a date string:
-    /// the field's format, or ISO 8601 in its zone.
-    static func seconds(_ value: FieldValue, unit: TimeField.Unit, reader: DateFormat?) -> Double? {
+    /// How a field's date strings are read: in its format (none for ISO 8601), and in its zone when they name none.
+    struct Reader {
+        var format: DateFormat?
+        /// Seconds east of UTC.
+        var zone: Int
+    }
+
+    /// The field's value in seconds, or nil when it is not a timestamp of `unit`; `reader` reads date strings.
+    static func seconds(_ value: FieldValue, unit: TimeField.Unit, reader: Reader?) -> Double? {
         switch unit {
         case .seconds: return value.double.flatMap { $0.isFinite ? $0 : nil }
         case .milliseconds: return value.double.flatMap { $0.isFinite ? $0 / 1000 : nil }
         case .microseconds: return value.double.flatMap { $0.isFinite ? $0 / 1_000_000 : nil }
         case .iso8601: return value.string.flatMap { ISO8601.seconds($0, zone: reader?.zone ?? 0) }
-        case .formatted: return value.string.flatMap { reader?.seconds($0) }
+        case .formatted:
+            guard let text = value.string, let reader, let format = reader.format else { return nil }
+            return format.seconds(text, zone: reader.zone)
         }
     }
 
-    /// The reader of `time`'s date strings: its format, or for ISO 8601 the zone of dates that name none.
-    static func reader(_ time: TimeField?) -> DateFormat? {
+    /// The reader of `time`'s date strings; nil for numbers. The schema file's parser has checked the format and
+    /// the zone.
+    static func reader(_ time: TimeField?) -> Reader? {
         guard let time, time.unit == .formatted || time.unit == .iso8601 else { return nil }
-        return try? DateFormat(time.format ?? "%Y-%m-%d", zone: time.zone)
+        return Reader(format: time.format.flatMap { try? DateFormat($0) }, zone: (try? DateFormat.zone(time.zone)) ?? 0)
     }
 
     /// The JSON type a timestamp of `unit` has.

@@ -34,7 +34,7 @@ struct TreeWalker<Sink: FactSink> {
     /// The post fields `post-field` checks, worked out once instead of per post.
     private let postChecks: [(path: FieldPath, role: FieldRole, required: Bool, expected: String)]
     /// The readers of posts' and comments' date strings (``Timestamp/reader(_:)``).
-    private let postDates: DateFormat?, commentDates: DateFormat?
+    private let postDates: Timestamp.Reader?, commentDates: Timestamp.Reader?
     private var captures = Captures()
     /// Called with the bytes read so far and the total, every few megabytes.
     var progress: ((Int, Int) -> Void)?
