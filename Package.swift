@@ -89,12 +89,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The version (the VERSION file) and the commit that `fanout --version` prints, compiled in by C (#embed,
+        // and a header `make dist` writes), which Swift cannot do at build time without a plugin.
+        .target(name: "CBuildInfo"),
         // The commands, the site project's settings and the read → derive → check pipeline they share.
         .target(
             name: "FanoutCLI",
             dependencies: [
                 "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport",
-                "FanoutGenerate", "FanoutServe",
+                "FanoutGenerate", "FanoutServe", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

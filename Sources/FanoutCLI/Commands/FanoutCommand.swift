@@ -14,7 +14,7 @@ public struct FanoutCommand: ParsableCommand {
             Exit codes: 0 success (no finding at or above --fail-on); 1 findings at or above --fail-on; \
             2 bad usage or unreadable input (one message on stderr, nothing written).
             """,
-        version: "0.1.0",
+        version: FanoutVersion.description,
         subcommands: [
             BuildCommand.self, CheckCommand.self, DiffCommand.self, DocumentsCommand.self, ExportCommand.self,
             GenerateCommand.self,
