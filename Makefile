@@ -136,7 +136,7 @@ validate: $(VALIDATORS)/ready
 ## sql-deps: pyspark and DuckDB for the SQL rules' differential tests (Tests/FanoutCLITests/SQLDifferentialTests.swift:
 ## check, DuckDB and the Spark job in local mode give the same findings), and pyarrow, which turns the tables into
 ## Parquet for a local Spark job, in a virtual environment of their own; Spark needs Java 17 or later (test-deps
-## installs it)
+## installs it); beside them the tools that read Fanout's CI reports, feeds and hook as their users' tools do
 SQL_VENV = .build/sql-venv
 $(SQL_VENV)/ready:
 	rm -rf $(SQL_VENV) && $(PYTHON) -m venv $(SQL_VENV)
@@ -146,7 +146,13 @@ $(SQL_VENV)/ready:
 $(SQL_VENV)/pyarrow: $(SQL_VENV)/ready
 	$(SQL_VENV)/bin/pip install --quiet 'pyarrow==26.0.1'
 	touch $@
-sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow
+# The consumers of the formats Fanout writes for CI and feed readers, which the Swift tests drive
+# (Tests/FanoutCLITests/ConsumerPython.swift): jsonschema with its format checkers (GitLab Code Quality, JSON Feed),
+# feedparser (JSON Feed as feed readers parse it) and pre-commit (the hook of .pre-commit-hooks.yaml)
+$(SQL_VENV)/consumers: $(SQL_VENV)/ready
+	$(SQL_VENV)/bin/pip install --quiet 'jsonschema[format-nongpl]==4.26.0' 'feedparser==6.0.14' 'pre-commit==4.7.0'
+	touch $@
+sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow $(SQL_VENV)/consumers
 
 ## firestore-deps: Google's own EntityProto code (appengine-python-standard) in a virtual environment of its own,
 ## with which scripts/test/firestore-decode reads Firestore exports: the oracle of FirestoreGoogleReaderTests

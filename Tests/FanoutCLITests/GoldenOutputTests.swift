@@ -43,7 +43,7 @@ import Testing
             transcript += "--- stdout\n\(result.stdout)--- stderr\n\(result.stderr)\n"
         }
         try record(["build", export, "--out", "out/site"] + build)
-        for format in ["text", "json", "markdown", "html", "junit", "sarif", "github"] {
+        for format in ["text", "json", "markdown", "html", "junit", "sarif", "github", "gitlab"] {
             try record([
                 "check", export, "--format", format, "--output", "out/reports/report.\(format)", "--fail-on", "never",
             ])

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// `fanout report` renders JSON reports as `check` renders its findings: byte for byte in all seven formats, with
+/// `fanout report` renders JSON reports as `check` renders its findings: byte for byte in all eight formats, with
 /// the same exit codes, merging reports split by rule, and refusing a report it cannot read with one error
 /// (docs/reports.md "Rendering JSON reports").
 @Suite struct ReportCommandTests {
-    static let formats = ["text", "json", "markdown", "html", "junit", "sarif", "github"]
+    static let formats = ["text", "json", "markdown", "html", "junit", "sarif", "github", "gitlab"]
 
     /// The exports: the demo, a generated export with drift of every kind, a Parse export folder, and the SQL
     /// rules' edge cases (findings whose fix entries the rule lists out of path order: follow-self).

@@ -138,6 +138,38 @@ private final class JUnitCollector: NSObject, XMLParserDelegate {
         #expect(GitHubReport.render(SampleAudit.result([]), info: SampleAudit.info).isEmpty)
     }
 
+    @Test func gitlabIssuesHaveSeveritiesLinesAndUniqueFingerprints() throws {
+        var findings = SampleAudit.mixed.findings
+        findings[0].location = SourceLocation(file: "/ci/project/backups/export.json", line: 87, column: 9)
+        findings[1].location = SourceLocation(file: "./backups/export.json", line: 87, column: 9)
+        findings[2].location = SourceLocation(file: "/elsewhere/export.json", line: 90, column: 3)
+        let text = GitLabReport.render(
+            SampleAudit.result(findings), info: SampleAudit.info, workingDirectory: "/ci/project")
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(issues.count == 6)
+        #expect(
+            issues.map { $0["severity"] as? String } == [
+                "critical", "critical", "critical", "critical", "minor", "info",
+            ])
+        #expect(issues.map { $0["check_name"] as? String } == findings.map(\.rule))
+        let locations = issues.map { $0["location"] as? [String: Any] }
+        // Inside the job's folder a path is made relative, as GitLab wants; a finding without a location is at line 1.
+        #expect(
+            locations.map { $0?["path"] as? String } == [
+                "backups/export.json", "backups/export.json", "/elsewhere/export.json", "backups/export.json",
+                "backups/export.json", "backups/export.json",
+            ])
+        #expect(locations.map { ($0?["lines"] as? [String: Int])?["begin"] } == [87, 87, 90, 1, 1, 1])
+        let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
+        // The same rule and path twice: the repeat gets its own fingerprint, since GitLab keeps one issue per print.
+        #expect(Set(fingerprints).count == 6)
+        #expect(fingerprints[1] == fingerprints[0] + "-2")
+        #expect(fingerprints[0] == Fingerprint.of(rule: "like-count-mismatch", path: "posts/u1/p1/like_count"))
+        #expect((issues[4]["description"] as? String)?.hasSuffix("(timeline/u2/p1)") == true)
+        #expect(GitLabReport.render(SampleAudit.result([]), info: SampleAudit.info) == "[]\n")
+        #expect(GitLabReport.repositoryPath("-", workingDirectory: "/") == "stdin")
+    }
+
     @Test func jsonAndTextReportTheBaseline() throws {
         var info = SampleAudit.info
         info.baseline = BaselineOutcome(hidden: 4, fixed: [BaselineEntry(rule: "follow-self", path: "following/u/u")])

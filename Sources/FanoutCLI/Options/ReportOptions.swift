@@ -39,10 +39,10 @@ struct ReportOptions: ParsableArguments {
     /// The reports asked for, paired with their outputs.
     func requests() throws -> [ReportRequest] { try destinations.requests(formats.map(\.value)) }
 
-    /// Whether a requested report shows where findings are in the export (JSON, SARIF, the full text report):
+    /// Whether a requested report shows where findings are in the export (JSON, SARIF, GitLab, the full text report):
     /// only then is the export read a second time to find them (docs/reports.md).
     func showsLocations(_ requests: [ReportRequest]) -> Bool {
-        requests.contains { [.json, .sarif].contains($0.format) || ($0.format == .text && !quiet) }
+        requests.contains { [.json, .sarif, .gitlab].contains($0.format) || ($0.format == .text && !quiet) }
     }
 
     /// The text report's shape: on a terminal, at most 20 findings per rule and colours (unless `NO_COLOR` is

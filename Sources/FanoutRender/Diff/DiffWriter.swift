@@ -7,8 +7,8 @@ public enum DiffWriter {
 
     /// The report text. `maxPerList` caps each list of entries and of findings in text, Markdown and HTML (nil:
     /// all); JSON lists everything. HTML carries the stylesheet of `templates` (the built-in ones when nil). JUnit,
-    /// SARIF and GitHub annotations describe one audit, not a comparison: `fanout diff` refuses them, and they are
-    /// written here as text.
+    /// SARIF, GitHub annotations and GitLab Code Quality describe one audit, not a comparison: `fanout diff` refuses
+    /// them, and they are written here as text.
     public static func render(
         _ diff: ExportDiff, info: DiffInfo, format: ReportFormat, maxPerList: Int?, templates: TemplateSet? = nil
     ) throws(RenderError) -> String {
@@ -19,7 +19,7 @@ public enum DiffWriter {
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet() }
             return DiffHTML.render(diff, info: info, maxPerList: maxPerList, style: set.assets["style.css"] ?? "")
-        case .text, .junit, .sarif, .github: return DiffText.render(diff, info: info, maxPerList: maxPerList)
+        case .text, .junit, .sarif, .github, .gitlab: return DiffText.render(diff, info: info, maxPerList: maxPerList)
         }
     }
 

@@ -14,8 +14,10 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case sarif
     /// GitHub Actions workflow commands (`::error title=…::…`), shown as annotations on the run.
     case github
+    /// GitLab Code Quality (the Code Climate issue subset), shown in the merge request's widget.
+    case gitlab
 
-    /// The formats, as help texts and messages list them: `text, json, … or github`.
+    /// The formats, as help texts and messages list them: `text, json, … or gitlab`.
     package static var listed: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!

@@ -26,6 +26,7 @@ public enum ReportWriter {
         case .junit: return JUnitReport.render(result, info: info)
         case .sarif: return SARIFReport.render(result, info: info)
         case .github: return GitHubReport.render(result, info: info)
+        case .gitlab: return GitLabReport.render(result, info: info)
         case .markdown, .html:
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet() }
