@@ -19,6 +19,9 @@ struct RelationMatches {
     func described(_ set: RowSet) -> String {
         let declarations = schema.declarations
         if set.role == .targets { return "[[references]] to \"\(set.pattern)\"" }
+        if set.role == .records {
+            return "[records.\(set.name.split(separator: ".")[0])] path \"\(set.pattern)\""
+        }
         let kind =
             declarations.counters.contains { $0.name == set.name }
             ? "counters"
@@ -48,7 +51,8 @@ struct RelationMatches {
                     + "\(found). Check the schema's users path (see `fanout schemas show \(Presets.names[0])`)")
         }
         for relation in unmatched { warn?("\(source): \(described(relation)) matched nothing; \(found)") }
-        for (set, count) in zip(RowSets(schema).sets, declaredCounts) where count == 0 && set.role != .originals {
+        for (set, count) in zip(RowSets(schema).sets, declaredCounts)
+        where count == 0 && set.role != .originals && !(set.role == .records && set.name.contains(".")) {
             warn?("\(source): \(described(set)) matched nothing; \(found)")
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// exports and schema files are in `Tests/Fixtures/declared/`; FriendlyPix's is the real console export.
 enum DeclaredFixtures {
     /// The drift that deletes a field rows copy: its copies are then the only place the value is left.
-    static let missingOriginal = "a user without the field rows copy"
+    static let missingOriginal = "a record without the field rows copy"
 
     /// One injected drift: what it does to the export, and the (rule, first path) of every finding it causes.
     struct Drift: Sendable {
@@ -21,6 +21,8 @@ enum DeclaredFixtures {
         let export: @Sendable () throws -> String
         let schema: String
         let drifts: [Drift]
+        /// The declarations whose findings have no fix: references the schema does not mark deletable.
+        var unfixable: [String] = []
     }
 
     static let folder = CLI.repository.appendingPathComponent("Tests/Fixtures/declared")
@@ -122,7 +124,7 @@ enum DeclaredFixtures {
             Drift(
                 name: "a board of a deleted user", edit: { $0["boards/b-garden/owner"] = "zed" },
                 findings: [["board-owner", "boards/b-garden/owner"]]),
-        ])
+        ], unfixable: ["board-owner"])
 
     /// FriendlyPix's real export with comment counters and a comment mirror written into it: the comments relation
     /// of the `friendlypix` preset, counted and mirrored by declarations.
@@ -162,7 +164,66 @@ enum DeclaredFixtures {
                 }, findings: [["comment-unknown-post", "comments/-KnoSuchPost0000000/-Kc1"]]),
         ])
 
-    static let all = [chirp, agora, pinwall, friendlyPixComments]
+    /// A forum (categories of forums of threads of posts): records of three collections of its own, counted per
+    /// capture, per field and over the export, a forum's list of its threads, titles copied down, references up.
+    static let forum = Layout(
+        name: "forum", export: { try fixture("forum.json") }, schema: "forum.toml",
+        drifts: [
+            Drift(
+                name: "a stale forum counter", edit: { $0["categories/c-general/forumCount"] = 3 },
+                findings: [["forum-count", "categories/c-general/forumCount"]]),
+            Drift(
+                name: "a stale thread counter", edit: { $0["forums/f-intro/threadCount"] = 1 },
+                findings: [["thread-count", "forums/f-intro/threadCount"]]),
+            Drift(
+                name: "a stale post counter of a thread", edit: { $0["threads/t-hello/postCount"] = 5 },
+                findings: [["thread-post-count", "threads/t-hello/postCount"]]),
+            Drift(
+                name: "a stale thread counter of a user", edit: { $0["users/cat/threadCount"] = 0 },
+                findings: [["user-thread-count", "users/cat/threadCount"]]),
+            Drift(
+                name: "a stale thread counter of the forum", edit: { $0["stats/threadCount"] = 7 },
+                findings: [["threads-total", "stats/threadCount"]]),
+            Drift(
+                name: "a thread missing from its forum's list", edit: { $0["forums/f-intro/threads/t-newhere"] = nil },
+                findings: [["forum-threads", "forums/f-intro/threads/t-newhere"]]),
+            Drift(
+                name: "a thread in another forum's list", edit: { $0["forums/f-help/threads/t-hello"] = true },
+                findings: [["forum-threads", "forums/f-help/threads/t-hello"]]),
+            Drift(
+                name: "a stale copy of a forum's title", edit: { $0["threads/t-markdown/forumTitle"] = "Old help" },
+                findings: [["thread-forum-title", "threads/t-markdown/forumTitle"]]),
+            Drift(
+                name: "a stale copy of a thread's title",
+                edit: { $0["posts/-NjF1VR-p05aaaaaaaaa/threadTitle"] = "How do I write bold?" },
+                findings: [["post-thread-title", "posts/-NjF1VR-p05aaaaaaaaa/threadTitle"]]),
+            Drift(
+                // Its old forum still counts and lists it; no entry is added under the forum that does not exist.
+                name: "a thread moved to a deleted forum", edit: { $0["threads/t-rules/forum"] = "f-gone" },
+                findings: [
+                    ["thread-count", "forums/f-site/threadCount"], ["forum-threads", "forums/f-site/threads/t-rules"],
+                    ["thread-forum", "threads/t-rules/forum"],
+                ]),
+            Drift(
+                name: "a post on a deleted thread", edit: { $0["posts/-NjEvcz-p02aaaaaaaaa/thread"] = "t-gone" },
+                findings: [
+                    ["thread-post-count", "threads/t-hello/postCount"],
+                    ["post-thread", "posts/-NjEvcz-p02aaaaaaaaa/thread"],
+                ]),
+            Drift(
+                name: "a forum in a deleted category", edit: { $0["forums/f-help/category"] = "c-gone" },
+                findings: [
+                    ["forum-count", "categories/c-general/forumCount"], ["forum-category", "forums/f-help/category"],
+                ]),
+            Drift(
+                name: missingOriginal, edit: { $0["forums/f-intro/title"] = nil },
+                findings: [
+                    ["thread-forum-title", "threads/t-hello/forumTitle"],
+                    ["thread-forum-title", "threads/t-newhere/forumTitle"],
+                ]),
+        ], unfixable: ["thread-forum", "post-thread", "forum-category"])
+
+    static let all = [chirp, agora, pinwall, friendlyPixComments, forum]
 
     /// The schema file of `layout` as a path: the fixture, or for FriendlyPix the preset with the declarations.
     static func schema(_ layout: Layout, in cli: CLI) throws -> String {

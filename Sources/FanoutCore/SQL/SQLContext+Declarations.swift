@@ -21,7 +21,10 @@ extension SQLContext {
 
     /// `kept AS (…)`: the facts of `relation` the repair keeps, one row per pair, with a column per end
     /// (`RelationFacts.kept`); for timelines, preceded by `members`.
-    func keptFacts(_ relation: DeclaredRelation) -> String {
+    func keptFacts(_ relation: DeclaredRelation, per: String? = nil) -> String {
+        if relation.recordsName != nil || per.map({ !relation.ends.contains($0) }) == true {
+            return keptRecords(relation, per: per)
+        }
         func exists(_ checks: [(Bool, String)]) -> String {
             let conditions = checks.filter(\.0).map(\.1)
             return conditions.isEmpty ? "" : "\n  WHERE " + conditions.joined(separator: " AND ")
@@ -48,6 +51,17 @@ extension SQLContext {
             return "kept AS (\n  SELECT DISTINCT g.post AS post, g.user AS user FROM \(table("flags")) g\n)"
         case .timeline:
             return timelineMembers + ",\nkept AS (\n  SELECT m.reader AS user, m.post AS post FROM members m\n)"
+        case .records: return keptRecords(relation, per: per)
         }
+    }
+
+    /// `kept AS (…)`: the records of `relation` (``RowSet/Role/records``), each (group, key) pair once, with the
+    /// key as `record` and the group as `grp` (`RelationFacts.recordTally`).
+    private func keptRecords(_ relation: DeclaredRelation, per: String?) -> String {
+        let set = RowSets.records(relation, by: per, in: schema)!
+        let group = per == nil ? "" : ", x.b AS grp"
+        return
+            "kept AS (\n  SELECT DISTINCT x.a AS record\(group) FROM \(table("declared")) x\n  WHERE x.role = 'records' "
+            + "AND x.name = \(text(set.name)) AND x.a IS NOT NULL\(per == nil ? "" : " AND x.b IS NOT NULL")\n)"
     }
 }

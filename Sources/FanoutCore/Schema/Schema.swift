@@ -31,6 +31,8 @@ public struct Schema: Sendable, Equatable {
     public var flags: EdgeRelation?
     /// `comments/{post}/{id}` with an author and a text.
     public var comments: CommentRelation?
+    /// The app's other collections (`[records.threads]`), in the order the schema file names them.
+    public var records: [RecordRelation] = []
     /// The counters, mirrors, copies and references the app keeps besides the relations above.
     public var declarations = Declarations()
     /// What the app stores at an edge's key (`postLikes/{post}/{user}`, a follow, a timeline entry without

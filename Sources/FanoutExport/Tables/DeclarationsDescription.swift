@@ -49,6 +49,8 @@ enum DeclarationsDescription {
                                         })
                                 ),
                             ] + (mirror.value.map { [("value", JSONValue.string($0))] } ?? [])
+                                + (mirror.recordPair.isEmpty
+                                    ? [] : [("pair", JSONValue.array(mirror.recordPair.map { .string($0) }))])
                                 + severity(mirror.severity))
                     })
             ),
@@ -67,7 +69,7 @@ enum DeclarationsDescription {
     }
 
     /// The declarations `json(_:)` describes; nil when any is malformed.
-    static func declarations(_ value: JSONValue) -> Declarations? {
+    static func declarations(_ value: JSONValue, in schema: Schema) -> Declarations? {
         var declarations = Declarations()
         func pattern(_ item: JSONValue, _ key: String) -> PathPattern? {
             item[key]?.stringValue.flatMap(PathPattern.init)
@@ -91,10 +93,10 @@ enum DeclarationsDescription {
             for (end, path) in item["ends"]?.objectMembers ?? [] {
                 if let text = path.stringValue { ends[end] = FieldPath(text) }
             }
-            declarations.mirrors.append(
-                MirrorDeclaration(
-                    name: name, of: of, at: at, ends: ends, value: item["value"]?.stringValue, severity: severity(item))
-            )
+            var mirror = MirrorDeclaration(
+                name: name, of: of, at: at, ends: ends, value: item["value"]?.stringValue, severity: severity(item))
+            mirror.recordPair = item["pair"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            declarations.mirrors.append(mirror)
         }
         for item in value["copies"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"), let of = item["of"]?.stringValue,
@@ -111,7 +113,7 @@ enum DeclarationsDescription {
         }
         for item in value["references"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
-                let target = item["to"]?.stringValue.flatMap(ReferenceDeclaration.Target.init(written:))
+                let target = item["to"]?.stringValue.flatMap({ ReferenceDeclaration.Target(written: $0, in: schema) })
             else { return nil }
             declarations.references.append(
                 ReferenceDeclaration(

@@ -96,6 +96,19 @@ enum SchemaDescription {
             ("name", .string(schema.name)),
             ("relations", .object(relations)),
         ]
+        if !schema.records.isEmpty {
+            members.append(
+                (
+                    "records",
+                    .array(
+                        schema.records.map { record in
+                            .object(
+                                [("name", .string(record.name)), ("path", .string(record.pattern.description))]
+                                    + (record.key.map { [("key", JSONValue.string($0.description))] } ?? [])
+                                    + named(record.fields))
+                        })
+                ))
+        }
         if !schema.declarations.isEmpty {
             members.insert(("declarations", DeclarationsDescription.json(schema.declarations)), at: 0)
         }
@@ -211,8 +224,20 @@ extension SchemaDescription {
                 pattern: p, post: field("post"), user: field("user"), key: field("key"), text: field("text"),
                 createdAt: field("created_at").map { TimeField($0, unit: unit ?? .seconds) }, fields: named("comments"))
         }
+        for record in value["records"]?.arrayValue ?? [] {
+            guard let name = record["name"]?.stringValue,
+                let pattern = record["path"]?.stringValue.flatMap(PathPattern.init)
+            else { return nil }
+            var fields: [String: FieldPath] = [:]
+            for (field, path) in record["named"]?.objectMembers ?? [] {
+                if let text = path.stringValue { fields[field] = FieldPath(text) }
+            }
+            schema.records.append(
+                RecordRelation(
+                    name: name, pattern: pattern, key: record["key"]?.stringValue.map(FieldPath.init), fields: fields))
+        }
         if let declarations = value["declarations"] {
-            guard let read = DeclarationsDescription.declarations(declarations) else { return nil }
+            guard let read = DeclarationsDescription.declarations(declarations, in: schema) else { return nil }
             schema.declarations = read
         }
         return schema

@@ -11,26 +11,28 @@ extension SchemaFileParser {
     func declarations(from top: Entries, schema: Schema) throws(InputError) -> Declarations {
         var names = DeclarationNames(parser: self)
         return Declarations(
-            counters: try counters(top, &names), mirrors: try mirrors(top, &names),
+            counters: try counters(top, schema, &names), mirrors: try mirrors(top, schema, &names),
             copies: try copies(top, schema, &names),
-            references: try references(top, &names))
+            references: try references(top, schema, &names))
     }
 
-    private func counters(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [CounterDeclaration] {
+    private func counters(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError)
+        -> [CounterDeclaration]
+    {
         var found: [CounterDeclaration] = []
         for entries in try top.tables("counters", keys: Self.counterKeys) {
             let name = try names.name(entries)
             let at = try entries.requiredPattern(
                 "at", "the pattern of the stored number, e.g. at = \"users/{poster}/postCount\"")
-            let counts = try relation(entries, "counts", among: DeclaredRelation.allCases)
+            let counts = try relation(entries, "counts", among: DeclaredRelation.builtIn + Self.records(of: schema))
             let per = try entries.string("per")
             if let per {
-                let ends = counts == .users ? [] : counts.ends.filter { $0 != "id" }
+                let ends = Self.groups(of: counts, in: schema)
                 guard ends.contains(per) else {
                     throw fail(
                         entries.path + ["per"],
-                        counts == .users
-                            ? "users are counted over the whole export; leave per out"
+                        ends.isEmpty
+                            ? "\(counts.rawValue) are counted over the whole export; leave per out, or name a field to group them by in [\(counts.rawValue)] fields"
                             : "\"\(per)\" is not an end of \(counts.rawValue)\(Suggestion.didYouMean(per, among: ends)); per takes \(ends.joined(separator: ", "))"
                     )
                 }
@@ -54,14 +56,18 @@ extension SchemaFileParser {
         return found
     }
 
-    private func mirrors(_ top: Entries, _ names: inout DeclarationNames) throws(InputError) -> [MirrorDeclaration] {
+    private func mirrors(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError)
+        -> [MirrorDeclaration]
+    {
         var found: [MirrorDeclaration] = []
         for entries in try top.tables("mirrors", keys: Self.mirrorKeys) {
             let name = try names.name(entries)
-            let of = try relation(entries, "of", among: [.posts, .likes, .follows, .comments, .flags])
+            let of = try relation(
+                entries, "of", among: [.posts, .likes, .follows, .comments, .flags] + Self.records(of: schema))
             let at = try entries.requiredPattern(
                 "at", "the pattern of the copy, e.g. at = \"user-posts/{poster}/{post}\"")
-            let (first, second) = of.pair!
+            let recordPair = try recordPair(of, at: at, entries, schema)
+            let (first, second) = of.pair ?? (recordPair[0], recordPair[1])
             var ends: [String: FieldPath] = [:]
             for key in ["user", "post", "poster", "target"] {
                 guard let field = try entries.field(key) else { continue }
@@ -74,6 +80,7 @@ extension SchemaFileParser {
             }
             var mirror = MirrorDeclaration(
                 name: name, of: of, at: at, ends: ends, severity: try entries.severity("severity"))
+            mirror.recordPair = recordPair
             for end in [first, second] where mirror.endSource(end) == nil {
                 throw fail(
                     entries.path + ["at"],
@@ -110,7 +117,7 @@ extension SchemaFileParser {
                 "at", "the pattern of the copied field, e.g. at = \"timeline/{user}/{id}/text\"")
             let ofText = try entries.requiredString("of", "the field it copies, e.g. of = \"posts.caption\"")
             let parts = ofText.split(separator: ".", maxSplits: 1).map(String.init)
-            let copyable: [DeclaredRelation] = [.users, .posts, .comments]
+            let copyable: [DeclaredRelation] = [.users, .posts, .comments] + Self.records(of: schema)
             guard parts.count == 2, let of = DeclaredRelation(rawValue: parts[0]), copyable.contains(of) else {
                 throw fail(
                     entries.path + ["of"],
@@ -164,7 +171,7 @@ extension SchemaFileParser {
         return found
     }
 
-    private func references(_ top: Entries, _ names: inout DeclarationNames) throws(InputError)
+    private func references(_ top: Entries, _ schema: Schema, _ names: inout DeclarationNames) throws(InputError)
         -> [ReferenceDeclaration]
     {
         var found: [ReferenceDeclaration] = []
@@ -173,12 +180,15 @@ extension SchemaFileParser {
             let at = try entries.requiredPattern(
                 "at", "the field or capture holding the key, e.g. at = \"pins/{id}/boardid\"")
             let toText = try entries.requiredString(
-                "to", "what it names: users, posts, comments or a pattern such as \"boards/{board}\"")
-            guard let to = ReferenceDeclaration.Target(written: toText) else {
+                "to", "what it names: users, posts, comments, records or a pattern such as \"boards/{board}\"")
+            guard let to = ReferenceDeclaration.Target(written: toText, in: schema) else {
+                let records = schema.records.map(\.name)
                 throw fail(
                     entries.path + ["to"],
-                    "\"\(toText)\" is not a target: users, posts, comments, or a pattern capturing "
-                        + "the records' key, e.g. \"boards/{board}\"")
+                    "\"\(toText)\" is not a target: users, posts, comments, "
+                        + (records.isEmpty ? "" : records.joined(separator: ", ") + ", ")
+                        + "or a pattern capturing the records' key, e.g. \"boards/{board}\""
+                        + Suggestion.didYouMean(toText, among: ["users", "posts", "comments"] + records))
             }
             if at.rowAndField.field.keys.isEmpty, !at.captureNames.contains(to.keyName) {
                 throw fail(
@@ -192,6 +202,39 @@ extension SchemaFileParser {
                     severity: try entries.severity("severity")))
         }
         return found
+    }
+
+    /// The collections of `[records.NAME]`, as relations declarations name.
+    static func records(of schema: Schema) -> [DeclaredRelation] { schema.records.map { .records($0.name) } }
+
+    /// What a counter of `relation` may group by (`per`): the ends of a built-in relation's facts and the fields of
+    /// its records, or a collection's other captures and fields.
+    static func groups(of relation: DeclaredRelation, in schema: Schema) -> [String] {
+        if let name = relation.recordsName { return schema.record(named: name)?.groupNames ?? [] }
+        let ends = relation == .users ? [] : relation.ends.filter { $0 != "id" }
+        let fields = CopiedRecord(relation, in: schema).map { record in
+            record.fields.keys.filter { $0 != "key" && !ends.contains($0) && !relation.ends.contains($0) }.sorted()
+        }
+        return ends + (fields ?? [])
+    }
+
+    /// The pair a mirror of records stores (the end that groups them, then their key), read from the captures
+    /// of `at`; empty for a built-in relation.
+    private func recordPair(_ of: DeclaredRelation, at: PathPattern, _ entries: Entries, _ schema: Schema)
+        throws(InputError) -> [String]
+    {
+        guard let name = of.recordsName, let record = schema.record(named: name) else { return [] }
+        let groups = at.captureNames.filter { record.groupNames.contains($0) }
+        guard at.captureNames.contains(record.keyName), groups.count == 1 else {
+            throw fail(
+                entries.path + ["at"],
+                "\"\(at)\" must capture {\(record.keyName)}, the key of each of the \(name), and one end they are "
+                    + "grouped by: "
+                    + (record.groupNames.isEmpty
+                        ? "name one in [records.\(name)] fields"
+                        : record.groupNames.map { "{\($0)}" }.joined(separator: ", ")))
+        }
+        return [groups[0], record.keyName]
     }
 
     /// A relation name under `key`, one of `allowed`.

@@ -9,7 +9,7 @@ struct SchemaFileParser {
     static let rootKeys = [
         "name", "summary", "format", "edge_value", "users", "posts", "likes", "follows", "timeline", "flags",
         "comments",
-        "counters", "mirrors", "copies", "references",
+        "records", "counters", "mirrors", "copies", "references",
     ]
 
     /// An error about the key at `path`, with the line it is written on.
@@ -91,7 +91,8 @@ struct SchemaFileParser {
         if let flags = try top.relation("flags", keys: ["path", "key", "user", "post"]) {
             schema.flags = try flags.edgeRelation(ends: ["user", "post"])
         }
-        if RelationKind.allCases.allSatisfy({ $0.pattern(in: schema) == nil }) {
+        schema.records = try records(from: top)
+        if RelationKind.allCases.allSatisfy({ $0.pattern(in: schema) == nil }) && schema.records.isEmpty {
             let what = root.isEmpty ? "the file is empty" : "the schema places no relation"
             throw InputError.schema(
                 "\(source): \(what), so it would read nothing from an export. A schema file says "

@@ -77,14 +77,26 @@ struct DeclaredCounterRule: CounterRule {
         case .export: return "the export has \(counted)"
         case .user: return "\(name()) \(verb) \(counted)"
         case .post: return "post \(key()) \(verb) \(counted)"
+        case .group(let group): return "\(group) \(key()) \(verb) \(counted)"
         }
     }
 
-    enum Whose { case export, user, post }
+    /// Whose count it is: the export's, a user's (named by their username), a post's, or another record's (by
+    /// its key: "thread t1").
+    enum Whose {
+        case export, user, post
+        case group(String)
+    }
 
     /// How a count is phrased: whose it is, the verb, and the noun (singular, plural).
     static func words(_ relation: DeclaredRelation, per: String?) -> (Whose, String, (String, String)) {
-        let whose: Whose = per == nil ? .export : per == "post" ? .post : .user
+        let whose: Whose =
+            switch per {
+            case nil: .export
+            case "post": .post
+            case "user", "poster", "target": .user
+            case let group?: .group(group)
+            }
         switch (relation, per) {
         case (.likes, "user"): return (whose, "likes", ("post", "posts"))
         case (.follows, "user"): return (whose, "follows", ("user", "users"))
@@ -95,14 +107,15 @@ struct DeclaredCounterRule: CounterRule {
         case (.timeline, "post"): return (whose, "is in", ("timeline", "timelines"))
         default:
             let noun = relation.noun
-            return (whose, "has", (noun, noun == "timeline entry" ? "timeline entries" : noun + "s"))
+            let plural = relation.recordsName ?? (noun == "timeline entry" ? "timeline entries" : noun + "s")
+            return (whose, "has", (noun, plural))
         }
     }
 
     func sql(_ q: SQLContext) -> String {
         let spec = q.rowSet(rowsOf: declaration.name)
-        let facts = q.keptFacts(declaration.counts)
-        let group = declaration.per.map { "f.\($0)" }
+        let facts = q.keptFacts(declaration.counts, per: declaration.per)
+        let group = declaration.per.map { declaration.countsRecords ? "f.grp" : "f.\($0)" }
         let counts =
             "counts AS (\n  SELECT \(group ?? "NULL") AS grp, count(*) AS n FROM kept f\(group.map { " GROUP BY \($0)" } ?? "")\n)"
         let counted = "coalesce(c.n, 0)"
@@ -114,6 +127,7 @@ struct DeclaredCounterRule: CounterRule {
             case .export: ["'the export has '"]
             case .user: [q.name("d.a"), q.text(" \(verb) ")]
             case .post: ["'post '", "d.a", q.text(" \(verb) ")]
+            case .group(let group): [q.text("\(group) "), "d.a", q.text(" \(verb) ")]
             }
         let delta = "(\(stored) - \(counted))"
         return q.counterFindings(

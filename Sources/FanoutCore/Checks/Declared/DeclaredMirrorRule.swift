@@ -49,15 +49,39 @@ struct DeclaredMirrorRule: MirrorRule {
     /// The relation's facts, and the mirror's rows as entries made when they are read.
     func sides(of context: CheckContext) -> (source: [Entry], mirror: LazyMapCollection<Range<Int>, Entry>) {
         let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
-        let facts = RelationFacts(context: context)
         var source: [Entry] = []
-        source.reserveCapacity(facts.count(declaration.of))
-        facts.each(declaration.of) { source.append(Entry(a: $0.a, b: $0.b, index: Int32($0.index))) }
+        if let r = recordsSet(dataset) {
+            let records = dataset.declared[r], key = dataset.rowSets.sets[r].a!, group = dataset.rowSets.sets[r].b!
+            source.reserveCapacity(records.count)
+            for row in 0..<records.count {
+                source.append(Entry(a: records.key(row, group), b: records.key(row, key), index: Int32(row)))
+            }
+        } else {
+            let facts = RelationFacts(context: context)
+            source.reserveCapacity(facts.count(declaration.of))
+            facts.each(declaration.of) { source.append(Entry(a: $0.a, b: $0.b, index: Int32($0.index))) }
+        }
         let a = spec.a!, b = spec.b!
         return (source, (0..<rows.count).lazy.map { Entry(a: rows.key($0, a), b: rows.key($0, b), index: Int32($0)) })
     }
 
     func pair(_ entry: Entry) -> Int64 { entry.pair }
+
+    /// The collection whose records the mirror's entries are stored under, named by the end that groups them
+    /// (`forums/{forum}` for `forums/{forum}/threads/{thread}`), when its key is the one it is stored under.
+    func parentRecords(in schema: Schema) -> RecordRelation? {
+        let group = declaration.pair.0
+        return schema.records.first { record in
+            record.key == nil && record.keyName == group
+                && record.pattern.segments.count < declaration.at.segments.count
+                && Array(declaration.at.segments.prefix(record.pattern.segments.count)) == record.pattern.segments
+        }
+    }
+
+    /// The records a mirror of a collection copies, grouped by the end it pairs them with; nil for a relation.
+    private func recordsSet(_ dataset: Dataset) -> Int? {
+        declaration.of.recordsName == nil ? nil : dataset.rowSets.records(of: declaration.of, by: declaration.pair.0)
+    }
 
     /// The fact `entry` of the source is, with the author of a comment.
     private func fact(_ entry: Entry, in dataset: Dataset) -> RelationFact {
@@ -85,10 +109,18 @@ struct DeclaredMirrorRule: MirrorRule {
                 of: fromSource ? dataset.comments[fact.index] : Comment(id: fact.b, post: fact.a, user: noKey))
         case .flags:
             source = dataset.path(ofFlag: fromSource ? dataset.flags[fact.index] : Flag(post: fact.a, user: fact.b))
+        case .records(let name):
+            if fromSource, let r = recordsSet(dataset) {
+                source = dataset.path(ofRow: fact.index, in: r)
+            } else {
+                // Where the record would be: its path with its key, other captures left as written.
+                let record = dataset.schema.record(named: name)!
+                source = record.pattern.render { $0 == record.keyName ? dataset.key(fact.b) : "{\($0)}" }
+            }
         case .users, .timeline: source = nil
         }
         if !fromSource { return (source, dataset.path(ofRow: Int(entry.index), in: set(dataset))) }
-        let (first, second) = declaration.of.pair!
+        let (first, second) = declaration.pair
         let fieldEnds = [first, second].filter { declaration.ends[$0] != nil }.map { $0 == first ? fact.a : fact.b }
         let mirror = declaration.at.render { name in
             switch declaration.endSource(first) == .capture(name)
@@ -103,6 +135,15 @@ struct DeclaredMirrorRule: MirrorRule {
     }
 
     func reportsMissing(_ entry: Entry, in context: CheckContext) -> Bool {
+        if declaration.of.recordsName != nil {
+            guard entry.a != noKey, entry.b != noKey else { return false }
+            // An entry is added only under a record that exists: no fix writes `forums/f-gone/threads/t1`.
+            guard let parent = parentRecords(in: context.dataset.schema),
+                let p = context.dataset.rowSets.records(of: .records(parent.name), by: nil)
+            else { return true }
+            let rows = context.dataset.declared[p], key = context.dataset.rowSets.sets[p].a!
+            return (0..<rows.count).contains { rows.key($0, key) == entry.a }
+        }
         let facts = RelationFacts(context: context)
         guard facts.isKept(fact(entry, in: context.dataset), of: declaration.of) else { return false }
         // A post whose owner does not exist is `post-unknown-poster`'s.
@@ -110,7 +151,7 @@ struct DeclaredMirrorRule: MirrorRule {
     }
 
     func entryValue(_ entry: Entry, in dataset: Dataset) -> JSONValue {
-        let (first, second) = declaration.of.pair!
+        let (first, second) = declaration.pair
         let fields = [first, second].compactMap { end in
             declaration.ends[end].map { ($0, end == first ? entry.a : entry.b) }
         }
@@ -134,6 +175,7 @@ struct DeclaredMirrorRule: MirrorRule {
         case .follows: return "\(context.name(fact.a))'s follow of \(context.name(fact.b))"
         case .comments: return "comment \(key(fact.b)) on post \(key(fact.a))"
         case .flags: return "\(context.name(fact.b))'s flag of post \(key(fact.a))"
+        case .records: return "\(declaration.of.noun) \(key(fact.b)) of \(declaration.pair.0) \(key(fact.a))"
         case .users, .timeline: return ""
         }
     }
@@ -163,6 +205,13 @@ struct DeclaredMirrorRule: MirrorRule {
                 ? q.side("following", q.schema.following!) : q.side("followers", q.schema.followers!)
         case .comments: source = MirrorSide(from: q.table("comments"), pattern: q.schema.comments!.pattern)
         case .flags: source = q.side("flags", q.schema.flags!)
+        case .records:
+            let records = RowSets.records(declaration.of, by: first, in: q.schema)!
+            source = MirrorSide(
+                from:
+                    "(SELECT x.b AS \(first), x.a AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
+                    + "WHERE x.role = 'records' AND x.name = \(q.text(records.name)) AND x.a IS NOT NULL AND x.b IS NOT NULL)",
+                pattern: records.pattern)
         case .users, .timeline: fatalError("not a mirrored relation")
         }
         let spec = q.rowSet(rowsOf: declaration.name)
@@ -176,7 +225,7 @@ struct DeclaredMirrorRule: MirrorRule {
         return (source, mirror)
     }
 
-    var sqlPair: (String, String) { declaration.of.pair! }
+    var sqlPair: (String, String) { declaration.pair }
 
     func sqlCaptures(_ row: String) -> [String: String] {
         let (first, second) = sqlPair
@@ -202,6 +251,14 @@ struct DeclaredMirrorRule: MirrorRule {
                 + (users ? [q.userExists("\(row).user"), q.userExists("\(row).target")] : [])
         case .comments:
             conditions = (posts ? [q.postExists("\(row).post")] : []) + (users ? [q.userExists("\(row).user")] : [])
+        case .records:
+            conditions =
+                parentRecords(in: q.schema).map { parent in
+                    [
+                        "EXISTS (SELECT 1 FROM \(q.table("declared")) t WHERE t.role = 'records' AND t.name = "
+                            + "\(q.text(parent.name)) AND t.a = \(row).\(sqlPair.0))"
+                    ]
+                } ?? []
         case .flags, .users, .timeline: conditions = []
         }
         return conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")
@@ -222,6 +279,11 @@ struct DeclaredMirrorRule: MirrorRule {
         case .follows: [q.name("\(row).user"), "'''s follow of '", q.name("\(row).target")]
         case .comments: ["'comment '", "\(row).id", "' on post '", "\(row).post"]
         case .flags: [q.name("\(row).user"), "'''s flag of post '", "\(row).post"]
+        case .records:
+            [
+                q.text("\(declaration.of.noun) "), "\(row).\(sqlPair.1)", q.text(" of \(sqlPair.0) "),
+                "\(row).\(sqlPair.0)",
+            ]
         case .users, .timeline: []
         }
     }

@@ -29,6 +29,8 @@ struct DeclaredReferenceRule: ReferenceRule {
         case .posts: Requirement.posts(schema)
         case .comments: schema.comments == nil ? "the schema has no comments relation ([comments] path)" : nil
         case .pattern: nil
+        case .records(let name, _):
+            schema.record(named: name) == nil ? "the schema has no \(name) records ([records.\(name)] path)" : nil
         }
     }
 
@@ -42,7 +44,7 @@ struct DeclaredReferenceRule: ReferenceRule {
         case .comments:
             let ids = Set(dataset.comments.map(\.id))
             exists = { ids.contains($0) }
-        case .pattern:
+        case .pattern, .records:
             let t = sets.targets(of: declaration)!, targets = dataset.declared[t], key = sets.sets[t].a!
             var found = [Bool](repeating: false, count: dataset.keys.count)
             for row in 0..<targets.count where targets.key(row, key) != noKey {
@@ -84,6 +86,9 @@ struct DeclaredReferenceRule: ReferenceRule {
         case .pattern(let pattern):
             exists =
                 "EXISTS (SELECT 1 FROM \(q.table("declared")) t WHERE t.role = 'targets' AND t.name = \(q.text(pattern.description)) AND t.a = d.a)"
+        case .records(let name, _):
+            exists =
+                "EXISTS (SELECT 1 FROM \(q.table("declared")) t WHERE t.role = 'records' AND t.name = \(q.text(name)) AND t.a = d.a)"
         }
         return q.with()
             + q.finding(

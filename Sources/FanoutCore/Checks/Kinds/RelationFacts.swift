@@ -59,6 +59,7 @@ struct RelationFacts {
         case .comments: dataset.comments.count
         case .flags: dataset.flags.count
         case .timeline: derived.timelines.values.count
+        case .records: dataset.rowSets.records(of: relation, by: nil).map { dataset.declared[$0].count } ?? 0
         }
     }
 
@@ -90,6 +91,10 @@ struct RelationFacts {
                     body(RelationFact(a: user.key, b: dataset.posts[Int(p)].key, index: u))
                 }
             }
+        case .records:
+            guard let s = dataset.rowSets.records(of: relation, by: nil) else { return }
+            let rows = dataset.declared[s], key = dataset.rowSets.sets[s].a!
+            for row in 0..<rows.count { body(RelationFact(a: rows.key(row, key), b: noKey, index: row)) }
         }
     }
 
@@ -98,6 +103,7 @@ struct RelationFacts {
     func isKept(_ fact: RelationFact, of relation: DeclaredRelation) -> Bool {
         switch relation {
         case .users, .posts, .timeline, .flags: true
+        case .records: fact.a != noKey
         case .likes: userExists(fact.b) && postExists(fact.a)
         case .follows: fact.a != fact.b && userExists(fact.a) && userExists(fact.b)
         case .comments: postExists(fact.a) && userExists(fact.c)
@@ -126,7 +132,9 @@ struct RelationFacts {
                 ? { key in derived.post(key).map { derived.likers[$0].count } ?? 0 }
                 : { key in derived.user(key).map { derived.likedPosts[$0].count } ?? 0 }
         }
-        let tally = self.tally(relation, per: per)
+        let tally =
+            relation.recordsName != nil || per.map({ !relation.ends.contains($0) }) == true
+            ? recordTally(relation, per: per) : self.tally(relation, per: per)
         guard per != nil else { return { _ in tally.total } }
         return { key in key == noKey ? 0 : Int(tally.byKey[Int(key)]) }
     }
@@ -174,5 +182,27 @@ struct RelationFacts {
             if key != noKey { counts[Int(key)] += 1 }
         }
         return (counts, facts.count)
+    }
+
+    /// How many records of `relation` each key of group `per` has, and how many there are: rows read as records
+    /// (``RowSet/Role/records``), each (group, key) pair once, so that a record stored twice counts once.
+    func recordTally(_ relation: DeclaredRelation, per: String?) -> (byKey: [Int32], total: Int) {
+        var counts = [Int32](repeating: 0, count: per == nil ? 0 : dataset.keys.count)
+        guard let s = dataset.rowSets.records(of: relation, by: per) else { return (counts, 0) }
+        let rows = dataset.declared[s], spec = dataset.rowSets.sets[s], key = spec.a!
+        var pairs: [Int64] = []
+        pairs.reserveCapacity(rows.count)
+        for row in 0..<rows.count {
+            let record = rows.key(row, key), group = spec.b.map { rows.key(row, $0) } ?? 0
+            guard record != noKey, group != noKey else { continue }
+            pairs.append(Int64(group) << 32 | Int64(UInt32(bitPattern: record)))
+        }
+        pairs.sort()
+        var total = 0
+        for (i, pair) in pairs.enumerated() where i == 0 || pairs[i - 1] != pair {
+            total += 1
+            if per != nil { counts[Int(pair >> 32)] += 1 }
+        }
+        return (counts, total)
     }
 }

@@ -1,10 +1,39 @@
 /// The relations a declaration can name: what a counter counts, what a mirror copies, whose field a copy holds
-/// (docs/layouts.md "Declaring your app's copies").
-public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
+/// (docs/layouts.md "Declaring your app's copies"): the built-in ones, or a collection of `[records.NAME]`.
+public enum DeclaredRelation: Sendable, Equatable, Hashable, RawRepresentable {
     case users, posts, likes, follows, comments, timeline, flags
+    /// The records of `[records.NAME]`.
+    case records(String)
+
+    /// The built-in relations, in the order messages list them.
+    public static let builtIn: [DeclaredRelation] = [.users, .posts, .likes, .follows, .comments, .timeline, .flags]
+
+    /// A built-in relation by its name, else the records of that name (which the schema must place).
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty else { return nil }
+        self = Self.builtIn.first { $0.rawValue == rawValue } ?? .records(rawValue)
+    }
+
+    /// The name a schema file writes: `likes`, `threads`.
+    public var rawValue: String {
+        switch self {
+        case .users: "users"
+        case .posts: "posts"
+        case .likes: "likes"
+        case .follows: "follows"
+        case .comments: "comments"
+        case .timeline: "timeline"
+        case .flags: "flags"
+        case .records(let name): name
+        }
+    }
+
+    /// The collection's name for records, nil for a built-in relation.
+    public var recordsName: String? { if case .records(let name) = self { name } else { nil } }
 
     /// The ends of the relation's facts, named as patterns capture them: a counter's `per` is one of them, a
-    /// mirror captures the first two (the pair that identifies a fact).
+    /// mirror captures the first two (the pair that identifies a fact). Records' ends depend on the schema
+    /// (``RecordRelation/groupNames``): none here.
     public var ends: [String] {
         switch self {
         case .users: ["user"]
@@ -14,10 +43,12 @@ public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
         case .comments: ["post", "id", "user"]
         case .timeline: ["user", "post"]
         case .flags: ["post", "user"]
+        case .records: []
         }
     }
 
-    /// The two ends that identify a fact of the relation, which a mirror stores: nil for users.
+    /// The two ends that identify a fact of the relation, which a mirror stores: nil for users and records (whose
+    /// mirror names its pair, ``MirrorDeclaration/pair``).
     public var pair: (String, String)? {
         let ends = self.ends
         return ends.count >= 2 ? (ends[0], ends[1]) : nil
@@ -33,6 +64,7 @@ public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
         case .comments: schema.comments != nil
         case .timeline: schema.timeline != nil && schema.posts != nil
         case .flags: schema.flags != nil
+        case .records(let name): schema.record(named: name) != nil
         }
     }
 
@@ -40,12 +72,14 @@ public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
     var schemaKey: String {
         switch self {
         case .follows: "[follows] following, followers"
+        case .records(let name): "[records.\(name)] path"
         default: "[\(rawValue)] path"
         }
     }
 
-    /// One fact of the relation, for messages: "post", "like", "follow".
-    var noun: String {
+    /// One fact of the relation, for messages: "post", "like", "follow"; for records the collection's name
+    /// without a plural `s` ("thread").
+    public var noun: String {
         switch self {
         case .users: "user"
         case .posts: "post"
@@ -54,6 +88,9 @@ public enum DeclaredRelation: String, Sendable, Equatable, CaseIterable {
         case .comments: "comment"
         case .timeline: "timeline entry"
         case .flags: "flag"
+        case .records(let name):
+            name.hasSuffix("ies")
+                ? name.dropLast(3) + "y" : name.count > 1 && name.hasSuffix("s") ? String(name.dropLast()) : name
         }
     }
 }

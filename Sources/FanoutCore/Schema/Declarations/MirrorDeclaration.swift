@@ -13,6 +13,9 @@ public struct MirrorDeclaration: Sendable, Equatable {
     /// What the app stores at an entry: nil for the schema's edge value, or the name of an end whose key is
     /// stored (`posts/{post}: "<post key>"`).
     public var value: String?
+    /// For a mirror of records, the end that groups them (`forum` in `forums/{forum}/threads/{thread}`) and the
+    /// records' key end: the pair each entry stores.
+    public var recordPair: [String] = []
     /// The severity unless configured otherwise; nil for the kind's default.
     public var severity: Severity?
 
@@ -26,5 +29,10 @@ public struct MirrorDeclaration: Sendable, Equatable {
         self.ends = ends
         self.value = value
         self.severity = severity
+    }
+
+    /// The two ends each entry names: the relation's pair, or for records ``recordPair``.
+    public var pair: (String, String) {
+        of.pair ?? (recordPair.first ?? "", recordPair.last ?? "")
     }
 }

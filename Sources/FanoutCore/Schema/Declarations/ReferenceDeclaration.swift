@@ -5,6 +5,8 @@ public struct ReferenceDeclaration: Sendable, Equatable {
         case users, posts, comments
         /// The records a pattern reaches, named by its last capture (`boards/{board}`).
         case pattern(PathPattern)
+        /// The records of `[records.NAME]`, whose key end is `keyName` (`thread`).
+        case records(name: String, keyName: String)
     }
 
     /// The rule id.
@@ -36,6 +38,7 @@ extension ReferenceDeclaration.Target {
         case .posts: "post"
         case .comments: "id"
         case .pattern(let pattern): pattern.captureNames.last ?? ""
+        case .records(_, let keyName): keyName
         }
     }
 
@@ -46,17 +49,22 @@ extension ReferenceDeclaration.Target {
         case .posts: "post"
         case .comments: "comment"
         case .pattern(let pattern): pattern.captureNames.last ?? "record"
+        case .records(_, let keyName): keyName
         }
     }
 
-    /// The target a schema file writes as `text`: `users`, `posts`, `comments`, or a pattern capturing a key; nil
-    /// for anything else.
-    public init?(written text: String) {
+    /// The target a schema file writes as `text`: `users`, `posts`, `comments`, a collection of `schema`'s
+    /// `[records.NAME]`, or a pattern capturing a key; nil for anything else.
+    public init?(written text: String, in schema: Schema) {
         switch text {
         case "users": self = .users
         case "posts": self = .posts
         case "comments": self = .comments
         default:
+            if let record = schema.record(named: text) {
+                self = .records(name: record.name, keyName: record.keyName)
+                return
+            }
             guard let pattern = PathPattern(text), !pattern.captureNames.isEmpty else { return nil }
             self = .pattern(pattern)
         }
@@ -69,6 +77,7 @@ extension ReferenceDeclaration.Target {
         case .posts: "posts"
         case .comments: "comments"
         case .pattern(let pattern): pattern.description
+        case .records(let name, _): name
         }
     }
 }

@@ -14,6 +14,13 @@ public struct RowSet: Sendable, Equatable {
         case originals
         /// The records a reference may name.
         case targets
+        /// The records of a collection that counters count and mirrors copy, keyed (`a`) and grouped (`b`).
+        case records
+    }
+
+    /// The name of the records of `relation` grouped by `group`: `threads`, `threads.forum`.
+    static func recordsName(_ relation: DeclaredRelation, by group: String?) -> String {
+        relation.rawValue + (group.map { ".\($0)" } ?? "")
     }
 
     /// Where a row's value comes from.

@@ -13,9 +13,15 @@ public struct RowSets: Sendable, Equatable {
                     name: counter.name, role: .rows, pattern: row, keyFields: [], value: .field(field),
                     fieldPart: field,
                     a: counter.per.flatMap { row.captureNames.firstIndex(of: $0) }, b: nil))
+            if counter.countsRecords, let records = Self.records(counter.counts, by: counter.per, in: schema) {
+                add(records)
+            }
         }
         for mirror in declarations.mirrors {
-            guard let (first, second) = mirror.of.pair else { continue }
+            let (first, second) = mirror.pair
+            if mirror.of.recordsName != nil, let records = Self.records(mirror.of, by: first, in: schema) {
+                add(records)
+            }
             let fields = [first, second].compactMap { mirror.ends[$0] }
             let probe = RowSet(
                 name: "", role: .rows, pattern: mirror.at, keyFields: fields, value: nil, fieldPart: FieldPath(""),
@@ -49,13 +55,21 @@ public struct RowSets: Sendable, Equatable {
                 RowSet(
                     name: reference.name, role: .rows, pattern: row, keyFields: keyFields, value: nil, fieldPart: field,
                     a: probe.index(of: source), b: nil))
-            if case .pattern(let pattern) = reference.to {
+            if case .records(let name, _) = reference.to,
+                let records = Self.records(.records(name), by: nil, in: schema)
+            {
+                add(records)
+            } else if case .pattern(let pattern) = reference.to {
                 add(
                     RowSet(
                         name: pattern.description, role: .targets, pattern: pattern, keyFields: [], value: nil,
                         fieldPart: FieldPath(""),
                         a: pattern.captureNames.isEmpty ? nil : pattern.captureNames.count - 1, b: nil))
             }
+        }
+        // Every collection is read, so that `fanout tables` and `diff` have its records without a declaration.
+        for record in schema.records {
+            if let records = Self.records(.records(record.name), by: nil, in: schema) { add(records) }
         }
     }
 
@@ -74,35 +88,73 @@ public struct RowSets: Sendable, Equatable {
 
     /// The index of the records `reference` may name, when it names a pattern's.
     public func targets(of reference: ReferenceDeclaration) -> Int? {
-        guard case .pattern(let pattern) = reference.to else { return nil }
-        return sets.firstIndex { $0.role == .targets && $0.name == pattern.description }
+        switch reference.to {
+        case .pattern(let pattern): sets.firstIndex { $0.role == .targets && $0.name == pattern.description }
+        case .records(let name, _): records(of: .records(name), by: nil)
+        case .users, .posts, .comments: nil
+        }
+    }
+
+    /// The index of the records of `relation` keyed by their key (`a`) and grouped by `group` (`b`).
+    public func records(of relation: DeclaredRelation, by group: String?) -> Int? {
+        let name = RowSet.recordsName(relation, by: group)
+        return sets.firstIndex { $0.role == .records && $0.name == name }
+    }
+
+    /// The records of `relation` (a collection of `[records.NAME]`, or users, posts and comments grouped by one of
+    /// their fields): a row per record, its key as `a` and, with `group`, the key that end names as `b`. Nil when
+    /// the schema does not place the relation or has no such end.
+    static func records(_ relation: DeclaredRelation, by group: String?, in schema: Schema) -> RowSet? {
+        guard let record = CopiedRecord(relation, in: schema) else { return nil }
+        var keys = RowKeys(pattern: record.pattern)
+        guard let a = keys.index(record.key) else { return nil }
+        var b: Int?
+        if let group {
+            switch record.fields[group] {
+            case .value(let path)?: b = keys.index(.field(path))
+            case .key(let source)?: b = keys.index(source)
+            case nil: return nil
+            }
+        }
+        return RowSet(
+            name: RowSet.recordsName(relation, by: group), role: .records, pattern: record.pattern,
+            keyFields: keys.fields, value: nil, fieldPart: FieldPath(""), a: a, b: b)
     }
 
     /// The originals of `relation.field`: a row per record of the relation, keyed by the record's key (`a`), with
     /// the copied value. Nil when the schema does not place the relation or has no such field.
     static func original(_ relation: DeclaredRelation, _ field: String, in schema: Schema) -> RowSet? {
         guard let record = CopiedRecord(relation, in: schema), let source = record.fields[field] else { return nil }
-        var keyFields: [FieldPath] = []
-        func index(_ key: KeySource) -> Int? {
-            switch key {
-            case .capture(let name): return record.pattern.captureNames.firstIndex(of: name)
-            case .field(let path):
-                if let i = keyFields.firstIndex(of: path) { return record.pattern.captureNames.count + i }
-                keyFields.append(path)
-                return record.pattern.captureNames.count + keyFields.count - 1
-            }
-        }
-        guard let a = index(record.key) else { return nil }
+        var keys = RowKeys(pattern: record.pattern)
+        guard let a = keys.index(record.key) else { return nil }
         let value: RowSet.Value
         switch source {
         case .value(let path): value = .field(path)
         case .key(let key):
-            guard let i = index(key) else { return nil }
+            guard let i = keys.index(key) else { return nil }
             value = .key(i)
         }
         return RowSet(
-            name: "\(relation.rawValue).\(field)", role: .originals, pattern: record.pattern, keyFields: keyFields,
+            name: "\(relation.rawValue).\(field)", role: .originals, pattern: record.pattern, keyFields: keys.fields,
             value: value, fieldPart: FieldPath(""), a: a, b: nil)
+    }
+}
+
+/// The keys a row set of a record keeps, found as they are asked for: its pattern's captures, then the fields
+/// added on first use.
+private struct RowKeys {
+    let pattern: PathPattern
+    var fields: [FieldPath] = []
+
+    /// The index among the row's keys of `key`, adding a field the first time; nil for a capture the pattern lacks.
+    mutating func index(_ key: KeySource) -> Int? {
+        switch key {
+        case .capture(let name): return pattern.captureNames.firstIndex(of: name)
+        case .field(let path):
+            if let i = fields.firstIndex(of: path) { return pattern.captureNames.count + i }
+            fields.append(path)
+            return pattern.captureNames.count + fields.count - 1
+        }
     }
 }
 
@@ -165,6 +217,14 @@ public struct CopiedRecord: Sendable {
             add("created_at", comments.createdAt?.field)
             fields["post"] = .key(comments.post.map(KeySource.field) ?? .capture("post"))
             fields["user"] = .key(comments.user.map(KeySource.field) ?? .capture("user"))
+        case .records(let name):
+            guard let records = schema.record(named: name) else { return nil }
+            pattern = records.pattern
+            key = records.key.map(KeySource.field) ?? .capture(records.keyName)
+            for (name, path) in records.fields { add(name, path) }
+            for name in records.pattern.captureNames where name != records.keyName {
+                fields[name] = .key(.capture(name))
+            }
         case .likes, .follows, .timeline, .flags:
             return nil
         }
