@@ -228,6 +228,30 @@ import Testing
             "[[references]]\nname = \"r\"\nat = \"pins/{id}\"\nto = \"boards/{board}\"\n",
             "line 11: references[1].at: \"pins/{id}\" names no board"
         ),
+        (
+            "[records.threads]\npath = \"threads\"\n",
+            "line 10: records.threads.path: \"threads\" captures nothing; capture each record's key, e.g. \"threads/{thread}\""
+        ),
+        (
+            "[records.likes]\npath = \"likes/{like}\"\n",
+            "line 9: records.likes: likes is a built-in relation; place it with [likes]"
+        ),
+        (
+            "[records.threads]\npath = \"threads/{thread}\"\nfields = { forum = \"forumId\" }\n[[counters]]\nname = \"c\"\nat = \"boards/{board}/n\"\ncounts = \"threads\"\nper = \"board\"\n",
+            "line 16: counters[1].per: \"board\" is not an end of threads; per takes forum"
+        ),
+        (
+            "[records.threads]\npath = \"threads/{thread}\"\n[[counters]]\nname = \"c\"\nat = \"t/{thread}/n\"\ncounts = \"thread\"\n",
+            "line 14: counters[1].counts: \"thread\" is not a relation (did you mean \"threads\"?); counts takes users, posts, likes, follows, comments, timeline, flags, threads"
+        ),
+        (
+            "[records.threads]\npath = \"threads/{thread}\"\nfields = { forum = \"forumId\" }\n[[mirrors]]\nname = \"m\"\nof = \"threads\"\nat = \"forums/{forum}/list/{id}\"\n",
+            "line 15: mirrors[1].at: \"forums/{forum}/list/{id}\" must capture {thread}, the key of each of the threads, and one end they are grouped by: {forum}"
+        ),
+        (
+            "[records.boards]\npath = \"boards/{board}\"\n[[copies]]\nname = \"c\"\nat = \"pins/{id}/boardName\"\nof = \"boards.name\"\nvia = \"boardid\"\n",
+            "line 14: copies[1].of: boards have no field \"name\"; boards.… takes key (name other fields in [records.boards] fields"
+        ),
     ])
     func badDeclarationsExitTwoNamingFileLineAndKey(_ declaration: String, _ message: String) throws {
         let cli = try CLI()
@@ -279,6 +303,18 @@ import Testing
             #expect(result.code == 0, "\(example.body): \(result.stderr)")
         }
         #expect(blocks.filter { $0.language == "toml" }.count == 5)
+    }
+
+    /// The manual's records section (docs/layouts.md "Records of any collection") shows the fixtures' schemas, which
+    /// the layout tests above check on their exports.
+    @Test func theManualsRecordsSectionShowsTheFixturesSchemas() throws {
+        let page = try String(contentsOf: CLI.repository.appendingPathComponent("docs/layouts.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "\n## Records of any collection\n"))
+        let end = try #require(page.range(of: "\n## ", range: section.upperBound..<page.endIndex))
+        let blocks = page[section.upperBound..<end.lowerBound].components(separatedBy: "```toml\n").dropFirst().map {
+            String($0.prefix { _ in true }.split(separator: "```", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        }
+        #expect(blocks == [try DeclaredFixtures.fixture("forum.toml"), try DeclaredFixtures.fixture("pinwall.toml")])
     }
 
     /// A declaration whose pattern matches nothing is a warning naming it, as relations are.

@@ -114,13 +114,23 @@ enum DeclaredFixtures {
                 findings: [["user-post-ids", "users/cat/posts/-N_vqNF-f01aaaaaaaaa"]]),
         ])
 
-    /// Pinwall (boards of pins): references by a field, to records of a pattern and to users.
+    /// Pinwall (boards of pins): boards as records, counted per a field of the pins, copied into pins and
+    /// referenced by a field; board owners referenced as users.
     static let pinwall = Layout(
         name: "pinwall", export: { try fixture("pinwall.json") }, schema: "pinwall.toml",
         drifts: [
             Drift(
                 name: "a pin on a deleted board", edit: { $0["pins/-NRbnmPVp02aaaaaaaaa/boardid"] = "b-gone" },
-                findings: [["pin-board", "pins/-NRbnmPVp02aaaaaaaaa/boardid"]]),
+                findings: [
+                    ["pin-board", "pins/-NRbnmPVp02aaaaaaaaa/boardid"], ["board-pin-count", "boards/b-food/pinCount"],
+                ]),
+            Drift(
+                name: "a stale pin counter of a board", edit: { $0["boards/b-garden/pinCount"] = 4 },
+                findings: [["board-pin-count", "boards/b-garden/pinCount"]]),
+            Drift(
+                name: "a pin keeping its board's old name",
+                edit: { $0["pins/-NRbo9p-p03aaaaaaaaa/boardName"] = "Baking" },
+                findings: [["pin-board-name", "pins/-NRbo9p-p03aaaaaaaaa/boardName"]]),
             Drift(
                 name: "a board of a deleted user", edit: { $0["boards/b-garden/owner"] = "zed" },
                 findings: [["board-owner", "boards/b-garden/owner"]]),

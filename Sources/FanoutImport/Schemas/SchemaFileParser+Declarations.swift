@@ -128,14 +128,14 @@ extension SchemaFileParser {
             guard let record = CopiedRecord(of, in: schema) else {
                 throw fail(
                     entries.path + ["of"],
-                    "\"\(ofText)\" names \(of.rawValue), which the schema does not place ([\(of.rawValue)] path)")
+                    "\"\(ofText)\" names \(of.rawValue), which the schema does not place ([\(Self.table(of))] path)")
             }
             guard record.fields[parts[1]] != nil else {
                 let known = record.fields.keys.sorted()
                 throw fail(
                     entries.path + ["of"],
                     "\(of.rawValue) have no field \"\(parts[1])\"\(Suggestion.didYouMean(parts[1], among: known)); "
-                        + "\(of.rawValue).… takes \(known.joined(separator: ", ")) (name other fields in [\(of.rawValue)] fields = { name = \"path\" })"
+                        + "\(of.rawValue).… takes \(known.joined(separator: ", ")) (name other fields in [\(Self.table(of))] fields = { name = \"path\" })"
                 )
             }
             let viaText = try entries.requiredString(
@@ -202,6 +202,11 @@ extension SchemaFileParser {
                     severity: try entries.severity("severity")))
         }
         return found
+    }
+
+    /// The table that places `relation` in a schema file: `posts`, `records.threads`.
+    static func table(_ relation: DeclaredRelation) -> String {
+        relation.recordsName.map { "records.\($0)" } ?? relation.rawValue
     }
 
     /// The collections of `[records.NAME]`, as relations declarations name.

@@ -133,7 +133,7 @@ public enum Table: String, CaseIterable, Sendable {
                     meaning:
                         "the row set: a declaration's name (its rows), `relation.field` (the values copies copy), or a pattern (the records a reference may name)"
                 ),
-                Column(name: "role", type: "string", meaning: "`rows`, `originals` or `targets`"),
+                Column(name: "role", type: "string", meaning: "`rows`, `originals`, `targets` or `records`"),
                 Self.path("the row's node, e.g. `users/<uid>` for a counter at `users/{poster}/tweetCount`"), Self.seq,
                 Column(
                     name: "a", type: "string",
