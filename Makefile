@@ -227,7 +227,7 @@ validate-action: $(VALIDATORS)/action-linters
 
 ## dist: the release archive dist/fanout-VERSION-linux-x86_64.tar.gz, one fanout that needs nothing but glibc
 ## (Swift's runtime, Foundation, libcmark, zlib and libstdc++ linked in), and dist/SHA256SUMS, from a release build
-## of its own in .build/dist (scripts/dist/build-archive; docs/ci.md)
+## of the commit (HEAD, not the work tree) in .build/dist (scripts/dist/build-archive; docs/ci.md)
 dist: deps
 	scripts/dist/build-archive
 
