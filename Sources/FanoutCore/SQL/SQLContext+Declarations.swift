@@ -21,7 +21,7 @@ extension SQLContext {
 
     /// `kept AS (…)`: the facts of `relation` the repair keeps, one row per pair, with a column per end
     /// (`RelationFacts.kept`); for timelines, preceded by `members`.
-    func keptFacts(_ relation: DeclaredRelation, per: String? = nil) -> String {
+    func keptFacts(_ relation: DeclaredRelation, per: String? = nil, keepsSelfFollows: Bool = false) -> String {
         if relation.recordsName != nil || per.map({ !relation.ends.contains($0) }) == true {
             return keptRecords(relation, per: per)
         }
@@ -41,7 +41,8 @@ extension SQLContext {
         case .follows:
             return "kept AS (\n  SELECT DISTINCT f.user AS user, f.target AS target FROM \(followSource) f"
                 + exists([
-                    (true, "f.user <> f.target"), (hasUsers, userExists("f.user")), (hasUsers, userExists("f.target")),
+                    (!keepsSelfFollows, "f.user <> f.target"), (hasUsers, userExists("f.user")),
+                    (hasUsers, userExists("f.target")),
                 ]) + "\n)"
         case .comments:
             return "kept AS (\n  SELECT c.post AS post, c.id AS id, c.user AS user FROM \(table("comments")) c"

@@ -29,7 +29,9 @@ enum DeclarationsDescription {
                             [
                                 ("name", .string(counter.name)), ("at", .string(counter.at.description)),
                                 ("counts", .string(counter.counts.rawValue)),
-                            ] + (counter.per.map { [("per", JSONValue.string($0))] } ?? []) + severity(counter.severity)
+                            ] + (counter.per.map { [("per", JSONValue.string($0))] } ?? [])
+                                + (counter.countsSelf ? [("self", JSONValue.string("counted"))] : [])
+                                + severity(counter.severity)
                         )
                     })
             ),
@@ -81,9 +83,10 @@ enum DeclarationsDescription {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),
                 let counts = item["counts"]?.stringValue.flatMap(DeclaredRelation.init(rawValue:))
             else { return nil }
-            declarations.counters.append(
-                CounterDeclaration(
-                    name: name, at: at, counts: counts, per: item["per"]?.stringValue, severity: severity(item)))
+            var counter = CounterDeclaration(
+                name: name, at: at, counts: counts, per: item["per"]?.stringValue, severity: severity(item))
+            counter.countsSelf = item["self"]?.stringValue == "counted"
+            declarations.counters.append(counter)
         }
         for item in value["mirrors"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),

@@ -3,7 +3,7 @@ import FanoutCore
 /// The declarations of a schema file (docs/layouts.md "Declaring your app's copies"): `[[counters]]`, `[[mirrors]]`,
 /// `[[copies]]` and `[[references]]`, each checked against the relations the file places.
 extension SchemaFileParser {
-    static let counterKeys = ["name", "at", "counts", "per", "severity"]
+    static let counterKeys = ["name", "at", "counts", "per", "self", "severity"]
     static let mirrorKeys = ["name", "of", "at", "user", "post", "poster", "target", "value", "severity"]
     static let copyKeys = ["name", "at", "of", "via", "severity"]
     static let referenceKeys = ["name", "at", "to", "deletable", "severity"]
@@ -48,9 +48,23 @@ extension SchemaFileParser {
                     "\"\(at)\" captures {\(captured)} but the counter has no per; name the end it counts by "
                         + "(per = \"\(captured)\") or, for a counter of the whole export, capture nothing")
             }
-            found.append(
-                CounterDeclaration(
-                    name: name, at: at, counts: counts, per: per, severity: try entries.severity("severity")))
+            var counter = CounterDeclaration(
+                name: name, at: at, counts: counts, per: per, severity: try entries.severity("severity"))
+            if let selfEdges = try entries.string("self") {
+                guard counts == .follows else {
+                    throw fail(
+                        entries.path + ["self"],
+                        "only a counter of follows has self-edges (a user following themself); leave self out")
+                }
+                guard selfEdges == "counted" || selfEdges == "excluded" else {
+                    throw fail(
+                        entries.path + ["self"],
+                        "\"\(selfEdges)\" is not a choice; self takes counted (the app counts a user's follow of "
+                            + "themself) or excluded (the default)")
+                }
+                counter.countsSelf = selfEdges == "counted"
+            }
+            found.append(counter)
         }
 
         return found

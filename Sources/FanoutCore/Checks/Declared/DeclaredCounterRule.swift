@@ -18,9 +18,17 @@ struct DeclaredCounterRule: CounterRule {
                 \(declaration.counts.noun) and updating the counter are separate steps; when one of them fails, or \
                 two clients race without a transaction, the counter drifts. The \(declaration.counts.rawValue) are \
                 the source of truth: the fix sets the counter to their number. What the repair deletes (a \
-                \(declaration.counts.noun) whose ends do not exist, a repeated one) is not counted. The finding's \
-                delta is stored minus counted.
+                \(declaration.counts.noun) whose ends do not exist, a repeated one) is not counted\(Self.selfFollows(declaration)). \
+                The finding's delta is stored minus counted.
                 """)
+    }
+
+    /// What a follows counter does with a user's follow of themself, for its explanation.
+    static func selfFollows(_ declaration: CounterDeclaration) -> String {
+        guard declaration.counts == .follows else { return "" }
+        return declaration.countsSelf
+            ? "; a user's follow of themself is counted, as the schema says the app counts it (self = \"counted\")"
+            : ", nor is a user's follow of themself (declare self = \"counted\" if the app counts it)"
     }
 
     /// "posts of each poster", "likes of each post", "users".
@@ -40,7 +48,8 @@ struct DeclaredCounterRule: CounterRule {
     func eachReading(in context: CheckContext, _ body: (CounterReading) -> Void) {
         let dataset = context.dataset, s = set(dataset), rows = dataset.declared[s], spec = dataset.rowSets.sets[s]
         guard rows.count > 0 else { return }
-        let count = RelationFacts(context: context).counter(declaration.counts, per: declaration.per)
+        let count = RelationFacts(context: context, keepsSelfFollows: declaration.countsSelf).counter(
+            declaration.counts, per: declaration.per)
         for row in 0..<rows.count where rows.values[row].isPresent {
             let group = spec.a.map { rows.key(row, $0) } ?? noKey
             body(CounterReading(subject: row, stored: rows.values[row], counted: count(group), group: group))
@@ -114,7 +123,7 @@ struct DeclaredCounterRule: CounterRule {
 
     func sql(_ q: SQLContext) -> String {
         let spec = q.rowSet(rowsOf: declaration.name)
-        let facts = q.keptFacts(declaration.counts, per: declaration.per)
+        let facts = q.keptFacts(declaration.counts, per: declaration.per, keepsSelfFollows: declaration.countsSelf)
         let group = declaration.per.map { declaration.countsRecords ? "f.grp" : "f.\($0)" }
         let counts =
             "counts AS (\n  SELECT \(group ?? "NULL") AS grp, count(*) AS n FROM kept f\(group.map { " GROUP BY \($0)" } ?? "")\n)"

@@ -26,6 +26,9 @@ struct RelationFact {
 /// derived ones.
 struct RelationFacts {
     let context: CheckContext
+    /// Whether a user's follow of themself is kept: as the app's counter counts it (`self = "counted"`), though the
+    /// repair deletes it (`follow-self`).
+    var keepsSelfFollows = false
 
     private var dataset: Dataset { context.dataset }
     private var derived: DerivedData { context.derived }
@@ -105,7 +108,7 @@ struct RelationFacts {
         case .users, .posts, .timeline, .flags: true
         case .records: fact.a != noKey
         case .likes: userExists(fact.b) && postExists(fact.a)
-        case .follows: fact.a != fact.b && userExists(fact.a) && userExists(fact.b)
+        case .follows: (keepsSelfFollows || fact.a != fact.b) && userExists(fact.a) && userExists(fact.b)
         case .comments: postExists(fact.a) && userExists(fact.c)
         }
     }

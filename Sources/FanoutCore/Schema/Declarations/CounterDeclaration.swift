@@ -11,6 +11,9 @@ public struct CounterDeclaration: Sendable, Equatable {
     public var per: String?
     /// The severity unless configured otherwise; nil for the kind's default.
     public var severity: Severity?
+    /// Whether a follows counter counts a user's follow of themself (`self = "counted"`), as apps whose counter is
+    /// incremented on every follow do; by default it does not, as the repair deletes self-follows.
+    public var countsSelf = false
 
     public init(name: String, at: PathPattern, counts: DeclaredRelation, per: String?, severity: Severity? = nil) {
         self.name = name

@@ -13,7 +13,7 @@ enum IndexValues {
                 profileHref: PageDeclarations.profiles.path.path(name: name, page: 1),
                 postCount: CountText.grouped(derived.ownPosts[u].count),
                 timelineCount: CountText.grouped(derived.timelines[u].count),
-                followerCount: CountText.grouped(derived.followers[u].count),
+                followerCount: CountText.grouped(derived.followers[u].count { $0 != Int32(u) }),
                 followingCount: CountText.grouped(derived.followedKeys[u].count { $0 != key }),
                 root: root)
         }

@@ -9,13 +9,17 @@ enum ProfileValues {
         let following = derived.followedKeys[u].filter { $0 != user.key }
             .map { views.person($0) }
             .sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }
+        // A user's follow of themself is no follow to the audit (`follow-self`; the repair deletes it), so the lists
+        // leave it out and the page says it is there.
+        let followers = derived.followers[u].filter { $0 != Int32(u) }
         var values: [String: Any] = [
             "username": views.username(u), "uid": dataset.key(user.key),
             "viewerName": views.username(u),
             "posts": try r.postItems(derived.ownPosts[u], page: job.page, viewer: u),
             "postCount": CountText.grouped(derived.ownPosts[u].count),
-            "followers": derived.followers[u].map { views.person(dataset.users[Int($0)].key) },
-            "followerCount": CountText.grouped(derived.followers[u].count),
+            "followers": followers.map { views.person(dataset.users[Int($0)].key) },
+            "followerCount": CountText.grouped(followers.count),
+            "followsThemself": followers.count < derived.followers[u].count,
             "following": following, "followingCount": CountText.grouped(following.count),
         ]
         if let name = user.name { values["name"] = name }
@@ -36,6 +40,7 @@ enum ProfileValues {
         hasher.combine(optional: user.name)
         r.feedPosts(derived.ownPosts[u], page: job.page, viewer: u, into: &hasher)
         hasher.combine(derived.followers[u].count)
+        hasher.combine(derived.followers[u].contains(Int32(u)))
         for follower in derived.followers[u] { hasher.combine(r.inputs.person(dataset.users[Int(follower)].key)) }
         let following = derived.followedKeys[u].filter { $0 != user.key }
         hasher.combine(following.count)
@@ -51,5 +56,6 @@ enum ProfileValues {
             TemplateVariables.postItems, .init("postCount", "the user's posts in all"),
             .init("followers", "who follows the user", TemplateVariables.person), .init("followerCount", "how many"),
             .init("following", "whom the user follows", TemplateVariables.person), .init("followingCount", "how many"),
+            .init("followsThemself", "whether the export has the user following themself, which neither list shows"),
         ] + TemplateVariables.postPagination
 }
