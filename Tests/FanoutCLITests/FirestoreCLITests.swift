@@ -129,6 +129,35 @@ import Testing
         #expect(try !cli.read("site/index.html").contains("undated"))
     }
 
+    /// Exquisite Corpse keeps its drawings as records of their own, counts their likedBy subcollection in `likes`,
+    /// and names a subcollection like a field (`pseudonym: "martin"` beside `pseudonym/martin`): its README counts
+    /// the counter off by one, one pseudonym document with an empty uid copy, and a section whose uid and username
+    /// copies are empty; the other section lacks both copies.
+    @Test(
+        .enabled(if: names.contains("exquisite-corpse"), "needs ../shared/testdata/exports/firestore/exquisite-corpse"))
+    func exquisiteCorpsesRecordsAndSubcollectionsNamedLikeFieldsAreChecked() throws {
+        let cli = try CLI()
+        let schema = Self.schemas.appendingPathComponent("exquisite-corpse.toml").path
+        let result = try cli.run("check", Self.export("exquisite-corpse"), "--schema", schema, "--format", "json")
+        #expect(result.code == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("matched nothing"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]]).map {
+            "\($0["rule"]!) \(($0["paths"] as! [String])[0]) \($0["actual"].map { "\($0)" } ?? "-")"
+        }
+        #expect(
+            findings.sorted() == [
+                "corpse-likes corpses/Temyry2Q5aX3diC8zdw0/likes 0",
+                "pseudonym-uid users/6xDuMjdssOEeuhZOn6monREAJL4g/pseudonym/test/uid ",
+                "section-uid users/IVgNRDnvg8sdpIf9koYWgwRTKqLT/sections/nBftvqmQHR0XmoIyCJRd/uid ",
+                "section-uid users/s2iA6o81MgbfnjLXITZejHxxfDNm/sections/T3Ou6urLiIxCVU6lVfrd/uid <null>",
+                "section-username users/IVgNRDnvg8sdpIf9koYWgwRTKqLT/sections/nBftvqmQHR0XmoIyCJRd/username ",
+                "section-username users/s2iA6o81MgbfnjLXITZejHxxfDNm/sections/T3Ou6urLiIxCVU6lVfrd/username <null>",
+            ], "\(findings)")
+        // The field beside the subcollection is still the user's username.
+        #expect(!result.stdout.contains("{…}"))
+    }
+
     /// murrit names posts and comments by an `id` field (`pos_…`, `com_…`) and lists each user's posts by those
     /// ids in an array: its README counts no drift, and a list that loses a post or gains another's is found.
     @Test(.enabled(if: names.contains("murrit"), "needs ../shared/testdata/exports/firestore/murrit"))

@@ -425,7 +425,14 @@ struct TreeWalker<Sink: FactSink> {
             try reader.beginObject()
             while let key = try reader.nextKey() {
                 if let field = fields.child(root, key) {
-                    try readField(field)
+                    // A Firestore document may have a subcollection named as one of its fields (`pseudonym: "ada"`
+                    // beside `pseudonym/{name}`): its tree holds the key twice, the field first, so a second
+                    // object under a key already read is the subcollection.
+                    if patterns.child(node, key) != nil, fieldWasRead(field), try reader.peekKind() == .object {
+                        try dispatch(node, key)
+                    } else {
+                        try readField(field)
+                    }
                 } else if !own.isEmpty, key.elementsEqual(".value".utf8) {
                     // A value with a priority (`{".value": 3, ".priority": 1}`), as a declared row keeps it.
                     let value = try readScalar(unwrap: false)
@@ -471,6 +478,12 @@ struct TreeWalker<Sink: FactSink> {
     /// The key a Firestore export's tree holds in a document that does not exist (``DocumentJSON``): no
     /// Realtime Database key can start with ".", and the walker skips such keys everywhere else.
     static var absentKey: String.UTF8View { ".absent".utf8 }
+
+    /// Whether the leaf field `node` of ``fields`` has a value already in the entity being read.
+    private func fieldWasRead(_ node: Int) -> Bool {
+        guard fields.nodes[node].childCount == 0 else { return false }
+        return fields.first(node).contains { if case .missing = values[$0] { false } else { true } }
+    }
 
     /// Reads the value of the field whose node is `node` in ``fields``.
     private mutating func readField(_ node: Int) throws(JSONSyntaxError) {
