@@ -150,9 +150,9 @@ $(SQL_VENV)/pyarrow: $(SQL_VENV)/ready
 	touch $@
 # The consumers of the formats Fanout writes for CI and feed readers, which the Swift tests drive
 # (Tests/FanoutCLITests/ConsumerPython.swift): jsonschema with its format checkers (GitLab Code Quality, JSON Feed),
-# feedparser (JSON Feed as feed readers parse it) and pre-commit (the hook of .pre-commit-hooks.yaml)
+# feedparser-rs (JSON Feed as feed readers parse it) and pre-commit (the hook of .pre-commit-hooks.yaml)
 $(SQL_VENV)/consumers: $(SQL_VENV)/ready
-	$(SQL_VENV)/bin/pip install --quiet 'jsonschema[format-nongpl]==4.26.0' 'feedparser==6.0.14' 'pre-commit==4.7.0'
+	$(SQL_VENV)/bin/pip install --quiet 'jsonschema[format-nongpl]==4.26.0' 'feedparser-rs==0.7.1' 'pre-commit==4.7.0'
 	touch $@
 sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow $(SQL_VENV)/consumers
 

@@ -186,7 +186,8 @@ struct SiteResponder: HTTPResponder {
         case "md": "text/markdown; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"
-        case "json": "application/json; charset=utf-8"
+        case "json":
+            path.hasSuffix("feed.json") ? "application/feed+json; charset=utf-8" : "application/json; charset=utf-8"
         case "svg": "image/svg+xml"
         case "xml":
             path.hasSuffix("feed.xml") ? "application/atom+xml; charset=utf-8" : "application/xml; charset=utf-8"

@@ -2,8 +2,9 @@ import FanoutTestSupport
 import Foundation
 
 /// The Python whose packages read Fanout's outputs as their consumers do: `jsonschema` (GitLab Code Quality, JSON
-/// Feed), `feedparser` (JSON Feed) and `pre-commit` (the hook). `make sql-deps` installs them in .build/sql-venv
-/// beside the SQL engines, so that `make test` has them on a fresh machine; `FANOUT_SQL_PYTHON` names another Python.
+/// Feed), `feedparser_rs` (JSON Feed, as a feed reader parses it) and `pre-commit` (the hook). `make sql-deps`
+/// installs them in .build/sql-venv beside the SQL engines, so that `make test` has them on a fresh machine;
+/// `FANOUT_SQL_PYTHON` names another Python.
 enum ConsumerPython {
     static let path =
         ProcessInfo.processInfo.environment["FANOUT_SQL_PYTHON"]

@@ -20,16 +20,16 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     private let inputs: PageInputCache
     /// The index's rows as its pages rendered them, kept in the same store (``FragmentCache``).
     let fragments: FragmentCache
-    /// The input hashes of `post-card` and `post-card.md`, with the renderer's, and of a feed entry (the renderer,
-    /// the base URL): part of every kept text's key.
-    private let templateKeys: (html: UInt64, markdown: UInt64, feed: UInt64)
-    /// By kept text (``keptPerPost`` a post: the HTML card at `3 p`, the Markdown one at `3 p + 1`, the feed entry
-    /// at `3 p + 2`), once made when ``store`` is kept: its key, and the store's record when it was read from there
+    /// The input hashes of `post-card` and `post-card.md`, with the renderer's, and of an Atom feed entry and a JSON
+    /// Feed item (the renderer, the base URL): part of every kept text's key.
+    private let templateKeys: (html: UInt64, markdown: UInt64, feed: UInt64, jsonFeed: UInt64)
+    /// By kept text (``keptPerPost`` a post: the HTML card at `4 p`, the Markdown one at `4 p + 1`, the Atom feed
+    /// entry at `4 p + 2`, the JSON Feed item at `4 p + 3`), once made when ``store`` is kept: its key, and the store's record when it was read from there
     /// rather than rendered.
     private let cardKeys: UnsafeMutableBufferPointer<UInt64>
     private let stored: UnsafeMutableBufferPointer<CardStore.Record?>
-    /// Four slots per post, each a text's UTF-8 bytes: the HTML card at `4 p`, the Markdown one at `4 p + 1`, the key
-    /// at `4 p + 2`, the feed entry at `4 p + 3`; empty until made, and never changed once made. Bytes, not strings:
+    /// Five slots per post, each a text's UTF-8 bytes: the HTML card at `5 p`, the Markdown one at `5 p + 1`, the key
+    /// at `5 p + 2`, the Atom feed entry at `5 p + 3`, the JSON Feed item at `5 p + 4`; empty until made, and never changed once made. Bytes, not strings:
     /// a timeline page inserts fifty cards, and a string's reference count is a write to memory both render threads
     /// share. A text read from the store is its bytes in the store's mapped pack (verified against its hash once);
     /// any other is a copy the cache owns (``owned``) and frees with itself.
@@ -43,10 +43,11 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     /// one block rather than lock objects in an array, which every use would retain and release.
     private let locks: UnsafeMutablePointer<Mutex<Void>>
     private static let lockCount = 64
-    private static let slotsPerPost = 4
-    private static let keptPerPost = 3
-    /// The slot of each kept text of a post (HTML card, Markdown card, feed entry), from the post's first.
-    private static let keptSlots = [0, 1, 3]
+    private static let slotsPerPost = 5
+    private static let keptPerPost = 4
+    /// The slot of each kept text of a post (HTML card, Markdown card, Atom feed entry, JSON Feed item), from the
+    /// post's first.
+    private static let keptSlots = [0, 1, 3, 4]
 
     /// An empty cache for `views`' posts, or for none when `used` is false (a build without user pages).
     /// Fails when a card template is missing, so that rendering cannot.
@@ -72,12 +73,17 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
             hasher.combine(Self.root)
             return hasher.finalize()
         }
-        var feed = StableHasher()
-        feed.combine(RendererIdentity.hash)
-        feed.combine("feed entry")
-        feed.combine(optional: baseURL)
-        feed.combine(Self.root)
-        templateKeys = (templateKey("post-card"), templateKey("post-card.md"), feed.finalize())
+        func feedKey(_ name: String) -> UInt64 {
+            var hasher = StableHasher()
+            hasher.combine(RendererIdentity.hash)
+            hasher.combine(name)
+            hasher.combine(optional: baseURL)
+            hasher.combine(Self.root)
+            return hasher.finalize()
+        }
+        templateKeys = (
+            templateKey("post-card"), templateKey("post-card.md"), feedKey("feed entry"), feedKey("json feed item")
+        )
         texts = .allocate(capacity: used ? Self.slotsPerPost * views.dataset.posts.count : 0)
         texts.initialize(repeating: UnsafeRawBufferPointer(start: nil, count: 0))
         owned = .allocate(capacity: texts.count)
@@ -125,6 +131,13 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
         out.append(contentsOf: kept(p, 2, make))
     }
 
+    /// Post `p`'s item in a JSON Feed two folders deep (`users/<uid>/feed.json`), appended to `out`, kept as an Atom
+    /// feed's entry is, since the same post is an item of every follower's feed.
+    func appendJSONFeedItem(_ p: Int, to out: inout [UInt8], _ make: () -> String) {
+        guard !texts.isEmpty else { return out.append(contentsOf: make().utf8) }
+        out.append(contentsOf: kept(p, 3, make))
+    }
+
     /// Prepares the look-ups of the kept cards of `posts` (their HTML and Markdown cards) that this build has not
     /// made yet in the previous build's store (``CardStore/prefetch(_:)``): what a page listing them is about to read.
     func prefetch(_ posts: some Sequence<Int>) {
@@ -163,7 +176,12 @@ final class CardCache: @unchecked Sendable {  // a slot is written once, under i
     /// what the kind's texts are made with.
     private func keptKey(_ p: Int, _ kind: Int) -> UInt64 {
         var hasher = StableHasher()
-        hasher.combine(kind == 0 ? templateKeys.html : kind == 1 ? templateKeys.markdown : templateKeys.feed)
+        switch kind {
+        case 0: hasher.combine(templateKeys.html)
+        case 1: hasher.combine(templateKeys.markdown)
+        case 2: hasher.combine(templateKeys.feed)
+        default: hasher.combine(templateKeys.jsonFeed)
+        }
         hasher.combine(inputs.card(p))
         return hasher.finalize()
     }
@@ -241,8 +259,8 @@ extension CardCache {
         for card in 0..<cardKeys.count {
             let (p, kind) = (card / Self.keptPerPost, card % Self.keptPerPost)
             let slot = slotOf(card)
-            // Feed entries are not cards: `-v`'s counts are of cards alone.
-            let isCard = kind != 2
+            // Feed entries and items are not cards: `-v`'s counts are of cards alone.
+            let isCard = kind < 2
             if made[slot].load(ordering: .acquiring) {
                 if let record = stored[card] {
                     contents.kept.append(record)

@@ -43,7 +43,8 @@ enum BuiltinTemplates {
 {{#inlineStyle}}<style>
 {{{inlineStyle}}}
 </style>{{/inlineStyle}}{{^inlineStyle}}<link rel="stylesheet" href="{{root}}style.css">{{/inlineStyle}}
-{{#feedHref}}<link rel="alternate" type="application/atom+xml" title="{{title}}" href="{{feedHref}}">{{/feedHref}}
+{{#feedHref}}<link rel="alternate" type="application/atom+xml" title="{{title}}" href="{{feedHref}}">{{/feedHref}}{{#jsonFeedHref}}
+<link rel="alternate" type="application/feed+json" title="{{title}}" href="{{jsonFeedHref}}">{{/jsonFeedHref}}
 </head>
 <body>
 <header class="site-header">
@@ -191,6 +192,7 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 <section aria-labelledby="following-heading">
 <h2 id="following-heading">Following ({{followingCount}})</h2>
 <ul class="people">{{#following}}<li>{{#href}}<a href="{{root}}{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}} (unknown user){{/href}}</li>{{/following}}</ul>
+{{#followsThemself}}<p class="meta">{{username}} also follows themself in the export, which Fanout counts as no follow (<code>follow-self</code>).</p>{{/followsThemself}}
 </section>
 {{/body}}
 {{/layout}}
@@ -590,7 +592,7 @@ This timeline is empty.
 {{<layout}}
 {{$body}}
 <h1>{{username}}’s timeline</h1>
-<p class="meta">{{postsText}}, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a></p>
+<p class="meta">{{postsText}}, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a> · <a href="{{jsonFeedHref}}" type="application/feed+json">JSON Feed</a></p>
 <section class="timeline" aria-label="Timeline">
 {{>post-list}}
 {{^posts}}<p class="empty">This timeline is empty.</p>{{/posts}}

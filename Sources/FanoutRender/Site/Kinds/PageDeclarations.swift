@@ -8,7 +8,7 @@
 enum PageDeclarations {
     static let all: [PageDeclaration] = [
         index, searchJSON, searchScript, timelines, timelineMarkdown, profiles, liked, likedMarkdown, posts, report,
-        reportMarkdown, reportJSON, content, feeds, assets,
+        reportMarkdown, reportJSON, content, feeds, jsonFeeds, assets,
     ]
 
     static let index = PageDeclaration(
@@ -87,6 +87,11 @@ enum PageDeclarations {
         "feed.xml", kind: .feeds, subject: .user, path: PagePath("users/{user}/feed.xml"),
         body: .made { r, job, path in FeedValues.feed(r, job, path: path) }, inputKey: FeedValues.inputKey)
 
+    /// The JSON Feed beside each Atom feed, of the same kind (`--pages feeds` builds both) and from the same inputs.
+    static let jsonFeeds = PageDeclaration(
+        "feed.json", kind: .feeds, subject: .user, path: PagePath("users/{user}/feed.json"),
+        body: .made { r, job, path in JSONFeedValues.feed(r, job, path: path) }, inputKey: FeedValues.inputKey)
+
     /// The files of the templates that are not templates, copied as they are whatever pages are chosen; an HTML
     /// file among them is a page of the site like any other.
     static let assets = PageDeclaration(
@@ -119,6 +124,6 @@ extension PageKind {
     public static let report = PageKind("report")
     /// The pages of `Content/`.
     public static let pages = PageKind("pages")
-    /// `users/<uid>/feed.xml`, an Atom feed per timeline.
+    /// `users/<uid>/feed.xml` and `feed.json`: an Atom feed and a JSON Feed per timeline.
     public static let feeds = PageKind("feeds")
 }

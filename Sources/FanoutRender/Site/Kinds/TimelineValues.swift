@@ -11,6 +11,7 @@ enum TimelineValues {
         var values = try r.userPostListValues(u, list: timeline, job: job, twin: PageDeclarations.timelineMarkdown.path)
         values["timelineUID"] = r.dataset.key(r.dataset.users[u].key)
         values["feedHref"] = PageDeclarations.feeds.path.file(page: 1)
+        values["jsonFeedHref"] = PageDeclarations.jsonFeeds.path.file(page: 1)
         let title = "\(r.views.username(u))’s timeline" + r.pageSuffix(job.page, count: timeline.count)
         return r.views.page(path, title: title, values)
     }
@@ -27,5 +28,6 @@ enum TimelineValues {
             TemplateVariables.postItems, .init("postCount", "the posts on the whole timeline"),
             .init("postsText", "`1 post`, `12 posts`"),
             .init("markdownHref", "this page's Markdown twin"), .init("feedHref", "the timeline's Atom feed"),
+            .init("jsonFeedHref", "the timeline's JSON Feed"),
         ] + TemplateVariables.postPagination
 }
