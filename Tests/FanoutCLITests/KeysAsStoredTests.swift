@@ -130,6 +130,23 @@ import Testing
         #expect(posts["4"]?["time"] as? Double == 1_672_902_000, "\(posts["4"] ?? [:])")
     }
 
+    /// A date that does not fit the format is a `post-field` finding that quotes it and says the format, in check
+    /// and in the SQL the engines run.
+    @Test func aDateThatDoesNotReadIsNamedWithItsValue() throws {
+        let cli = try CLI()
+        try cli.write(Self.export.replacing("\"2023/1/5 8:00:00\"", with: "\"5 Jan 2023\""), to: "export.json")
+        try cli.write(Self.schema, to: "numbered.toml")
+        let problem = try #require(try check(cli).first { $0["rule"] as? String == "post-field" })
+        #expect((problem["paths"] as? [String]) == ["posts/post4/date"])
+        #expect(
+            problem["message"] as? String
+                == "posts/post4/date is a string \"5 Jan 2023\", expected a string in the format %Y/%m/%d %H:%M:%S",
+            "\(problem)")
+        let tables = try cli.run("tables", "export.json", "--schema", "numbered.toml", "--out", "tables")
+        #expect(tables.code == 0, "\(tables.stderr)")
+        #expect(try cli.read("tables/posts/part-00000.ndjson").contains("string \\\"5 Jan 2023\\\""))
+    }
+
     @Test func aFormatWithAnUnknownDirectiveIsAUsageError() throws {
         let cli = try CLI()
         try cli.write(Self.export, to: "export.json")

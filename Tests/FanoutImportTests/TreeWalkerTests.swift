@@ -61,7 +61,7 @@ func load(_ json: String, schema: Schema = Presets.makestagram) throws -> Datase
                                        "like_count": "3", "poster": {"uid": "u1"}}}}}
             """)
         let problems = Dictionary(uniqueKeysWithValues: d.fieldProblems.map { ($0.path, $0.actual) })
-        #expect(problems["posts/u1/-Kx/created_at"] == "string")
+        #expect(problems["posts/u1/-Kx/created_at"] == "string \"yesterday\"")
         #expect(problems["posts/u1/-Kx/like_count"] == "string")
         #expect(problems["posts/u1/-Kx/poster/username"] == "missing")
         #expect(problems.count == 3)

@@ -29,6 +29,15 @@ enum FieldValue {
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
 
+    /// A string or number as a message quotes it (`"yesterday"`, `1.7e12`), long strings cut; nil for other values.
+    var quoted: String? {
+        switch self {
+        case .string(let s): JSONWriter.quoted(s.count > 60 ? String(s.prefix(57)) + "…" : s)
+        case .number(let n): n.int64.map(String.init) ?? "\(n.double)"
+        default: nil
+        }
+    }
+
     /// The key this value names: a key read as one, a string handed to `sink` now, or an integer as its decimal
     /// text, so that `postID: 4` and `"4"` name one key (apps number records with integers as often as with strings).
     func key(in sink: inout some FactSink) -> KeyID? {

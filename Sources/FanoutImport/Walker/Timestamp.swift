@@ -33,6 +33,18 @@ enum Timestamp {
     static func typeName(_ unit: TimeField.Unit?) -> String {
         unit == .iso8601 || unit == .formatted ? "string" : "number"
     }
+
+    /// What a date in `field` must be, as `post-field` says it: "string in the format %Y/%m/%d", "number of
+    /// milliseconds since 1970".
+    static func described(_ field: TimeField?) -> String {
+        switch field?.unit {
+        case .iso8601?: "string in ISO 8601 (2023-12-21T15:39:16Z)"
+        case .formatted?: "string in the format \(field?.format ?? "")"
+        case .milliseconds?: "number of milliseconds since 1970"
+        case .microseconds?: "number of microseconds since 1970"
+        case .seconds?, nil: "number of seconds since 1970"
+        }
+    }
 }
 
 /// A reader of ISO 8601 timestamps: `2017-03-21T18:02:36.786Z` as Parse writes them, offsets allowed, and with

@@ -692,8 +692,14 @@ struct TreeWalker<Sink: FactSink> {
                     || (check.role == .createdAt && post.createdAt == nil)
             }
             if wrongType {
-                let actual = found.typeName == check.expected ? "malformed \(check.expected)" : found.typeName
-                sink.fieldProblem(post, field: check.path, expected: check.expected, actual: actual)
+                var expected = check.expected
+                var actual = found.typeName == check.expected ? "malformed \(check.expected)" : found.typeName
+                // A date that does not read is named with its value and the form it should have.
+                if check.role == .createdAt, let value = found.quoted {
+                    expected = Timestamp.described(schema.posts?.createdAt)
+                    actual = "\(found.typeName) \(value)"
+                }
+                sink.fieldProblem(post, field: check.path, expected: expected, actual: actual)
             }
         }
         sink.post(post, position: position)
