@@ -164,7 +164,7 @@ public enum ExportLoader {
         try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(
             source: bytes.source,
             found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"),
-            warn: warn)
+            nearest: { pattern in NearestKeys.stop(of: pattern, in: bytes.buffer)?.described(pattern) }, warn: warn)
         return walker.sink
     }
 

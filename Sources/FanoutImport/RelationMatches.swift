@@ -41,8 +41,10 @@ struct RelationMatches {
     /// Fails when `users` matched nothing while other relations matched something: every user the export names
     /// would be unknown, and the report would be one finding per post, like and follow. Reports the other
     /// relations that matched nothing through `warn`. `found` says what the export has instead (its top-level
-    /// keys); `source` names the export.
-    func check(source: String, found: String, warn: ((String) -> Void)?) throws(InputError) {
+    /// keys), unless `nearest` says where a pattern stops matching (``NearestKeys``); `source` names the export.
+    func check(
+        source: String, found: String, nearest: ((PathPattern) -> String?)? = nil, warn: ((String) -> Void)?
+    ) throws(InputError) {
         let unmatched = self.unmatched
         if unmatched.contains(.users), counts.contains(where: { $0 > 0 }) {
             throw InputError.layout(
@@ -50,10 +52,14 @@ struct RelationMatches {
                 message: "\(described(.users)) matched nothing, so every user the export names would be unknown; "
                     + "\(found). Check the schema's users path (see `fanout schemas show \(Presets.names[0])`)")
         }
-        for relation in unmatched { warn?("\(source): \(described(relation)) matched nothing; \(found)") }
+        guard let warn else { return }
+        for relation in unmatched {
+            let instead = relation.pattern(in: schema).flatMap { nearest?($0) } ?? found
+            warn("\(source): \(described(relation)) matched nothing; \(instead)")
+        }
         for (set, count) in zip(RowSets(schema).sets, declaredCounts)
         where count == 0 && set.role != .originals && !(set.role == .records && set.name.contains(".")) {
-            warn?("\(source): \(described(set)) matched nothing; \(found)")
+            warn("\(source): \(described(set)) matched nothing; \(nearest?(set.pattern) ?? found)")
         }
     }
 }

@@ -42,8 +42,24 @@ import Testing
         #expect(result.code == 1, "the check runs: \(result.stderr)")
         #expect(
             result.stderr
-                == "warning: \(Self.demo): [likes] path \"likes/{post}/{user}\" matched nothing; \(Self.demoKeys)\n",
+                == "warning: \(Self.demo): [likes] path \"likes/{post}/{user}\" matched nothing; the export has no "
+                + "top-level key \"likes\"; \(Self.demoKeys.replacing("the export's", with: "its"))\n",
             "\(result.stderr)")
+        // A path that stops deeper names the node where it stops and the keys there, with the nearest one.
+        try cli.write(
+            preset.replacingOccurrences(of: "postLikes/{post}/{user}", with: "postLikes/{post}/likers/{user}"),
+            to: "deeper.toml")
+        let deeper = try cli.run("check", Self.demo, "--schema", "deeper.toml", "--format", "json").stderr
+        #expect(
+            deeper.contains(
+                "[likes] path \"postLikes/{post}/likers/{user}\" matched nothing; \"postLikes/{post}\" reaches \"postLikes/"
+            ),
+            "\(deeper)")
+        #expect(deeper.hasSuffix(", but no key \"likers\"\n"), "\(deeper)")
+        try cli.write(
+            preset.replacingOccurrences(of: "postLikes/{post}/{user}", with: "postLike/{post}/{user}"), to: "near.toml")
+        let near = try cli.run("check", Self.demo, "--schema", "near.toml", "--format", "json").stderr
+        #expect(near.contains("no top-level key \"postLike\" (did you mean \"postLikes\"?)"), "\(near)")
         // The demo read with its own preset warns about nothing.
         #expect(try cli.run("check", Self.demo, "--format", "json").stderr.isEmpty)
     }
