@@ -192,7 +192,9 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 <section aria-labelledby="following-heading">
 <h2 id="following-heading">Following ({{followingCount}})</h2>
 <ul class="people">{{#following}}<li>{{#href}}<a href="{{root}}{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}} (unknown user){{/href}}</li>{{/following}}</ul>
-{{#followsThemself}}<p class="meta">{{username}} also follows themself in the export, which Fanout counts as no follow (<code>follow-self</code>).</p>{{/followsThemself}}
+{{#followsThemself}}
+<p class="meta">{{username}} also follows themself in the export, which Fanout counts as no follow (<code>follow-self</code>).</p>
+{{/followsThemself}}
 </section>
 {{/body}}
 {{/layout}}
