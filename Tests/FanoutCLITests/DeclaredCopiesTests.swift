@@ -92,12 +92,57 @@ import Testing
         for (layout, value) in [("chirp", "cyd@example.com"), ("forum", "\"Introductions\"")] where name == layout {
             #expect(try cli.read("repaired.json").contains(value), "the repair deleted the only copies of \(value)")
         }
+        // The declared kinds' fixes lose nothing: what they delete, and what copies and mirrors write, the export
+        // holds elsewhere too (counters write the counted numbers).
+        // (References the schema marks deletable delete their rows by the user's choice.)
+        var kinds: [String: String] = [:]
+        for rule in (drifted.report["summary"] as! [String: Any])["declared_rules"] as! [[String: Any]] {
+            let explanation = rule["explanation"] as! String
+            let kind = explanation.split(separator: "[[").dropFirst().first?.split(separator: "]]").first
+            if !explanation.contains("marks the referring rows deletable") {
+                kinds[rule["id"] as! String] = kind.map(String.init)
+            }
+        }
+        let before = try JSONTree(cli.read("drifted.json"))
+        for finding in drifted.findings where kinds[finding["rule"] as! String] != nil {
+            for (path, value) in finding["fix"] as! [String: Any] {
+                let elsewhere = Self.values(in: before.root, outside: path)
+                if value is NSNull {
+                    for lost in Self.values(in: before[path], outside: nil) where !elsewhere.contains(lost) {
+                        Issue.record("\(name): \(finding["rule"]!)'s fix deletes \(path), the only place of \(lost)")
+                    }
+                } else if kinds[finding["rule"] as! String] != "counters", !(value is [String: Any]) {
+                    #expect(
+                        elsewhere.contains("\(value)") || value as? Bool == true,
+                        "\(name): \(finding["rule"]!) writes \(value) at \(path), which the export has nowhere else")
+                }
+            }
+        }
         // Fanout's own repaired export is the same data.
         #expect(try check(cli, "out/repaired.json", schema).findings.count == after.findings.count)
         if name != "friendlypix-comments" {
             let missingOriginal = layout.drifts.filter { $0.name == DeclaredFixtures.missingOriginal }
             let unfixed = layout.unfixable + missingOriginal.flatMap { $0.findings.map { $0[0] } }
             #expect(Set(after.findings.map { $0["rule"] as! String }) == Set(unfixed))
+        }
+    }
+
+    /// Every key and scalar in `node` (as text), but those under `outside` (a path from the root).
+    static func values(in node: Any?, outside: String?, at path: String = "") -> Set<String> {
+        if let outside, path == outside { return [] }
+        switch node {
+        case let object as [String: Any]:
+            return object.reduce(into: Set<String>()) { found, member in
+                found.insert(member.key)
+                found.formUnion(
+                    values(in: member.value, outside: outside, at: path.isEmpty ? member.key : "\(path)/\(member.key)"))
+            }
+        case let array as [Any]:
+            return array.enumerated().reduce(into: Set<String>()) { found, element in
+                found.formUnion(values(in: element.element, outside: outside, at: "\(path)/\(element.offset)"))
+            }
+        case nil, is NSNull: return []
+        case let value?: return ["\(value)"]
         }
     }
 
