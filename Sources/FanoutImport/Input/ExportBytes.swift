@@ -50,7 +50,8 @@ package final class ExportBytes: @unchecked Sendable {
         count = bytes.count
         mapped = false
         wasCompressed = false
-        let pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        // malloc, as ``GrowingBuffer`` allocates, so that ``release(_:_:mapped:)`` frees every block one way.
+        guard let pointer = malloc(max(count, 1)) else { fatalError("cannot allocate \(count) bytes") }
         let size = bytes.count
         bytes.withUnsafeBytes { if let from = $0.baseAddress { pointer.copyMemory(from: from, byteCount: size) } }
         base = pointer
@@ -86,15 +87,16 @@ package final class ExportBytes: @unchecked Sendable {
     }
 
     private static func release(_ base: UnsafeMutableRawPointer?, _ count: Int, mapped: Bool) {
-        if mapped, let base { munmap(base, count) } else { base?.deallocate() }
+        if mapped, let base { munmap(base, count) } else if let base { GrowingBuffer.release(base) }
     }
 
-    /// Reads `fd` to its end, into memory or (`spooling`) into a mapped temporary file.
+    /// Reads `fd` to its end, into memory or (`spooling`) into a mapped temporary file; input no export can start
+    /// with (``StreamStart``) is refused at its first bytes, without reading on.
     private static func readAll(fd: Int32, source: String, spooling: Bool) throws(InputError) -> (
         base: UnsafeMutableRawPointer?, count: Int, mapped: Bool
     ) {
         guard spooling else {
-            var buffer = GrowingBuffer(capacity: 1 << 20)
+            var buffer = try GrowingBuffer(capacity: 1 << 20, source: source)
             try readAll(fd: fd, source: source, into: &buffer)
             let (base, count) = buffer.take()
             return (base, count, false)
@@ -108,15 +110,18 @@ package final class ExportBytes: @unchecked Sendable {
     private static func readAll<Output: ByteCollector & ~Copyable>(fd: Int32, source: String, into buffer: inout Output)
         throws(InputError)
     {
+        var start = StreamStart(source: source)
         while true {
             try buffer.reserveSpace()
-            let n = read(fd, buffer.free.start, buffer.free.count)
+            let into = buffer.free.start
+            let n = read(fd, into, buffer.free.count)
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError.unreadable(path: source, reason: lastError())
             }
             buffer.count += n
+            if !start.decided { try start.check(UnsafeRawBufferPointer(start: into, count: n)) }
         }
     }
 

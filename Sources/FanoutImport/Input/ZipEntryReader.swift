@@ -24,6 +24,9 @@ enum ZipEntryReader {
         case unsupportedMethod(UInt16)
         /// The data does not decompress to the stated size and CRC-32.
         case corrupt
+        /// The stated size is past what the compressed size may inflate to (``Deflate/limit(compressed:source:)``),
+        /// or the allowance set in the environment is not a size: the reason.
+        case refused(String)
 
         var message: String {
             switch self {
@@ -31,6 +34,7 @@ enum ZipEntryReader {
             case .unsupportedMethod(let method):
                 "it uses compression method \(method); Fanout reads stored and deflated files"
             case .corrupt: "its compressed data is damaged (size or CRC-32 do not match)"
+            case .refused(let reason): reason
             }
         }
     }
@@ -132,6 +136,14 @@ enum ZipEntryReader {
             guard data.count == size else { throw .corrupt }
             return Array(data)
         case 8:
+            // The stated size is checked before anything is inflated, and inflating stops one byte past it.
+            let limit: Int
+            do { limit = try Deflate.limit(compressed: data.count, source: "") } catch {
+                throw .refused(error.description)
+            }
+            guard size <= limit else {
+                throw .refused(Deflate.refusalReason(what: "it", compressed: data.count, limit: limit))
+            }
             guard size <= max(data.count, 1) * Deflate.largestRatio else { throw .corrupt }
             return try inflate(data, size: size)
         default:
@@ -142,11 +154,9 @@ enum ZipEntryReader {
     /// Raw deflate `data` inflated into exactly `size` bytes: the stream must end with the data, not before or
     /// after, and not produce more.
     ///
-    /// The output grows as zlib fills it, up to one byte more than stated (so that a stream producing more is
-    /// caught): a damaged size of gigabytes costs nothing until that much is actually inflated.
+    /// The output is reserved at once, one byte more than stated (so that a stream producing more is caught), and
+    /// filled in place: no growth, no copy, and pages zlib never writes cost nothing.
     private static func inflate(_ data: UnsafeRawBufferPointer, size: Int) throws(Failure) -> [UInt8] {
-        let limit = size + 1
-        var output = [UInt8](repeating: 0, count: min(limit, max(1 << 20, data.count * 4)))
         var stream = z_stream()
         // -15: raw deflate, as zip stores it, with a 32 KiB window.
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -156,29 +166,25 @@ enum ZipEntryReader {
         var consumed = 0, produced = 0
         var result = Z_OK
         let input = data.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
-        while result == Z_OK {
-            if produced == output.count {
-                guard output.count < limit else { break }
-                output.append(contentsOf: repeatElement(0, count: min(output.count, limit - output.count)))
-            }
-            // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
-            let feed = min(data.count - consumed, 1 << 30), room = min(output.count - produced, 1 << 30)
-            stream.next_in = input.map { $0 + consumed }
-            stream.avail_in = UInt32(feed)
-            result = output.withUnsafeMutableBufferPointer { out in
-                stream.next_out = out.baseAddress! + produced
+        let output = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            while result == Z_OK, produced <= size {
+                // zlib counts in 32-bit units: feed and drain at most 1 GiB per call.
+                let feed = min(data.count - consumed, 1 << 30), room = min(size + 1 - produced, 1 << 30)
+                stream.next_in = input.map { $0 + consumed }
+                stream.avail_in = UInt32(feed)
+                stream.next_out = buffer.baseAddress! + produced
                 stream.avail_out = UInt32(room)
-                return SystemZlib.inflate(&stream, Z_NO_FLUSH)
+                result = SystemZlib.inflate(&stream, Z_NO_FLUSH)
+                let read = feed - Int(stream.avail_in), wrote = room - Int(stream.avail_out)
+                consumed += read
+                produced += wrote
+                // No progress: the input is used up before the stream ends. (With all input read, zlib may still
+                // hold output for more room; that is progress.)
+                if result == Z_BUF_ERROR || (result == Z_OK && read == 0 && wrote == 0) { break }
             }
-            let read = feed - Int(stream.avail_in), wrote = room - Int(stream.avail_out)
-            consumed += read
-            produced += wrote
-            // No progress: the input is used up before the stream ends. (With all input read, zlib may still
-            // hold output for the next, larger buffer; that is progress.)
-            if result == Z_BUF_ERROR || (result == Z_OK && read == 0 && wrote == 0) { break }
+            initialized = min(produced, size)
         }
         guard result == Z_STREAM_END, consumed == data.count, produced == size else { throw .corrupt }
-        output.removeLast(output.count - size)
         return output
     }
 
