@@ -237,7 +237,11 @@ import Testing
                 cli, "declared-\(layout.name)", export: "\(layout.name).json",
                 schema: DeclaredFixtures.schema(layout, in: cli))
         }
-        let declared = DeclaredFixtures.all.map { "declared-\($0.name)" }
+        // Records keyed by a field, counted in their own nodes, and a collection mirroring the users.
+        try cli.write(RecordsCLITests.export, to: "records.json")
+        try cli.write(RecordsCLITests.schema, to: "records.toml")
+        try Self.prepare(cli, "declared-records", export: "records.json", schema: cli.url("records.toml").path)
+        let declared = DeclaredFixtures.all.map { "declared-\($0.name)" } + ["declared-records"]
         let cases =
             [
                 "demo", "generated-3", "generated-9", "friendlypix", "instaclone", "parse", "sql-edge-export",
@@ -261,6 +265,7 @@ import Testing
         )
         .union(["post-mirror-missing", "comment-unknown-user", "comment-unknown-post"])
         .union(DeclaredFixtures.all.flatMap { $0.drifts.flatMap { $0.findings.map { $0[0] } } })
+        .union(RecordsCLITests.rules)
         #expect(rules == catalog, "rules without a finding in any fixture: \(catalog.subtracting(rules).sorted())")
 
         let pairs = try Self.diffPairs(cli)

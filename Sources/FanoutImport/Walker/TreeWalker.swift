@@ -428,7 +428,7 @@ struct TreeWalker<Sink: FactSink> {
                     // A Firestore document may have a subcollection named as one of its fields (`pseudonym: "ada"`
                     // beside `pseudonym/{name}`): its tree holds the key twice, the field first, so a second
                     // object under a key already read is the subcollection.
-                    if patterns.child(node, key) != nil, fieldWasRead(field), try reader.peekKind() == .object {
+                    if fieldWasRead(field), patterns.child(node, key) != nil, try reader.peekKind() == .object {
                         try dispatch(node, key)
                     } else {
                         try readField(field)

@@ -50,10 +50,33 @@ struct DeclaredCounterRule: CounterRule {
         guard rows.count > 0 else { return }
         let count = RelationFacts(context: context, keepsSelfFollows: declaration.countsSelf).counter(
             declaration.counts, per: declaration.per)
+        let named = keysNamed(in: dataset)
         for row in 0..<rows.count where rows.values[row].isPresent {
-            let group = spec.a.map { rows.key(row, $0) } ?? noKey
+            let stored = spec.a.map { rows.key(row, $0) } ?? noKey
+            let group = named.flatMap { $0[stored] } ?? stored
             body(CounterReading(subject: row, stored: rows.values[row], counted: count(group), group: group))
         }
+    }
+
+    /// For a counter stored in records named by a field (``CounterDeclaration/keyedHolder(in:)``), the key each
+    /// record names by the key it is stored under; nil when the counter's capture is the key itself.
+    private func keysNamed(in dataset: Dataset) -> [KeyID: KeyID]? {
+        guard let holder = declaration.keyedHolder(in: dataset.schema) else { return nil }
+        var named: [KeyID: KeyID] = [:]
+        switch holder {
+        case .users: for user in dataset.users where user.storedKey != noKey { named[user.storedKey] = user.key }
+        case .posts: for post in dataset.posts where post.storedKey != noKey { named[post.storedKey] = post.key }
+        default:
+            guard let s = dataset.rowSets.records(of: holder, by: nil), let name = holder.recordsName,
+                let record = dataset.schema.record(named: name),
+                let capture = dataset.rowSets.sets[s].pattern.captureNames.firstIndex(of: record.keyName)
+            else { return nil }
+            let rows = dataset.declared[s], key = dataset.rowSets.sets[s].a!
+            for row in 0..<rows.count where rows.key(row, key) != noKey {
+                named[rows.key(row, capture)] = rows.key(row, key)
+            }
+        }
+        return named
     }
 
     func path(of reading: CounterReading, in context: CheckContext) -> String {
@@ -121,6 +144,25 @@ struct DeclaredCounterRule: CounterRule {
         }
     }
 
+    /// The counter's rows for SQL, their `a` the key each names: for a counter in records named by a field, the
+    /// key of the record whose node holds it (``keysNamed(in:)``).
+    private func rows(_ spec: RowSet, _ q: SQLContext) -> String {
+        let rows = q.declaredRows(spec)
+        guard let holder = declaration.keyedHolder(in: q.schema) else { return rows }
+        let keys: String
+        switch holder {
+        case .users: keys = "SELECT u.path AS path, u.user AS k FROM \(q.table("users")) u"
+        case .posts: keys = "SELECT p.path AS path, p.post AS k FROM \(q.table("posts")) p"
+        default:
+            let records = RowSets.records(holder, by: nil, in: q.schema)!
+            keys =
+                "SELECT x.path AS path, x.a AS k FROM \(q.table("declared")) x WHERE x.role = 'records' AND x.name = \(q.text(records.name))"
+        }
+        return
+            "(SELECT r.path AS path, r.seq AS seq, coalesce(h.k, r.a) AS a, r.b AS b, r.value AS value FROM \(rows) r "
+            + "LEFT JOIN (\(keys)) h ON h.path = r.path)"
+    }
+
     func sql(_ q: SQLContext) -> String {
         let spec = q.rowSet(rowsOf: declaration.name)
         let facts = q.keptFacts(declaration.counts, per: declaration.per, keepsSelfFollows: declaration.countsSelf)
@@ -141,7 +183,7 @@ struct DeclaredCounterRule: CounterRule {
         let delta = "(\(stored) - \(counted))"
         return q.counterFindings(
             ctes: [facts, counts],
-            from: q.declaredRows(spec) + " d LEFT JOIN counts c ON "
+            from: rows(spec, q) + " d LEFT JOIN counts c ON "
                 + (group == nil ? "TRUE" : "c.grp = d.a"),
             path: path, stored: stored, storedJSON: "d.value", counted: counted,
             where: "d.value IS NOT NULL AND d.value <> 'null'",

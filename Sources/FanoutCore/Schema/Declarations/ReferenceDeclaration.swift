@@ -49,7 +49,7 @@ extension ReferenceDeclaration.Target {
         case .posts: "post"
         case .comments: "comment"
         case .pattern(let pattern): pattern.captureNames.last ?? "record"
-        case .records(_, let keyName): keyName
+        case .records(let name, _): DeclaredRelation.records(name).noun
         }
     }
 
