@@ -52,9 +52,14 @@ struct DeclaredMirrorRule: MirrorRule {
         var source: [Entry] = []
         if let r = recordsSet(dataset) {
             let records = dataset.declared[r], key = dataset.rowSets.sets[r].a!, group = dataset.rowSets.sets[r].b!
+            let parents = parentKeys(in: dataset)
             source.reserveCapacity(records.count)
             for row in 0..<records.count {
-                source.append(Entry(a: records.key(row, group), b: records.key(row, key), index: Int32(row)))
+                let entry = Entry(a: records.key(row, group), b: records.key(row, key), index: Int32(row))
+                // A record naming a parent that does not exist has no entry to check: none is added under
+                // `forums/f-gone` (the reference's finding says the parent is missing).
+                if let parents, entry.a == noKey || !parents[Int(entry.a)] { continue }
+                source.append(entry)
             }
         } else {
             let facts = RelationFacts(context: context)
@@ -76,6 +81,18 @@ struct DeclaredMirrorRule: MirrorRule {
                 && record.pattern.segments.count < declaration.at.segments.count
                 && Array(declaration.at.segments.prefix(record.pattern.segments.count)) == record.pattern.segments
         }
+    }
+
+    /// Which keys name an existing record of ``parentRecords(in:)``, by ``KeyID``; nil when the mirror has no
+    /// parent collection.
+    private func parentKeys(in dataset: Dataset) -> [Bool]? {
+        guard let parent = parentRecords(in: dataset.schema),
+            let p = dataset.rowSets.records(of: .records(parent.name), by: nil)
+        else { return nil }
+        let rows = dataset.declared[p], key = dataset.rowSets.sets[p].a!
+        var exists = [Bool](repeating: false, count: dataset.keys.count)
+        for row in 0..<rows.count where rows.key(row, key) != noKey { exists[Int(rows.key(row, key))] = true }
+        return exists
     }
 
     /// The records a mirror of a collection copies, grouped by the end it pairs them with; nil for a relation.
@@ -135,15 +152,8 @@ struct DeclaredMirrorRule: MirrorRule {
     }
 
     func reportsMissing(_ entry: Entry, in context: CheckContext) -> Bool {
-        if declaration.of.recordsName != nil {
-            guard entry.a != noKey, entry.b != noKey else { return false }
-            // An entry is added only under a record that exists: no fix writes `forums/f-gone/threads/t1`.
-            guard let parent = parentRecords(in: context.dataset.schema),
-                let p = context.dataset.rowSets.records(of: .records(parent.name), by: nil)
-            else { return true }
-            let rows = context.dataset.declared[p], key = context.dataset.rowSets.sets[p].a!
-            return (0..<rows.count).contains { rows.key($0, key) == entry.a }
-        }
+        // Records whose parent does not exist are left out of the source (``parentKeys(in:)``).
+        if declaration.of.recordsName != nil { return entry.a != noKey && entry.b != noKey }
         let facts = RelationFacts(context: context)
         guard facts.isKept(fact(entry, in: context.dataset), of: declaration.of) else { return false }
         // A post whose owner does not exist is `post-unknown-poster`'s.
