@@ -267,7 +267,7 @@ import Testing
         ),
         (
             "[[mirrors]]\nname = \"m\"\nof = \"likes\"\nat = \"l/{user}\"\n",
-            "line 12: mirrors[1].at: \"l/{user}\" does not capture {post}; capture it, or read it from a field of the row (post = \"…\")"
+            "line 12: mirrors[1].at: \"l/{user}\" does not capture {post}; capture it, or read it from a field of the row (post = \"…\", or post = \".\" for rows that are the key itself"
         ),
         (
             "[[references]]\nname = \"r\"\nat = \"pins/{id}\"\nto = \"boards/{board}\"\n",

@@ -99,7 +99,8 @@ extension SchemaFileParser {
                 throw fail(
                     entries.path + ["at"],
                     "\"\(at)\" does not capture {\(end)}; capture it, or read it from a field of the row "
-                        + "(\(end) = \"…\") and capture the row's key as {id}")
+                        + "(\(end) = \"…\", or \(end) = \".\" for rows that are the key itself, as in "
+                        + "users/{uid}/posts/{id}: \"<post key>\") and capture the row's key as {id}")
             }
             if ends[first] != nil && ends[second] != nil && !at.captureNames.contains("id") {
                 throw fail(
