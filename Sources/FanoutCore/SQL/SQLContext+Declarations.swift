@@ -22,7 +22,7 @@ extension SQLContext {
     /// `kept AS (…)`: the facts of `relation` the repair keeps, one row per pair, with a column per end
     /// (`RelationFacts.kept`); for timelines, preceded by `members`.
     func keptFacts(_ relation: DeclaredRelation, per: String? = nil, keepsSelfFollows: Bool = false) -> String {
-        if relation.recordsName != nil || per.map({ !relation.ends.contains($0) }) == true {
+        if relation.countsAsRecords(per: per) {
             return keptRecords(relation, per: per)
         }
         func exists(_ checks: [(Bool, String)]) -> String {
@@ -61,8 +61,7 @@ extension SQLContext {
     private func keptRecords(_ relation: DeclaredRelation, per: String?) -> String {
         let set = RowSets.records(relation, by: per, in: schema)!
         let group = per == nil ? "" : ", x.b AS grp"
-        return
-            "kept AS (\n  SELECT DISTINCT x.a AS record\(group) FROM \(table("declared")) x\n  WHERE x.role = 'records' "
-            + "AND x.name = \(text(set.name)) AND x.a IS NOT NULL\(per == nil ? "" : " AND x.b IS NOT NULL")\n)"
+        return "kept AS (\n  SELECT DISTINCT x.a AS record\(group) FROM \(declaredRows(set)) x\n  WHERE x.a IS NOT NULL"
+            + "\(per == nil ? "" : " AND x.b IS NOT NULL")\n)"
     }
 }

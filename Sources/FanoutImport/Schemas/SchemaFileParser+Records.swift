@@ -30,7 +30,7 @@ extension SchemaFileParser {
             guard let keyName = pattern.captureNames.last else {
                 throw failAtWritten(
                     entries.path + ["path"],
-                    "\"\(pattern)\" captures nothing; capture each record's key, e.g. \"\(name)/{\(Self.singular(name))}\""
+                    "\"\(pattern)\" captures nothing; capture each record's key, e.g. \"\(name)/{\(DeclaredRelation.records(name).noun)}\""
                 )
             }
             let record = RecordRelation(
@@ -46,8 +46,4 @@ extension SchemaFileParser {
         return found
     }
 
-    /// `thread` for `threads`, `category` for `categories`: the capture name a message suggests.
-    static func singular(_ name: String) -> String {
-        DeclaredRelation.records(name).noun
-    }
 }

@@ -155,8 +155,7 @@ struct DeclaredCounterRule: CounterRule {
         case .posts: keys = "SELECT p.path AS path, p.post AS k FROM \(q.table("posts")) p"
         default:
             let records = RowSets.records(holder, by: nil, in: q.schema)!
-            keys =
-                "SELECT x.path AS path, x.a AS k FROM \(q.table("declared")) x WHERE x.role = 'records' AND x.name = \(q.text(records.name))"
+            keys = "SELECT x.path AS path, x.a AS k FROM \(q.declaredRows(records)) x"
         }
         return
             "(SELECT r.path AS path, r.seq AS seq, coalesce(h.k, r.a) AS a, r.b AS b, r.value AS value FROM \(rows) r "

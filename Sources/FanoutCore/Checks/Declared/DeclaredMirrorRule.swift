@@ -219,8 +219,8 @@ struct DeclaredMirrorRule: MirrorRule {
             let records = RowSets.records(declaration.of, by: first, in: q.schema)!
             source = MirrorSide(
                 from:
-                    "(SELECT x.b AS \(first), x.a AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
-                    + "WHERE x.role = 'records' AND x.name = \(q.text(records.name)) AND x.a IS NOT NULL AND x.b IS NOT NULL)",
+                    "(SELECT x.b AS \(first), x.a AS \(second), x.path AS path, x.seq AS seq FROM "
+                    + "\(q.declaredRows(records)) x WHERE x.a IS NOT NULL AND x.b IS NOT NULL)",
                 pattern: records.pattern)
         case .users, .timeline: fatalError("not a mirrored relation")
         }

@@ -136,8 +136,7 @@ struct RelationFacts {
                 : { key in derived.user(key).map { derived.likedPosts[$0].count } ?? 0 }
         }
         let tally =
-            relation.recordsName != nil || per.map({ !relation.ends.contains($0) }) == true
-            ? recordTally(relation, per: per) : self.tally(relation, per: per)
+            relation.countsAsRecords(per: per) ? recordTally(relation, per: per) : self.tally(relation, per: per)
         guard per != nil else { return { _ in tally.total } }
         return { key in key == noKey ? 0 : Int(tally.byKey[Int(key)]) }
     }
@@ -168,14 +167,7 @@ struct RelationFacts {
             var pairs: [Int64] = []
             pairs.reserveCapacity(count(relation))
             each(relation) { if isKept($0, of: relation) { pairs.append($0.pair) } }
-            pairs.sort()
-            var total = 0
-            for (i, pair) in pairs.enumerated() where i == 0 || pairs[i - 1] != pair {
-                total += 1
-                guard let per else { continue }
-                let key = per == first ? KeyID(truncatingIfNeeded: pair >> 32) : KeyID(truncatingIfNeeded: pair)
-                if key != noKey { counts[Int(key)] += 1 }
-            }
+            let total = Self.countDistinct(&pairs, into: &counts, byFirst: per.map { $0 == first })
             return (counts, total)
         }
         let facts = kept(relation)
@@ -200,12 +192,22 @@ struct RelationFacts {
             guard record != noKey, group != noKey else { continue }
             pairs.append(Int64(group) << 32 | Int64(UInt32(bitPattern: record)))
         }
+        let total = Self.countDistinct(&pairs, into: &counts, byFirst: per.map { _ in true })
+        return (counts, total)
+    }
+
+    /// Sorts `pairs` (two keys in one integer, ``RelationFact/pair``) and counts each distinct one once: in all
+    /// (returned) and, unless `byFirst` is nil, for the key of its first or second half in `counts`. Sorting
+    /// integers rather than hashing pairs, as millions of them are counted.
+    private static func countDistinct(_ pairs: inout [Int64], into counts: inout [Int32], byFirst: Bool?) -> Int {
         pairs.sort()
         var total = 0
         for (i, pair) in pairs.enumerated() where i == 0 || pairs[i - 1] != pair {
             total += 1
-            if per != nil { counts[Int(pair >> 32)] += 1 }
+            guard let byFirst else { continue }
+            let key = byFirst ? KeyID(truncatingIfNeeded: pair >> 32) : KeyID(truncatingIfNeeded: pair)
+            if key != noKey { counts[Int(key)] += 1 }
         }
-        return (counts, total)
+        return total
     }
 }

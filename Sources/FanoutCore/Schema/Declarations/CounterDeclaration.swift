@@ -23,9 +23,6 @@ public struct CounterDeclaration: Sendable, Equatable {
         self.severity = severity
     }
 
-    /// Whether the counter counts records read as rows of their own (a collection of `[records.NAME]`, or users,
-    /// posts and comments grouped by a field rather than an end).
-    public var countsRecords: Bool {
-        counts.recordsName != nil || per.map { !counts.ends.contains($0) } ?? false
-    }
+    /// Whether the counter counts records read as rows of their own (``DeclaredRelation/countsAsRecords(per:)``).
+    public var countsRecords: Bool { counts.countsAsRecords(per: per) }
 }

@@ -54,6 +54,12 @@ public enum DeclaredRelation: Sendable, Equatable, Hashable, RawRepresentable {
         return ends.count >= 2 ? (ends[0], ends[1]) : nil
     }
 
+    /// Whether facts of the relation grouped by `per` are counted as records read as rows of their own (a collection
+    /// of `[records.NAME]`, or users, posts and comments grouped by a field rather than an end).
+    public func countsAsRecords(per: String?) -> Bool {
+        recordsName != nil || per.map { !ends.contains($0) } ?? false
+    }
+
     /// Whether the schema places the relation.
     public func isPlaced(in schema: Schema) -> Bool {
         switch self {
