@@ -108,6 +108,9 @@ import Testing
         let endless = try Self.shell(cli, "timeout 60 \"$FANOUT\" check - < /dev/zero")
         Self.expectRefusal(endless, "standard input: ", expected)
         #expect(Date().timeIntervalSince(start) < 20, "\(Date().timeIntervalSince(start)) s")
+        // Fed by a process that writes on after fanout has stopped reading (this test's own), as a shell pipeline.
+        let fed = try cli.run("check", "-", stdin: Data(count: 64 << 20))
+        Self.expectRefusal(fed, "standard input: ", expected)
         // The same bytes in a file give the same error.
         try Data(count: 1 << 20).write(to: cli.url("zeros.json"))
         Self.expectRefusal(try cli.run("check", "zeros.json"), "zeros.json: ", expected)

@@ -39,7 +39,14 @@ public func runProcess(
     try process.run()
     let writer = input.fileHandleForWriting
     let feeding = Thread {
-        if let stdin { writer.write(stdin) }
+        // A child may stop reading before the end (fanout refuses a stream at its first byte that no export starts
+        // with): SIGPIPE, blocked on this thread alone (children keep its default), leaves the write failing with
+        // EPIPE, which is dropped, instead of killing the test process.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        if let stdin { try? writer.write(contentsOf: stdin) }
         try? writer.close()
     }
     feeding.start()
