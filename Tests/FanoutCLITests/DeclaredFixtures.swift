@@ -112,6 +112,14 @@ enum DeclaredFixtures {
                 name: "a post in someone else's set",
                 edit: { $0["users/cat/posts/-N_vqNF-f01aaaaaaaaa"] = "-N_vqNF-f01aaaaaaaaa" },
                 findings: [["user-post-ids", "users/cat/posts/-N_vqNF-f01aaaaaaaaa"]]),
+            // A list's missing element goes after the elements it has, not under a key named {i}.
+            Drift(
+                name: "a list of post ids that lost its last one",
+                edit: { $0["users/ann/recent"] = ["-N_vqNF-f01aaaaaaaaa"] },
+                findings: [["user-recent", "users/ann/recent/1"]]),
+            Drift(
+                name: "a list that was never written", edit: { $0["users/ben/recent"] = nil },
+                findings: [["user-recent", "users/ben/recent/0"]]),
         ])
 
     /// Pinwall (boards of pins): boards as records, counted per a field of the pins, copied into pins and

@@ -2,7 +2,8 @@ import Foundation
 
 /// An export as Foundation's JSON objects, edited by database path the way a Firebase client writes: what tests use
 /// to inject drift and, independently of Fanout's own applier, to apply a repair patch (set a value at a path,
-/// creating objects on the way; `null` deletes).
+/// creating objects on the way; `null` deletes). An array is the object of its indexes, as the Realtime Database
+/// keeps it: a path may go through it, and a write into it makes it that object.
 struct JSONTree {
     var root: [String: Any]
 
@@ -14,7 +15,7 @@ struct JSONTree {
     subscript(path: String) -> Any? {
         get {
             var node: Any? = root
-            for key in path.split(separator: "/").map(String.init) { node = (node as? [String: Any])?[key] }
+            for key in path.split(separator: "/").map(String.init) { node = Self.object(node)?[key] }
             return node
         }
         set {
@@ -42,8 +43,16 @@ struct JSONTree {
 
     private static func setting(_ keys: ArraySlice<String>, to value: Any?, in node: Any?) -> Any? {
         guard let key = keys.first else { return value }
-        var object = node as? [String: Any] ?? [:]
+        var object = Self.object(node) ?? [:]
         object[key] = setting(keys.dropFirst(), to: value, in: object[key])
         return object
+    }
+
+    /// An object as it is, an array as the object of its indexes; nil for anything else.
+    private static func object(_ node: Any?) -> [String: Any]? {
+        if let array = node as? [Any] {
+            return Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), $0.element) })
+        }
+        return node as? [String: Any]
     }
 }

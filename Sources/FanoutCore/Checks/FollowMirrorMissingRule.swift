@@ -29,9 +29,19 @@ struct FollowMirrorMissingRule: MirrorRule {
 
     func paths(of follow: Follow, fromSource: Bool, in dataset: Dataset) -> (source: String?, mirror: String?) {
         let other = Follow(user: follow.user, target: follow.target)
-        return fromSource
-            ? (dataset.path(ofFollowing: follow), dataset.path(ofFollower: other))
-            : (dataset.path(ofFollowing: other), dataset.path(ofFollower: follow))
+        guard fromSource else { return (dataset.path(ofFollowing: other), dataset.path(ofFollower: follow)) }
+        // A list of followers' IDs gets its new element numbered once every missing one is known.
+        let listed = dataset.schema.followers?.listsBareKeys == true
+        return (
+            dataset.path(ofFollowing: follow),
+            listed ? dataset.path(ofFollower: other, newRowKey: "{id}") : dataset.path(ofFollower: other)
+        )
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let found = mirrorFindings(in: context), dataset = context.dataset
+        guard dataset.schema.followers?.listsBareKeys == true else { return found }
+        return numberingListEntries(found, capture: "id") { dataset.followers.compactMap(dataset.path(ofFollower:)) }
     }
 
     func reportsMissing(_ follow: Follow, in context: CheckContext) -> Bool {
@@ -58,7 +68,14 @@ struct FollowMirrorMissingRule: MirrorRule {
     }
 
     func sqlSides(_ q: SQLContext) -> (source: MirrorSide, mirror: MirrorSide) {
-        (q.side("following", q.schema.following!), q.side("followers", q.schema.followers!))
+        let followers = q.schema.followers!
+        var mirror = q.side("followers", followers)
+        if followers.listsBareKeys {
+            mirror.newRowKey = q.listIndex(
+                rows: q.table("followers"), list: followers.target == nil ? "target" : "user",
+                element: followers.target == nil ? "user" : "target")
+        }
+        return (q.side("following", q.schema.following!), mirror)
     }
 
     var sqlPair: (String, String) { ("user", "target") }

@@ -63,6 +63,12 @@ extension Dataset {
         schema.followers.map { render($0, user: follow.user, target: follow.target, id: follow.id) }
     }
 
+    /// The path a new row of `followers` would have, its own key written as `newRowKey` (a list's element is
+    /// numbered later: ``MirrorRule/numberingListEntries(_:capture:elementPaths:)``).
+    package func path(ofFollower follow: Follow, newRowKey: String) -> String? {
+        schema.followers.map { render($0, user: follow.user, target: follow.target, id: noKey, newRowKey: newRowKey) }
+    }
+
     /// The database path of a stored timeline entry, e.g. `timeline/u1/-Kx`; `id` is the key of its row where
     /// entries are rows keyed by an ID (docs/layouts.md "Declaring your app's copies": a new row is keyed by its post).
     package func path(ofTimeline user: KeyID, post: KeyID, id: KeyID = noKey) -> String? {
@@ -123,7 +129,8 @@ extension Dataset {
     /// does not exist yet (a missing mirror entry) is keyed by the ends its fields name (docs/layouts.md "Declaring
     /// your app's copies").
     private func render(
-        _ relation: EdgeRelation, post: KeyID = noKey, user: KeyID = noKey, target: KeyID = noKey, id: KeyID
+        _ relation: EdgeRelation, post: KeyID = noKey, user: KeyID = noKey, target: KeyID = noKey, id: KeyID,
+        newRowKey given: String? = nil
     ) -> String {
         relation.pattern.render { name in
             switch name {
@@ -133,9 +140,10 @@ extension Dataset {
             // Rows (Parse's `Like/{id}`) are found by their own key, not by the pair.
             case "id" where id != noKey: key(id)
             case "id":
-                newRowKey(
-                    [(relation.user, user), (relation.post, post), (relation.target, target)]
-                        .compactMap { field, end in field == nil ? nil : end })
+                given
+                    ?? newRowKey(
+                        [(relation.user, user), (relation.post, post), (relation.target, target)]
+                            .compactMap { field, end in field == nil ? nil : end })
             default: "{\(name)}"
             }
         }

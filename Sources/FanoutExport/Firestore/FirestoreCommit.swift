@@ -12,8 +12,9 @@ import FanoutJSON
 /// of its nearest document, written with an `updateMask` (a field in the mask but not in `fields` is deleted; a
 /// missing document is created, as a Realtime Database write creates the nodes above it).
 /// Inside an array field (an edge stored as an array of IDs, read as index keys) an entry is an array transform:
-/// `removeAllFromArray` of the element the index held, `appendMissingElements` of the value. A value copied onto
-/// a field that holds a timestamp or a reference is written as that type.
+/// `removeAllFromArray` of the element the index held, `appendMissingElements` of the value (also for an index
+/// under a field the document lacks: a list's first elements). A value copied onto a field that holds a timestamp
+/// or a reference is written as that type.
 public struct FirestoreCommit: Sendable {
     /// One write.
     public enum Write: Sendable, Equatable {
@@ -85,6 +86,16 @@ public struct FirestoreCommit: Sendable {
                             document: document, field: [field[0]], append: true,
                             values: [Self.value(entry.value, like: nil)]))
                 }
+                continue
+            }
+            // A list's first elements, when the document has no such field yet: the array is made by appending.
+            if field.count == 2, Int(field[1]) != nil, !entry.value.isNull,
+                !stored.contains(where: { $0.name == field[0] })
+            {
+                writes.append(
+                    .transform(
+                        document: document, field: [field[0]], append: true,
+                        values: [Self.value(entry.value, like: nil)]))
                 continue
             }
             let value = entry.value.isNull ? nil : Self.value(entry.value, like: Self.find(field[...], in: stored))

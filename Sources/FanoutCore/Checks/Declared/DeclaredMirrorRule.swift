@@ -36,6 +36,27 @@ struct DeclaredMirrorRule: MirrorRule {
 
     var deletesOrphans: Bool { declaration.ends.isEmpty }
 
+    /// The capture of `at` that keys its rows when each row is the bare key of an end (a list of IDs,
+    /// ``numberingListEntries(_:capture:elementPaths:)``): the last one that is no end.
+    var listCapture: String? {
+        guard declaration.ends.values.contains(where: \.keys.isEmpty) else { return nil }
+        let (first, second) = declaration.pair
+        let ends = [first, second].compactMap { end -> String? in
+            if case .capture(let name)? = declaration.endSource(end) { return name }
+            return nil
+        }
+        return declaration.at.captureNames.last { !ends.contains($0) }
+    }
+
+    func findings(in context: CheckContext) -> [Finding] {
+        let found = mirrorFindings(in: context)
+        guard let capture = listCapture else { return found }
+        let dataset = context.dataset, s = set(dataset)
+        return numberingListEntries(found, capture: capture) {
+            (0..<dataset.declared[s].count).map { dataset.path(ofRow: $0, in: s) }
+        }
+    }
+
     func missingRequirement(in schema: Schema) -> String? {
         declaration.of.isPlaced(in: schema)
             ? nil
@@ -145,7 +166,8 @@ struct DeclaredMirrorRule: MirrorRule {
             {
             case 0: fact.a == noKey ? "{\(name)}" : dataset.key(fact.a)
             case 1: fact.b == noKey ? "{\(name)}" : dataset.key(fact.b)
-            default: name == "id" ? dataset.newRowKey(fieldEnds) : "{\(name)}"
+            // A list's new element is numbered once every missing one is known (``findings(in:)``).
+            default: name == "id" && listCapture == nil ? dataset.newRowKey(fieldEnds) : "{\(name)}"
             }
         }
         return (source, mirror)
@@ -226,12 +248,18 @@ struct DeclaredMirrorRule: MirrorRule {
         }
         let spec = q.rowSet(rowsOf: declaration.name)
         let fields = [first, second].filter { declaration.ends[$0] != nil }
-        let mirror = MirrorSide(
-            from:
-                "(SELECT x.a AS \(first), x.b AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
-                + "WHERE x.role = 'rows' AND x.name = \(q.text(spec.name)))",
-            pattern: declaration.at,
+        let rows =
+            "(SELECT x.a AS \(first), x.b AS \(second), x.path AS path, x.seq AS seq FROM \(q.table("declared")) x "
+            + "WHERE x.role = 'rows' AND x.name = \(q.text(spec.name)))"
+        var mirror = MirrorSide(
+            from: rows, pattern: declaration.at,
             newRowKey: fields.isEmpty ? nil : { row in fields.map { "\(row).\($0)" }.joined(separator: " || '_' || ") })
+        if let capture = listCapture, let list = [first, second].first(where: { declaration.ends[$0] == nil }),
+            let element = fields.first
+        {
+            mirror.rowKeyName = capture
+            mirror.newRowKey = q.listIndex(rows: rows, list: list, element: element)
+        }
         return (source, mirror)
     }
 

@@ -50,7 +50,10 @@ extension MirrorRule {
 
     func sqlEntryValue(_ row: String, _ q: SQLContext) -> String { q.edgeValue }
 
-    func findings(in context: CheckContext) -> [Finding] {
+    func findings(in context: CheckContext) -> [Finding] { mirrorFindings(in: context) }
+
+    /// The findings of the two sides' difference, as ``findings(in:)`` gives them unless a rule changes them.
+    func mirrorFindings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
         let edgeValue = dataset.schema.edgeValue.json
         let (source, mirror) = sides(of: context)
@@ -89,7 +92,8 @@ extension MirrorRule {
     func sql(_ q: SQLContext) -> String {
         let (source, mirror) = sqlSides(q), (a, b) = sqlPair
         func path(_ side: MirrorSide) -> String {
-            q.path(side.pattern, sqlCaptures("e").merging(side.newRowKey.map { ["id": $0("e")] } ?? [:]) { $1 })
+            q.path(
+                side.pattern, sqlCaptures("e").merging(side.newRowKey.map { [side.rowKeyName: $0("e")] } ?? [:]) { $1 })
         }
         let sourcePath = path(source), mirrorPath = path(mirror)
         // On Spark, only the rows of the suspects (`q.mirrorSuspects`) are compared: the two anti joins sorted both
@@ -138,6 +142,8 @@ struct MirrorSide {
     var from: String
     var pattern: PathPattern
     var newRowKey: ((String) -> String)?
+    /// The capture ``newRowKey`` gives the key of: `id`, or the index of a list of bare keys.
+    var rowKeyName = "id"
 }
 
 extension SQLContext {
