@@ -40,16 +40,11 @@ public enum ExportLoader {
                 return try walkFirestore(
                     path: path, schema: schema, foreignKeys: [:], progress: progress, warn: warn, sink: makeSink)
             }
-            let tree = try firestoreTree(path)
-            let choice: LayoutDetector.Choice
-            if let schema {
-                choice = LayoutDetector.Choice(schema: schema, foreignKeys: [:])
-            } else {
-                choice = try LayoutDetector.detect(tree)
-            }
-            return try walk(
-                tree, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, splitTarget: nil,
-                streaming: streaming, warn: warn, sink: makeSink)
+            // The layout is told from a sample; the export is then walked a chunk at a time, as with a schema.
+            let choice = try LayoutDetector.detect(firestoreTree(path, sampled: LayoutDetector.sampledPosts))
+            return try walkFirestore(
+                path: path, schema: choice.schema, foreignKeys: choice.foreignKeys, progress: progress, warn: warn,
+                sink: makeSink)
         }
         if path != "-", isDirectory(path) {
             return try ParseExport.read(
@@ -169,20 +164,33 @@ public enum ExportLoader {
     }
 
     /// Whether `path` is a Firestore export or an emulator folder with Realtime Database files.
-    private static func holdsFirestoreOrEmulatorData(_ path: String) throws(InputError) -> Bool {
+    static func holdsFirestoreOrEmulatorData(_ path: String) throws(InputError) -> Bool {
         if try FirestoreExport.locate(path) != nil { return true }
         return try !FirestoreExport.databaseFiles(path).isEmpty
     }
 
     /// The Firestore export at `path` as the JSON tree schema files describe (see ``DocumentJSON/tree(_:)``), with
-    /// an emulator folder's Realtime Database files' top-level keys beside its collections, so that one schema and
-    /// one run audit both databases.
-    static func firestoreTree(_ path: String) throws(InputError) -> ExportBytes {
+    /// an emulator folder's Realtime Database files beside its collections, so that one schema and one run audit
+    /// both databases. With `sampled`, a sample for detection: the first `sampled` documents of each top-level
+    /// collection and one of each subcollection (`posts/*/comments`), the records decoded one at a time and only
+    /// the sample kept.
+    static func firestoreTree(_ path: String, sampled: Int? = nil) throws(InputError) -> ExportBytes {
         var parts: [[UInt8]] = []
-        if try FirestoreExport.locate(path) != nil {
-            let export = try FirestoreExport.read(path: path)
+        if let files = try FirestoreExport.locate(path) {
+            var records = FirestoreRecords(files: files, part: nil)
+            var kept: [FirestoreDocument] = []
+            var perCollection: [[String]: Int] = [:]
+            while let document = try records.next() {
+                if let sampled {
+                    // `posts/*/comments`: the collection's names without the documents' IDs.
+                    let shape = document.segments.indices.filter { $0 % 2 == 0 }.map { document.segments[$0] }
+                    guard perCollection[shape, default: 0] < (shape.count == 1 ? sampled : 1) else { continue }
+                    perCollection[shape, default: 0] += 1
+                }
+                kept.append(document)
+            }
             do {
-                parts.append(try DocumentJSON.tree(export.documents))
+                parts.append(try DocumentJSON.tree(kept))
             } catch {
                 throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
             }

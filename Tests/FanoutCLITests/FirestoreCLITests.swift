@@ -179,6 +179,9 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: check.stdoutData) as? [String: Any])
         let findings = try #require(report["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String } == ["user-posts", "user-posts"], "\(findings)")
+        // The emptied list's missing post is its first element, not a key named {i}.
+        let paths = findings.compactMap { ($0["paths"] as? [String])?.first }
+        #expect(paths.contains("users/JCT2TJK3PPurg1CZg8qC4lnYHStB/posts/0"), "\(paths)")
     }
 
     /// SketchGram keeps each post's likes as an array of uids: 20 likes, every liker a user (its README's count).
@@ -227,6 +230,10 @@ import Testing
         let findings = try #require(report["findings"] as? [[String: Any]])
         let counted = findings.filter { ["posts-count", "users-count"].contains($0["rule"] as? String ?? "") }
         #expect(counted.map { $0["paths"] as? [String] ?? [] } == [["stats/postsCount"]], "\(counted)")
+        // Located in the database's own file, at the counter's line and column, as a JSON export's finding is.
+        let counter = try #require(counted.first)
+        #expect(counter["file"] as? String == "both/database_export/triply-4eb0c-default-rtdb.json", "\(counter)")
+        #expect(counter["line"] as? Int == 1 && counter["column"] as? Int == 28 && counter["byte_offset"] == nil)
         #expect(findings.filter { $0["rule"] as? String == "post-unknown-poster" }.count == 2, "Firestore's too")
 
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json")
@@ -243,6 +250,16 @@ import Testing
             return (report?["findings"] as? [[String: Any]] ?? []).map { $0["paths"] as? [String] ?? [] }
         }
         #expect(!paths(file).isEmpty && paths(folder) == paths(file))
+        func places(_ result: CLI.Result) -> [String] {
+            let report = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+            return (report?["findings"] as? [[String: Any]] ?? []).map {
+                "\($0["line"] as? Int ?? -1):\($0["column"] as? Int ?? -1)"
+            }
+        }
+        #expect(places(folder) == places(file), "the same lines and columns, in the database's file")
+        let folderReport = try #require(try JSONSerialization.jsonObject(with: folder.stdoutData) as? [String: Any])
+        let files = Set((folderReport["findings"] as? [[String: Any]] ?? []).map { $0["file"] as? String ?? "none" })
+        #expect(files == ["rtdb/database_export/demo-default-rtdb.json"], "\(files)")
     }
 
     @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))

@@ -28,7 +28,7 @@ public enum FindingLocator {
         _ findings: [Finding], path: String, bytes: ExportBytes?, name: String
     ) throws(InputError) -> [Finding] {
         guard !findings.isEmpty else { return findings }
-        if path != "-", try FirestoreExport.locate(path) != nil {
+        if path != "-", try ExportLoader.holdsFirestoreOrEmulatorData(path) {
             return try FirestoreLocator.locate(findings, path: path)
         }
         if path != "-", ExportLoader.isDirectory(path) { return try locateInFolder(findings, folder: path) }

@@ -9,8 +9,7 @@ import Foundation
 /// `posts/abc/moderation/checkedAt`). The document is the longest prefix of an even number of keys that is a
 /// document of the export: the document itself, or for one the export lacks (a mirror's missing entry, a
 /// subcollection's document that is gone, a document that does not exist but has subcollections) its nearest
-/// ancestor that it has. A path under no document of the export is placed at the start of the first file, as a
-/// JSON export's missing first key is placed at the start of the document.
+/// ancestor that it has.
 ///
 /// The export is read again for it (its records decoded, not made into a tree): the first pass keeps no offsets.
 /// Each location has the record's byte offset (``SourceLocation/byteOffset``: where its first header starts) and
@@ -18,39 +17,85 @@ import Foundation
 enum FirestoreLocator {
     /// `findings` with their locations in the Firestore export at `path` (a folder or one `output-N` file), as the
     /// user gave it: file names are spelled from `path` (a relative `path` gives relative names, which code
-    /// scanning resolves in the repository).
+    /// scanning resolves in the repository). In an emulator folder that holds the Realtime Database too, a
+    /// finding whose path starts with a top-level key of one of its JSON files is located in that file, as a JSON
+    /// export's findings are (a line and column, no byte offset).
     static func locate(_ findings: [Finding], path: String) throws(InputError) -> [Finding] {
-        let export = try FirestoreExport.read(path: path)
-        guard !export.files.isEmpty else { return findings }
+        let export = try FirestoreExport.locate(path) != nil ? try FirestoreExport.read(path: path) : nil
+        let files = export?.files ?? []
         var records: [[String]: (file: Int, offset: Int)] = [:]
-        for document in export.documents where records[document.segments] == nil {
+        for document in export?.documents ?? [] where records[document.segments] == nil {
             records[document.segments] = (document.file, document.offset)
         }
-        let places = findings.map { finding -> (file: Int, offset: Int) in
-            let keys = (finding.paths.first ?? "").split(separator: "/" as Character, omittingEmptySubsequences: false)
-                .map(String.init)
+        let firstPaths = findings.map { $0.paths.first ?? "" }
+        let places = firstPaths.map { first -> (file: Int, offset: Int)? in
+            let keys = first.split(separator: "/" as Character, omittingEmptySubsequences: false).map(String.init)
             var count = keys.count - keys.count % 2
             while count >= 2 {
                 if let record = records[Array(keys.prefix(count))] { return record }
                 count -= 2
             }
-            return (0, 0)
+            return nil
         }
-        // Lines and columns, per file in one sweep.
-        let offsets = Dictionary(grouping: places, by: \.file).mapValues { $0.map(\.offset) }
+        var locations = [SourceLocation?](repeating: nil, count: findings.count)
+        try locateInDatabases(
+            firstPaths, unplaced: places.indices.filter { places[$0] == nil }, path: path,
+            anywhere: files.isEmpty, into: &locations)
+        // Lines and columns, per file in one sweep; a path under no document nor database key is placed at the
+        // start of the first file, as a JSON export's missing first key is placed at the start of the document.
+        let unlocated = places.indices.filter { locations[$0] == nil && !files.isEmpty }
+        let offsets = Dictionary(grouping: unlocated, by: { places[$0]?.file ?? 0 }).mapValues { indices in
+            indices.map { places[$0]?.offset ?? 0 }
+        }
         var positions: [Int: [Int: TextPosition]] = [:]
         for (file, wanted) in offsets {
-            let bytes = try ExportBytes(path: export.files[file])
+            let bytes = try ExportBytes(path: files[file])
             positions[file] = TextPosition.positions(of: wanted, in: bytes.buffer)
         }
-        let names = export.files.map { name($0, given: path) }
-        return zip(findings, places).map { finding, place in
-            var located = finding
+        for i in unlocated {
+            let place = places[i] ?? (0, 0)
             let position = positions[place.file]![place.offset]!
-            located.location = SourceLocation(
-                file: names[place.file], line: position.line, column: position.column, byteOffset: place.offset)
+            locations[i] = SourceLocation(
+                file: name(files[place.file], given: path), line: position.line, column: position.column,
+                byteOffset: place.offset)
+        }
+        return zip(findings, locations).map { finding, location in
+            var located = finding
+            if let location { located.location = location }
             return located
         }
+    }
+
+    /// Locates the findings at `unplaced` whose first path starts with a top-level key of one of the emulator
+    /// folder's Realtime Database files, in that file; with `anywhere` (a folder without Firestore files) the
+    /// others too, in the first database file (at its start, for a key it lacks).
+    private static func locateInDatabases(
+        _ firstPaths: [String], unplaced: [Int], path: String, anywhere: Bool, into locations: inout [SourceLocation?]
+    ) throws(InputError) {
+        var left = unplaced
+        for (n, file) in try FirestoreExport.databaseFiles(path).enumerated() where !left.isEmpty {
+            let bytes = try ExportBytes(path: file)
+            let keys = Set(try ExportLoader.databaseKeys(bytes))
+            let mine = left.filter { (anywhere && n == 0) || keys.contains(Self.firstKey(firstPaths[$0])) }
+            guard !mine.isEmpty else { continue }
+            let positions: [String: TextPosition]
+            do {
+                positions = try PathLocator.locate(mine.map { firstPaths[$0] }, in: bytes.buffer)
+            } catch {
+                throw InputError.syntax(source: bytes.source, error)
+            }
+            for i in mine {
+                let position = positions[firstPaths[i]]!
+                locations[i] = SourceLocation(
+                    file: name(file, given: path), line: position.line, column: position.column)
+            }
+            let placed = Set(mine)
+            left.removeAll { placed.contains($0) }
+        }
+    }
+
+    private static func firstKey(_ path: String) -> String {
+        String(path.prefix { $0 != "/" })
     }
 
     /// `file`, a path under the folder `given` as ``FirestoreExport`` spells it (absolute), spelled from `given`
