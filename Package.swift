@@ -141,7 +141,7 @@ let package = Package(
             name: "FanoutCLITests",
             dependencies: [
                 "FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender",
-                "FanoutGenerate", "FanoutServe",
+                "FanoutGenerate", "FanoutServe", "FanoutExport",
             ],
             exclude: ["Golden"], packageAccess: false),
     ]

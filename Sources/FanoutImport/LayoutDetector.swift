@@ -8,8 +8,9 @@ import FanoutJSON
 /// skipping the values before it without building anything. Console exports list keys in sorted order, so
 /// the deciding key usually comes first or after a few small ones, and detection costs next to nothing even
 /// for a 1 GB export. Keys that only presets share (`users`, `posts`) decide nothing; when the whole top level
-/// has only those, the layout is ambiguous. Because the decision is taken early, the walk that follows
-/// watches for the other presets' own keys and reports a mixed export as ambiguous too.
+/// has only those, the first posts' fields decide (``fitByPostFields(_:candidates:)``), else the layout is
+/// ambiguous. Because the decision is taken early, the walk that follows watches for the other presets' own keys
+/// and reports a mixed export as ambiguous too.
 enum LayoutDetector {
     /// The chosen preset and the other presets' own keys, which the export must not have.
     struct Choice {
@@ -18,7 +19,7 @@ enum LayoutDetector {
     }
 
     /// The Firebase presets, with the keys that are theirs alone.
-    private static let presets: [(schema: Schema, own: [String])] = {
+    static let presets: [(schema: Schema, own: [String])] = {
         let firebase = Presets.all.filter { $0.format == .firebase }
         return firebase.map { schema in
             let others = Set(firebase.filter { $0.name != schema.name }.flatMap(\.rootKeys))
@@ -50,6 +51,15 @@ enum LayoutDetector {
             return Choice(schema: presets[index].schema, foreignKeys: foreign)
         case .undecided(let keys, let total, let shared, let candidates):
             if candidates.count == 1 { return Choice(schema: presets[candidates[0]].schema, foreignKeys: [:]) }
+            if candidates.count > 1 {
+                let fit: Int?
+                do throws(JSONSyntaxError) {
+                    fit = try fitByPostFields(bytes, candidates: candidates)
+                } catch {
+                    throw InputError.syntax(source: bytes.source, error)
+                }
+                if let fit { return Choice(schema: presets[fit].schema, foreignKeys: [:]) }
+            }
             // Only keys the export has are quoted: the presets are named, and `fanout schemas` shows their keys.
             let found = foundKeys(keys, total: total)
             let names = (candidates.isEmpty ? presets.indices.map { $0 } : candidates).map { presets[$0].schema.name }

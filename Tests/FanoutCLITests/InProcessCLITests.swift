@@ -69,7 +69,7 @@ import Testing
         #expect(FailOn.listed == "error, warning, info or never")
         #expect(RuleCatalog.unknownMessage("x").hasPrefix("unknown rule \"x\"; known rules: like-count-mismatch, "))
         let scaffold = ProjectScaffold.configFile(export: "export.json")
-        #expect(scaffold.contains("a preset (makestagram, instaclone, friendlypix, parse)"))
+        #expect(scaffold.contains("a preset (makestagram, instaclone, friendlypix, instagram-flutter, parse)"))
     }
 
     @Test func theEmbeddedDemoExportIsContentDemoExport() throws {

@@ -1,3 +1,4 @@
+import FanoutExport
 import FanoutTestSupport
 import Foundation
 import Testing
@@ -293,6 +294,7 @@ struct Feed {
         try writeParse(feed, to: cli, folder: "parse")
         try zip(cli, "parse")
         try cli.write(feed.pinboard, to: "pinboard.json")
+        try EmulatorFolder.write(feed.instagramFlutterDocuments, to: cli.url("flutter").path)
         let schema = try Self.manualSchema()
         try cli.write(schema, to: "pinboard.toml")
         // Without its timestamp field, the same layout takes each post's time from its push ID.
@@ -305,6 +307,8 @@ struct Feed {
             ("parse-folder", ["parse"], "parse"), ("parse-zip", ["parse.zip"], "parse"),
             ("pinboard", ["pinboard.json", "--schema", "pinboard.toml"], "pinboard"),
             ("untimed", ["pinboard.json", "--schema", "untimed.toml"], "pinboard"),
+            // Only `users` and `posts`: told from the other presets by its posts' fields.
+            ("instagram-flutter", ["flutter"], "instagram-flutter"),
         ]
         var snapshots: [String: String] = [:]
         for run in runs {
@@ -527,7 +531,7 @@ struct Feed {
         #expect(list.code == 0)
         #expect(
             list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
-                == ["makestagram", "instaclone", "friendlypix", "parse"])
+                == ["makestagram", "instaclone", "friendlypix", "instagram-flutter", "parse"])
         #expect(try cli.run("schemas", "list").stdout == list.stdout)
 
         let shown = try cli.run("schemas", "show", "instaclone")
@@ -547,7 +551,8 @@ struct Feed {
         #expect(
             unknown.code == 2
                 && unknown.stderr.contains(
-                    "unknown schema \"myspace\"; presets: makestagram, instaclone, friendlypix, parse")
+                    "unknown schema \"myspace\"; presets: makestagram, instaclone, friendlypix, instagram-flutter, parse"
+                )
         )
         #expect(try cli.run("export", "export.json", "--schema", "myspace", "--out", "c").code == 2)
     }
@@ -595,7 +600,7 @@ struct Feed {
         let unknown = try cli.run("export", "unknown.json", "--out", "out")
         #expect(unknown.code == 2)
         #expect(unknown.stderr.contains("cannot tell the layout: its top-level keys are \"comments\", \"-Kgeo\""))
-        #expect(unknown.stderr.contains("presets: makestagram, instaclone, friendlypix, parse"))
+        #expect(unknown.stderr.contains("presets: makestagram, instaclone, friendlypix, instagram-flutter, parse"))
         let ambiguous = try cli.run("export", "ambiguous.json", "--out", "out")
         #expect(
             ambiguous.code == 2

@@ -102,14 +102,17 @@ import Testing
         #expect(
             unknown.contains("cannot tell the layout: its top-level keys are \"comments\", \"stuff\""), "\(unknown)")
         #expect(
-            unknown.contains("none of them is a key of a preset (makestagram, instaclone, friendlypix)"), "\(unknown)")
+            unknown.contains(
+                "none of them is a key of a preset (makestagram, instaclone, friendlypix, instagram-flutter)"),
+            "\(unknown)")
         #expect(
             !unknown.contains("postLikes") && !unknown.contains("\"users\""), "only keys the export has: \(unknown)")
-        #expect(unknown.contains("presets: makestagram, instaclone, friendlypix, parse"), "\(unknown)")
+        #expect(
+            unknown.contains("presets: makestagram, instaclone, friendlypix, instagram-flutter, parse"), "\(unknown)")
         let ambiguous = try message("{\"posts\": {}, \"users\": {}}")
         #expect(
             ambiguous.contains(
-                "ambiguous layout: its top-level keys are \"posts\", \"users\"; of these, \"posts\", \"users\" fit makestagram, instaclone, friendlypix"
+                "ambiguous layout: its top-level keys are \"posts\", \"users\"; of these, \"posts\", \"users\" fit makestagram, instaclone, friendlypix, instagram-flutter"
             ), "\(ambiguous)")
         let mixed = try message("{\"followers\": {}, \"user-feed\": {}}")
         #expect(

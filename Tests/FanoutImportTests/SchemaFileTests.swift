@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func everyPresetIsAValidSchemaFile() throws {
-        #expect(Presets.names == ["makestagram", "instaclone", "friendlypix", "parse"])
+        #expect(Presets.names == ["makestagram", "instaclone", "friendlypix", "instagram-flutter", "parse"])
         for name in Presets.names {
             let text = try #require(Presets.text(of: name))
             let schema = try SchemaFile.parse(text, source: "\(name).toml", defaultName: "copy")

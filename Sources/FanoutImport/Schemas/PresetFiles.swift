@@ -5,7 +5,8 @@
 enum PresetFiles {
     /// Name and TOML text of every preset, in the order `fanout schemas` lists them.
     static let files: [(name: String, text: String)] = [
-        ("makestagram", makestagram), ("instaclone", instaclone), ("friendlypix", friendlypix), ("parse", parse),
+        ("makestagram", makestagram), ("instaclone", instaclone), ("friendlypix", friendlypix),
+        ("instagram-flutter", instagramFlutter), ("parse", parse),
     ]
 
     static let makestagram = #"""
@@ -124,6 +125,82 @@ enum PresetFiles {
         user = "author"
         text = "text"
         created_at = { field = "timestamp", unit = "ms" }
+        """#
+
+    static let instagramFlutter = #"""
+        # The Flutter Instagram clone on Cloud Firestore (the instagram_clone_flutter tutorial, and the many public
+        # apps built from it): users/{uid} holding followers and following as arrays of uids, posts/{postId} holding
+        # its likes as an array of uids and copies of the poster's username and photo, comments under each post.
+        # Told apart from the other layouts by its posts' fields (uid, datePublished, postUrl), as its collections
+        # are only users and posts.
+        name = "instagram-flutter"
+        summary = "Flutter Instagram clone (Firestore): users with followers/following arrays, posts with a likes array and the poster's name and photo, posts/{post}/comments"
+
+        [users]
+        path = "users/{user}"
+        username = "username"
+        profile_image_url = "photoUrl"
+
+        [posts]
+        path = "posts/{post}"
+        poster = "uid"
+        created_at = { field = "datePublished", unit = "iso8601" }
+        caption = "description"
+        image_url = "postUrl"
+        poster_username = "username"
+        required = ["uid", "datePublished", "postUrl"]
+
+        [likes]
+        path = "posts/{post}/likes/{id}"
+        user = "."
+
+        [follows]
+        # followUser writes both arrays: the follower's following is the truth, the followed user's followers its mirror.
+        following = { path = "users/{user}/following/{id}", target = "." }
+        followers = { path = "users/{target}/followers/{id}", user = "." }
+
+        [comments]
+        path = "posts/{post}/comments/{id}"
+        user = "uid"
+        text = "text"
+        created_at = { field = "datePublished", unit = "iso8601" }
+
+        # Each document keeps its own ID in a field, and posts and comments keep the author's name and photo.
+        [[copies]]
+        name = "user-uid"
+        at = "users/{user}/uid"
+        of = "users.key"
+        via = "{user}"
+
+        [[copies]]
+        name = "post-id"
+        at = "posts/{post}/postId"
+        of = "posts.key"
+        via = "{post}"
+
+        [[copies]]
+        name = "post-poster-photo"
+        at = "posts/{post}/profImage"
+        of = "users.profile_image_url"
+        via = "uid"
+
+        [[copies]]
+        name = "comment-id"
+        at = "posts/{post}/comments/{id}/commentId"
+        of = "comments.key"
+        via = "{id}"
+
+        [[copies]]
+        name = "comment-author-name"
+        at = "posts/{post}/comments/{id}/name"
+        of = "users.username"
+        via = "uid"
+
+        [[copies]]
+        name = "comment-author-photo"
+        at = "posts/{post}/comments/{id}/profilePic"
+        of = "users.profile_image_url"
+        via = "uid"
         """#
 
     static let parse = #"""
