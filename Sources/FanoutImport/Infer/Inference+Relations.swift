@@ -89,6 +89,9 @@ extension Inference {
         var section = SchemaText.Section("[users]", comments: ["\(Self.plural(users.items.count, "record"))."])
         section.set("path", SchemaText.string(Self.pattern(users.place, ["user"])))
         if format == .parse { section.set("key", SchemaText.string("objectId")) }
+        if let key = keyFields[Self.label(users.place)] {
+            section.set("key", SchemaText.string(key), comment: "key: other records name a user by \(key).")
+        }
         let pairs: [(String, [String])] = [
             ("username", ["username", "handle", "displayname", "name"]),
             ("name", ["name", "fullname", "displayname"]),
@@ -108,6 +111,9 @@ extension Inference {
         let nested = posterField == "{poster}"
         section.set("path", SchemaText.string(Self.pattern(posts.place, nested ? ["poster", "post"] : ["post"])))
         if format == .parse { section.set("key", SchemaText.string("objectId")) }
+        if let key = keyFields[Self.label(posts.place)] {
+            section.set("key", SchemaText.string(key), comment: "key: other records name a post by \(key).")
+        }
         if let field = posterField, !nested {
             var evidence = Evidence()
             for item in posts.items {

@@ -9,7 +9,7 @@ import FanoutJSON
 package struct Inference {
     package typealias Place = ShapeScan.Place
 
-    let scan: ShapeScan
+    var scan: ShapeScan
     let root: JSONValue
     let options: InferOptions
     let format: InferTree.Format
@@ -36,6 +36,8 @@ package struct Inference {
     /// Edge sets already placed (as a relation or a mirror), by label.
     var mirrored: Set<String> = []
     var timelinePlace: Place?
+    /// The field each top-level record set is named by, where it is not the stored key.
+    var keyFields: [String: String] = [:]
     /// The timeline rows' field naming the post's owner, checked by timeline-poster.
     var timelinePoster: String?
 
@@ -128,6 +130,7 @@ package struct Inference {
         schema.top.append(("name", SchemaText.string(name)))
         schema.top.append(("summary", SchemaText.string("\(name): inferred by fanout infer")))
         if format == .parse { schema.top.append(("format", SchemaText.string("parse"))) }
+        keyFields = format == .parse ? [:] : scan.rekeyByFields()
         try chooseUsers()
         try choosePosts()
         findLikes()

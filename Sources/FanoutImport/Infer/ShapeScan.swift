@@ -43,8 +43,8 @@ package struct ShapeScan {
         package let rows: [JSONValue]
     }
 
-    package private(set) var records: [RecordSet] = []
-    package private(set) var edges: [EdgeSet] = []
+    package internal(set) var records: [RecordSet] = []
+    package internal(set) var edges: [EdgeSet] = []
     /// Where a budget of levels stopped the scan (deeper levels are not read).
     static let maximumDepth = 8
 
