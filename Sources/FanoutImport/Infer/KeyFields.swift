@@ -1,7 +1,8 @@
 import FanoutJSON
 
 /// Records named by a field rather than by the key they are stored under (`users/{random}` with `uid`, posts
-/// numbered by `postID`): the field others name them by becomes their key (docs/layouts.md "Schema files", keys as stored).
+/// numbered by `postID`): the field others name them by becomes their key, as `key = "…"` reads it
+/// (docs/layouts.md "Schema files").
 extension ShapeScan {
     /// The field of a top-level record set whose values are unique, present in nearly every record, and named by
     /// other records more often than the stored keys are, with the set re-keyed by it.
