@@ -89,7 +89,7 @@ enum LayoutDetector {
     }
 
     static var advice: String {
-        "Choose with --schema NAME (presets: \(Presets.names.joined(separator: ", "))) or --schema FILE.toml (see `fanout schemas`)"
+        "Choose with --schema NAME (presets: \(Presets.names.joined(separator: ", "))) or --schema FILE.toml (see `fanout schemas`), or propose a schema file from the data with `fanout infer EXPORT --out schema.toml`"
     }
 
     private enum Scan {

@@ -18,7 +18,7 @@ public struct FanoutCommand: ParsableCommand {
         subcommands: [
             BuildCommand.self, CheckCommand.self, DiffCommand.self, DocumentsCommand.self, ExportCommand.self,
             GenerateCommand.self,
-            HistoryCommand.self, InitCommand.self,
+            HistoryCommand.self, InferCommand.self, InitCommand.self,
             ReportCommand.self, SchemasCommand.self, ServeCommand.self, SQLCommand.self, TablesCommand.self,
         ]
     )
