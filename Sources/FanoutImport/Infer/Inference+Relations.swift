@@ -302,7 +302,8 @@ extension Inference {
             var stored: [String: Set<String>] = [:]
             for pair in edge.pairs { stored[pair.from, default: []].insert(pair.to) }
             var evidence = Evidence()
-            for (user, entries) in stored {
+            // In key order: the counterexamples quoted are the same in every run.
+            for (user, entries) in stored.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
                 var derived = postsBy[user] ?? []
                 for target in followed[user] ?? [] { derived.formUnion(postsBy[target] ?? []) }
                 for post in entries.union(derived).sorted() {
