@@ -122,7 +122,8 @@ import Testing
         #expect(
             unknown.stderr.contains(
                 "cannot tell the layout: its top-level keys are \"foo\", \"bar\", and none of them is "
-                    + "a key of a preset (makestagram, instaclone, friendlypix, instagram-flutter)"), "\(unknown.stderr)")
+                    + "a key of a preset (makestagram, instaclone, friendlypix, instagram-flutter)"),
+            "\(unknown.stderr)")
         for absent in ["postLikes", "user-feed", "people", "\"users\""] {
             #expect(!unknown.stderr.contains(absent), "\(absent) is not in the export")
         }
@@ -131,7 +132,8 @@ import Testing
         #expect(
             ambiguous.stderr.contains(
                 "ambiguous layout: its top-level keys are \"foo\", \"users\", \"bar\"; of these, "
-                    + "\"users\" fits makestagram, instaclone, friendlypix, instagram-flutter alike"), "\(ambiguous.stderr)")
+                    + "\"users\" fits makestagram, instaclone, friendlypix, instagram-flutter alike"),
+            "\(ambiguous.stderr)")
         // Many keys: the first ten, and how many in all.
         let many = "{" + (1...25).map { "\"k\($0)\": 1" }.joined(separator: ", ") + "}"
         try cli.write(many, to: "many.json")
