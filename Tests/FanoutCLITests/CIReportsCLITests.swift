@@ -158,7 +158,7 @@ import Testing
         let cases: [([String], String)] = [
             (
                 ["buidl"],
-                "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, diff, documents, export, generate, history, init, report, schemas, serve, sql, tables\n"
+                "Error: unknown command \"buidl\" (did you mean \"build\"?); fanout commands: build, check, diff, documents, export, generate, history, infer, init, report, schemas, serve, sql, tables\n"
             ),
             (
                 ["schemas", "shw"],
@@ -166,7 +166,7 @@ import Testing
             ),
             (
                 ["deploy"],
-                "Error: unknown command \"deploy\"; fanout commands: build, check, diff, documents, export, generate, history, init, report, schemas, serve, sql, tables\n"
+                "Error: unknown command \"deploy\"; fanout commands: build, check, diff, documents, export, generate, history, infer, init, report, schemas, serve, sql, tables\n"
             ),
             (
                 ["check", Self.demo, "--schema", "makestagam"],
