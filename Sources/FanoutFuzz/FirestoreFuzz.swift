@@ -7,7 +7,8 @@ import Foundation
 /// LevelDB log read record by record, each record's `EntityProto` decoded), and the input as the data of one record,
 /// framed here in a log whose checksums hold, so that the fuzzer reaches the protocol buffers decoder without
 /// having to forge CRC-32Cs. The documents read are then written as JSON, one line each and as one tree, which must
-/// be valid JSON (a crash here is a bug of ``DocumentJSON``), and the tree is walked with every Firebase preset and
+/// be valid JSON (a crash here is a bug of ``DocumentJSON``) and the same bytes as the lines and the tree written
+/// straight from the records (``FirestoreExport/lines(path:)``, ``FirestoreExport/tree(path:)``), and the tree is walked with every Firebase preset and
 /// the schema of each Firestore fixture (`Tests/Fixtures/firestore/*.toml`: Triply's subcollections and counters,
 /// SketchGram's arrays of IDs), followed by derivation and every check.
 ///
@@ -44,9 +45,15 @@ enum FirestoreFuzz {
     private static func read(_ contents: Data, at file: String) {
         let folder = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: file, contents: contents),
-            let export = try? FirestoreExport.read(path: file)
-        else { return }
+        guard FileManager.default.createFile(atPath: file, contents: contents) else { return }
+        let read = Result { () throws(InputError) in try FirestoreExport.read(path: file) }
+        // The JSON written straight from the records (EntityJSON, where it takes a record) against the documents'.
+        let fastLines = Result { () throws(InputError) in try FirestoreExport.lines(path: file) }
+        let fastTree = Result { () throws(InputError) in try FirestoreExport.tree(path: file) }
+        guard case .success(let export) = read else {
+            if case .success = fastLines { fatalError("FirestoreExport.lines read an export that read refuses") }
+            return
+        }
         var lines: [UInt8] = []
         for document in export.documents {
             let start = lines.count
@@ -54,7 +61,13 @@ enum FirestoreFuzz {
             // The line without its newline.
             lines.withUnsafeBytes { requireJSON(UnsafeRawBufferPointer(rebasing: $0[start..<($0.count - 1)])) }
         }
+        guard (try? fastLines.get()) == lines else {
+            fatalError(
+                "FirestoreExport.lines differs from the documents' lines: \(String(decoding: lines.prefix(300), as: UTF8.self))"
+            )
+        }
         guard let tree = try? DocumentJSON.tree(export.documents) else { return }
+        guard (try? fastTree.get()) == tree else { fatalError("FirestoreExport.tree differs from the documents' tree") }
         tree.withUnsafeBytes { requireJSON($0) }
         let bytes = ExportBytes(bytes: tree, source: file)
         for schema in schemas { FuzzInput.audit(try? ExportLoader.load(bytes, schema: schema)) }

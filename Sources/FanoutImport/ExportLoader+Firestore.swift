@@ -9,8 +9,9 @@ extension ExportLoader {
     /// Each chunk is the tree of its documents (``DocumentChunker``), read at its own position base after the
     /// previous chunk's. Each document's facts come from its own path and fields, so any partition of the documents
     /// into trees reads every fact once. An export large enough is read as two halves of its bytes (each record in
-    /// the half its first header is in, as `--part` cuts it), whose chunks two threads make while this one walks
-    /// them by turns. Errors are those of reading the records in order: the first damaged record's, else a path
+    /// the half its first header is in, as `--part` cuts it), each made into chunks and walked by a thread and a
+    /// walker of its own (``ChunkWalk``), the second's facts then appended to the first's as a split JSON read's
+    /// are. Errors are those of reading the records in order: the first damaged record's, else a path
     /// stored twice, naming the first such path in the tree's order, as the whole tree's is. `chunkBytes` and
     /// `halvesFrom` (the export's size from which it is read in halves) are for tests.
     static func walkFirestore<Sink: FactSink>(
@@ -35,18 +36,23 @@ extension ExportLoader {
             let halves =
                 part == nil && whole.total >= halvesFrom
                 ? [FirestoreRecords(files: files, part: (0, 2)), FirestoreRecords(files: files, part: (1, 2))] : [whole]
-            var reader = ChunkReader(
-                halves.map { DocumentChunker($0, chunkBytes: chunkBytes) }, files: files, source: path)
-            defer { reader.finish() }
-            var walked = false
-            while let chunk = try reader.next() {
-                collections.formUnion(chunk.collections)
-                try walkTree(chunk.tree, &walker, base: &base, source: path)
-                walked = true
-                progress?(reader.consumed, whole.total)
+            var runs = [(chunker: DocumentChunker, walker: TreeWalker<Sink>, base: Int)]()
+            for (n, records) in halves.enumerated() {
+                var runWalker = n == 0 ? walker : try TreeWalker(schema: schema, sink: makeSink(schema))
+                runWalker.watchedRootKeys = walker.watchedRootKeys
+                // The second half's facts come after the first's: its positions start past any tree of its size.
+                runs.append((DocumentChunker(records, chunkBytes: chunkBytes), runWalker, base + n << 43))
             }
+            let walks = try ChunkWalk.run(runs, source: path, files: files) { progress?($0, whole.total) }
             // An export with no document reads as the empty tree.
-            if !walked { try walkTree(Array("{}".utf8), &walker, base: &base, source: path) }
+            if !walks.contains(where: \.walkedAny) { try walks[0].walk(Array("{}".utf8), source: path) }
+            walker = walks[0].walker
+            for later in walks.dropFirst() {
+                walker.append(&later.walker)
+                collections.formUnion(later.collections)
+            }
+            collections.formUnion(walks[0].collections)
+            base = walks.map(\.base).max() ?? base
         }
         var rootKeys = collections.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if part == nil {
@@ -82,22 +88,6 @@ extension ExportLoader {
                 warn: warn)
         }
         return walker.sink
-    }
-
-    /// Walks `tree` at position `base`, which then moves past it.
-    private static func walkTree<Sink: FactSink>(
-        _ tree: [UInt8], _ walker: inout TreeWalker<Sink>, base: inout Int, source: String
-    ) throws(InputError) {
-        let start = base
-        let run = tree.withUnsafeBytes { buffer in
-            Result { () throws(JSONSyntaxError) in try walker.run(buffer, positionBase: start) }
-        }
-        do throws(JSONSyntaxError) {
-            try run.get()
-        } catch {
-            throw InputError.syntax(source: source, error)
-        }
-        base += tree.count
     }
 
     /// The top-level keys of a Realtime Database file, which must be one object (checked whole, before it is

@@ -27,24 +27,11 @@ struct DocumentsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file (replaced when complete) instead of standard output.")
     var output: String?
 
-    /// The documents as lines, or as one tree.
-    private func render(_ documents: [FirestoreDocument], into bytes: inout [UInt8]) throws {
-        if tree {
-            do {
-                bytes = try DocumentJSON.tree(documents)
-            } catch {
-                throw InputError.layout(source: export, message: "the document \(error.path) is stored twice")
-            }
-            bytes.append(UInt8(ascii: "\n"))
-        } else {
-            for document in documents { DocumentJSON.appendLine(document, to: &bytes) }
-        }
-    }
-
     func run() throws {
-        let documents = try PhaseClock.measure("read") { try FirestoreExport.read(path: export).documents }
-        var bytes: [UInt8] = []
-        try PhaseClock.measure("write") { try render(documents, into: &bytes) }
+        var bytes = try PhaseClock.measure("read") {
+            try tree ? FirestoreExport.tree(path: export) : FirestoreExport.lines(path: export)
+        }
+        if tree { bytes.append(UInt8(ascii: "\n")) }
         if let output {
             try AtomicFile.write(String(decoding: bytes, as: UTF8.self), to: output)
         } else {

@@ -1,4 +1,4 @@
-/// Consecutive records of a Firestore export as a tree of their own (``DocumentJSON/tree(_:)``), with what the
+/// Consecutive records of a Firestore export as a tree of their own (``DocumentFragments/tree()``), with what the
 /// reader needs of each document beyond it: its path's hash and where its record is, to find a path stored twice
 /// across chunks, and the collections it opens. Made on one thread and walked on another, then dropped.
 final class DocumentChunk: @unchecked Sendable {
@@ -31,26 +31,28 @@ struct DocumentChunker {
     mutating func next() -> DocumentChunk? {
         guard !finished else { return nil }
         let chunk = DocumentChunk()
-        var documents: [FirestoreDocument] = []
+        var fragments = DocumentFragments()
         var start = (file: 0, offset: 0)
         do throws(InputError) {
-            while let document = try records.next() {
-                if documents.isEmpty { start = (document.file, document.offset) }
-                chunk.paths.append((DocumentPathSet.hash(document.segments), DocumentPathSet.place(document)))
-                chunk.collections.insert(document.segments[0])
-                documents.append(document)
-                if document.file != start.file || document.offset - start.offset >= chunkBytes { break }
+            while let (file, offset) = try records.next(into: &fragments) {
+                let document = fragments.count - 1
+                if document == 0 { start = (file, offset) }
+                chunk.paths.append((fragments.pathHash(document), DocumentPathSet.place(file: file, offset: offset)))
+                if document == 0 || !fragments.sameCollection(document - 1, document) {
+                    chunk.collections.insert(fragments.collection(document))
+                }
+                if file != start.file || offset - start.offset >= chunkBytes { break }
             }
         } catch {
             chunk.error = error
         }
-        if documents.isEmpty, chunk.error == nil {
+        if fragments.count == 0, chunk.error == nil {
             finished = true
             return nil
         }
         if chunk.error != nil { finished = true }
         chunk.consumed = records.consumed - records.start
-        chunk.tree = (try? DocumentJSON.tree(documents)) ?? []
+        chunk.tree = (try? fragments.tree()) ?? []
         return chunk
     }
 }

@@ -25,50 +25,9 @@ public enum DocumentJSON {
     /// The documents as one JSON tree: collections hold documents by ID, documents hold their fields and their
     /// subcollections. Throws a message naming the document when one path is stored twice.
     public static func tree(_ documents: [FirestoreDocument]) throws(DuplicateDocument) -> [UInt8] {
-        let order = documents.indices.sorted { precedes(documents[$0].segments, documents[$1].segments) }
-        var out: [UInt8] = []
-        out.reserveCapacity(documents.count * 128)
-        out.append(UInt8(ascii: "{"))
-        // The open path, and per open level whether it has a member yet (index 0: the root).
-        var open: [String] = []
-        var hasMembers = [false]
-        for index in order {
-            let document = documents[index]
-            let segments = document.segments
-            var common = 0
-            while common < open.count, common < segments.count, open[common] == segments[common] { common += 1 }
-            if common == segments.count {
-                throw DuplicateDocument(path: document.path)
-            }
-            while open.count > common {
-                open.removeLast()
-                hasMembers.removeLast()
-                out.append(UInt8(ascii: "}"))
-            }
-            for level in common..<segments.count {
-                if hasMembers[level] { out.append(UInt8(ascii: ",")) }
-                hasMembers[level] = true
-                appendString(segments[level], to: &out)
-                out.append(contentsOf: ":{".utf8)
-                open.append(segments[level])
-                hasMembers.append(false)
-                // A document level above the one stored (an odd level): a parent that does not exist.
-                if level % 2 == 1, level < segments.count - 1 {
-                    out.append(contentsOf: #"".absent":true"#.utf8)
-                    hasMembers[level + 1] = true
-                }
-            }
-            for field in document.fields {
-                if hasMembers[segments.count] { out.append(UInt8(ascii: ",")) }
-                hasMembers[segments.count] = true
-                appendString(field.name, to: &out)
-                out.append(UInt8(ascii: ":"))
-                append(field.value, typed: false, to: &out)
-            }
-        }
-        for _ in open { out.append(UInt8(ascii: "}")) }
-        out.append(UInt8(ascii: "}"))
-        return out
+        var fragments = DocumentFragments()
+        for document in documents { fragments.add(document) }
+        return try fragments.tree()
     }
 
     /// Two records of one document.
@@ -86,13 +45,18 @@ public enum DocumentJSON {
 
     static func appendFields(_ fields: [FirestoreField], typed: Bool, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
+        appendMembers(fields, typed: typed, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields as an object's members, `"name":value` with commas between, without the braces.
+    static func appendMembers(_ fields: [FirestoreField], typed: Bool, to out: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             appendString(field.name, to: &out)
             out.append(UInt8(ascii: ":"))
             append(field.value, typed: typed, to: &out)
         }
-        out.append(UInt8(ascii: "}"))
     }
 
     static func append(_ value: FirestoreValue, typed: Bool, to out: inout [UInt8]) {
@@ -105,25 +69,18 @@ public enum DocumentJSON {
         case .null: out.append(contentsOf: "null".utf8)
         case .boolean(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .integer(let n): out.append(contentsOf: String(n).utf8)
-        case .double(let d):
-            if d.isFinite {
-                out.append(contentsOf: d.description.utf8)
-            } else if typed {
-                out.append(
-                    contentsOf: "{\"__double__\":\"\(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")\"}".utf8)
-            } else {
-                out.append(contentsOf: "null".utf8)
-            }
-        case .timestamp(let micros): wrapped("__timestamp__") { appendString(rfc3339(micros), to: &$0) }
+        case .double(let d): append(double: d, typed: typed, to: &out)
+        case .timestamp(let micros): wrapped("__timestamp__") { appendRFC3339(micros, to: &$0) }
         case .string(let s): appendString(s, to: &out)
-        case .bytes(let b): wrapped("__bytes__") { appendString(base64(b), to: &$0) }
+        case .bytes(let b):
+            wrapped("__bytes__") { out in
+                out.append(UInt8(ascii: "\""))
+                b.withUnsafeBytes { appendBase64($0, to: &out) }
+                out.append(UInt8(ascii: "\""))
+            }
         case .reference(let path): wrapped("__ref__") { appendString(path, to: &$0) }
         case .geoPoint(let latitude, let longitude):
-            if typed {
-                out.append(contentsOf: "{\"__geo__\":[\(latitude),\(longitude)]}".utf8)
-            } else {
-                out.append(contentsOf: "{\"latitude\":\(latitude),\"longitude\":\(longitude)}".utf8)
-            }
+            append(latitude: latitude, longitude: longitude, typed: typed, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
@@ -135,6 +92,26 @@ public enum DocumentJSON {
         }
     }
 
+    /// A double: its shortest form when finite; else, in a line, its name, and in the tree null.
+    static func append(double d: Double, typed: Bool, to out: inout [UInt8]) {
+        if d.isFinite {
+            out.append(contentsOf: d.description.utf8)
+        } else if typed {
+            out.append(contentsOf: "{\"__double__\":\"\(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")\"}".utf8)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    /// A geo point: `{"__geo__": [lat, lng]}` in a line, `{"latitude", "longitude"}` in the tree.
+    static func append(latitude: Double, longitude: Double, typed: Bool, to out: inout [UInt8]) {
+        if typed {
+            out.append(contentsOf: "{\"__geo__\":[\(latitude),\(longitude)]}".utf8)
+        } else {
+            out.append(contentsOf: "{\"latitude\":\(latitude),\"longitude\":\(longitude)}".utf8)
+        }
+    }
+
     static func appendString(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
@@ -143,6 +120,13 @@ public enum DocumentJSON {
     /// `2023-12-21T15:39:16.609Z`: the fraction to the millisecond, or the microsecond when it has one, as
     /// Firestore's REST API writes them.
     public static func rfc3339(_ microseconds: Int64) -> String {
+        var out: [UInt8] = []
+        appendRFC3339(microseconds, to: &out, quoted: false)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``rfc3339(_:)`` as a JSON string (`quoted`), or without the quotes.
+    static func appendRFC3339(_ microseconds: Int64, to out: inout [UInt8], quoted: Bool = true) {
         let (seconds, micros) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         let second = micros < 0 ? seconds - 1 : seconds
         let fraction = micros < 0 ? micros + 1_000_000 : micros
@@ -150,17 +134,35 @@ public enum DocumentJSON {
         let day = inDay < 0 ? days - 1 : days
         let time = inDay < 0 ? inDay + 86_400 : inDay
         let civil = CivilDate.date(days: Int(day))
-        let (year, month, dayOfMonth) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text =
-            "\(year < 1000 ? String(repeating: "0", count: 4 - String(year).count) : "")\(year)-\(two(month))-\(two(dayOfMonth))"
-        text += "T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
-        if fraction != 0 {
-            let digits = String(fraction)
-            let six = String(repeating: "0", count: 6 - digits.count) + digits
-            text += "." + (fraction % 1000 == 0 ? String(six.prefix(3)) : six)
+        func digits(_ n: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(truncatingIfNeeded: n / divisor % 10) + 0x30)
+                divisor /= 10
+            }
         }
-        return text + "Z"
+        if quoted { out.append(UInt8(ascii: "\"")) }
+        if (0...9999).contains(civil.year) {
+            digits(Int64(civil.year), 4)
+        } else {
+            // Years Firestore cannot store (it keeps 0001 to 9999), written as their digits.
+            EntityJSON.appendDecimal(Int64(civil.year), to: &out)
+        }
+        for (separator, value) in [("-", Int64(civil.month)), ("-", Int64(civil.day)), ("T", time / 3600)] {
+            out.append(UInt8(ascii: separator.unicodeScalars.first!))
+            digits(value, 2)
+        }
+        for value in [time / 60 % 60, time % 60] {
+            out.append(UInt8(ascii: ":"))
+            digits(value, 2)
+        }
+        if fraction != 0 {
+            out.append(UInt8(ascii: "."))
+            if fraction % 1000 == 0 { digits(fraction / 1000, 3) } else { digits(fraction, 6) }
+        }
+        out.append(UInt8(ascii: "Z"))
+        if quoted { out.append(UInt8(ascii: "\"")) }
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -168,7 +170,13 @@ public enum DocumentJSON {
     /// Standard base64, with padding.
     public static func base64(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        bytes.withUnsafeBytes { appendBase64($0, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``base64(_:)`` appended to `out`.
+    static func appendBase64(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
         var i = 0
         while i + 3 <= bytes.count {
             let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
@@ -183,6 +191,5 @@ public enum DocumentJSON {
             out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
             out.append(UInt8(ascii: "="))
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

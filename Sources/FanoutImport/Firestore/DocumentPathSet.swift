@@ -19,12 +19,27 @@ struct DocumentPathSet {
     static func hash(_ segments: [String]) -> Int {
         var hasher = Hasher()
         hasher.combine(segments.count)
-        for segment in segments { hasher.combine(segment) }
+        for var segment in segments {
+            segment.withUTF8 { combine(UnsafeRawBufferPointer($0), into: &hasher) }
+        }
         return hasher.finalize()
     }
 
+    /// ``hash(_:)`` of a path given as its segments' bytes.
+    static func hash(_ segments: some Collection<UnsafeRawBufferPointer>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(segments.count)
+        for segment in segments { combine(segment, into: &hasher) }
+        return hasher.finalize()
+    }
+
+    private static func combine(_ segment: UnsafeRawBufferPointer, into hasher: inout Hasher) {
+        hasher.combine(segment.count)
+        hasher.combine(bytes: segment)
+    }
+
     /// Where a document's record is: its file's index and its byte offset, in one integer.
-    static func place(_ document: FirestoreDocument) -> Int { document.file << 44 | document.offset }
+    static func place(file: Int, offset: Int) -> Int { file << 44 | offset }
 
     /// Adds the path of the document at `place`, whose hash is `hash`; returns the path when a document with it
     /// was added before, nil otherwise.
@@ -39,6 +54,22 @@ struct DocumentPathSet {
         }
         more[hash, default: []].append(place)
         return nil
+    }
+
+    /// Adds the paths of `other` (a later run of the same export's records); returns the first of them, in the
+    /// tree's order, that was added before, nil when none was.
+    mutating func insert(contentsOf other: DocumentPathSet) throws(InputError) -> [String]? {
+        var duplicate: [String]?
+        for (hash, place) in other.first {
+            for place in [place] + (other.more[hash] ?? []) {
+                if let path = try insert(hash: hash, place: place),
+                    duplicate.map({ DocumentJSON.precedes(path, $0) }) ?? true
+                {
+                    duplicate = path
+                }
+            }
+        }
+        return duplicate
     }
 
     /// The path of the record at `place`, read again.

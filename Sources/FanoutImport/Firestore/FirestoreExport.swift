@@ -35,6 +35,39 @@ public struct FirestoreExport: Sendable {
     /// before it, as LevelDB's reader resynchronizes, so no part reads a byte of another part's blocks but to
     /// finish its own last record.
     public static func read(path: String, part: (index: Int, count: Int)?) throws(InputError) -> FirestoreExport {
+        let (files, read) = try decode(path: path, part: part, into: DocumentList.init)
+        return FirestoreExport(
+            source: path, files: files, documents: read.flatMap { $0.target.documents },
+            project: read.first?.project)
+    }
+
+    /// The documents of the export at `path` as `fanout documents` writes them, one JSON line each
+    /// (``DocumentJSON/appendLine(_:to:)``), in the order of the files and their records. Throws as
+    /// ``read(path:)`` does.
+    public static func lines(path: String) throws(InputError) -> [UInt8] {
+        let (_, read) = try decode(path: path, part: nil, into: DocumentLines.init)
+        return read.count == 1 ? read[0].target.bytes : read.flatMap { $0.target.bytes }
+    }
+
+    /// The documents of the export at `path` as one JSON tree (``DocumentJSON/tree(_:)``). Throws as
+    /// ``read(path:)`` does, and naming the document stored twice.
+    public static func tree(path: String) throws(InputError) -> [UInt8] {
+        let (_, read) = try decode(path: path, part: nil, into: DocumentFragments.init)
+        var fragments = read[0].target
+        for half in read.dropFirst() { fragments.append(half.target) }
+        do {
+            return try fragments.tree()
+        } catch {
+            throw InputError.layout(source: path, message: "the document \(error.path) is stored twice")
+        }
+    }
+
+    /// The records of part `part` of the export at `path` decoded into targets made by `make`: one, or for a
+    /// large export read whole, one per half, each decoded on a thread of its own (the first half's error is the
+    /// first in the files when both have one); with the project each one's first record names.
+    private static func decode<Target: RecordTarget>(
+        path: String, part: (index: Int, count: Int)?, into make: @escaping @Sendable () -> Target
+    ) throws(InputError) -> (files: [String], [(target: Target, project: String?)]) {
         guard let files = try locate(path) else {
             throw InputError.layout(
                 source: path,
@@ -44,24 +77,26 @@ public struct FirestoreExport: Sendable {
         }
         let whole = FirestoreRecords(files: files, part: part)
         guard part == nil, whole.total >= SplitRead.minimumBytes else {
-            var records = whole
-            var documents: [FirestoreDocument] = []
-            while let document = try records.next() { documents.append(document) }
-            return FirestoreExport(source: path, files: files, documents: documents, project: records.project)
+            return (files, [try decode(whole, into: make())])
         }
-        // A large export's two halves (cut as `--part` cuts it) are decoded at once, one per core; the first
-        // half's error is the first in the files when both have one.
-        let halves = HalfReads(files: files)
+        let halves = HalfReads<Target>(files: files, make: make)
         DispatchQueue.concurrentPerform(iterations: 2) { halves.read($0) }
-        var documents: [FirestoreDocument] = []
-        var project: String?
+        var read: [(target: Target, project: String?)] = []
         for result in [halves.first, halves.second] {
             guard let result else { continue }
-            let (read, named) = try result.get()
-            if documents.isEmpty { project = named }
-            documents += read
+            read.append(try result.get())
         }
-        return FirestoreExport(source: path, files: files, documents: documents, project: project)
+        return (files, read)
+    }
+
+    /// Every record of `records` decoded into `target`.
+    fileprivate static func decode<Target: RecordTarget>(_ records: FirestoreRecords, into target: Target)
+        throws(InputError) -> (target: Target, project: String?)
+    {
+        var records = records
+        var target = target
+        while try records.next(into: &target) != nil {}
+        return (target, records.project)
     }
 
     /// The `output-N` files of the export at `path`; nil when it holds none of a Firestore export's marks.
@@ -169,25 +204,22 @@ public struct FirestoreExport: Sendable {
     }
 }
 
-/// The documents of an export's two halves, each read on a thread of its own.
-private final class HalfReads: @unchecked Sendable {
+/// The records of an export's two halves, each decoded on a thread of its own.
+private final class HalfReads<Target: RecordTarget>: @unchecked Sendable {
     let files: [String]
-    /// Per half, its documents and the project its first record names, or its error.
-    var first: Result<([FirestoreDocument], String?), InputError>?
-    var second: Result<([FirestoreDocument], String?), InputError>?
+    let make: @Sendable () -> Target
+    /// Per half, what it was decoded into and the project its first record names, or its error.
+    var first: Result<(target: Target, project: String?), InputError>?
+    var second: Result<(target: Target, project: String?), InputError>?
 
-    init(files: [String]) { self.files = files }
+    init(files: [String], make: @escaping @Sendable () -> Target) {
+        self.files = files
+        self.make = make
+    }
 
     func read(_ half: Int) {
-        var records = FirestoreRecords(files: files, part: (half, 2))
-        var documents: [FirestoreDocument] = []
-        let result: Result<([FirestoreDocument], String?), InputError>
-        do throws(InputError) {
-            while let document = try records.next() { documents.append(document) }
-            result = .success((documents, records.project))
-        } catch {
-            result = .failure(error)
-        }
+        let records = FirestoreRecords(files: files, part: (half, 2))
+        let result = Result { () throws(InputError) in try FirestoreExport.decode(records, into: make()) }
         if half == 0 { first = result } else { second = result }
     }
 }

@@ -30,7 +30,8 @@ struct FirestoreRecords {
     private var log = LevelDBLog(UnsafeRawBufferPointer(start: nil, count: 0))
     private var scratch: [UInt8] = []
     private var releasedUpTo = 0
-    private var decoded = 0
+    /// Records decoded so far.
+    private var decodedCount = 0
     /// The project the first record's key names, once that record is read (see ``FirestoreExport/project``).
     private(set) var project: String?
 
@@ -49,12 +50,34 @@ struct FirestoreRecords {
     /// The next document; nil after the last. Throws ``InputError`` naming the file, the byte offset and the
     /// document for a damaged record.
     mutating func next() throws(InputError) -> Record? {
+        guard let start = try advance() else { return nil }
+        var document = try decode { record throws(EntityDecoder.Failure) in try EntityDecoder.document(record) }
+        document.file = index
+        document.offset = start
+        return document
+    }
+
+    /// Gives the next record to `target` (which decodes it, see ``RecordTarget``); returns its file's index and
+    /// its record's offset there, nil after the last. Throws as ``next()`` does.
+    mutating func next<Target: RecordTarget>(into target: inout Target) throws(InputError) -> (file: Int, offset: Int)?
+    {
+        guard let start = try advance() else { return nil }
+        let file = index
+        try decode { record throws(EntityDecoder.Failure) in try target.add(record: record, file: file, offset: start) }
+        return (file, start)
+    }
+
+    /// The record reached by ``advance()``, as it lies in the file, or nil when it is put together in `scratch`,
+    /// and where its first header is.
+    private var current: UnsafeRawBufferPointer?
+    private var currentStart = 0
+
+    /// Moves to the next record of the part; returns where its first header is, nil after the last.
+    private mutating func advance() throws(InputError) -> Int? {
         while true {
             if bytes == nil {
                 guard try openNextFile() else { return nil }
             }
-            guard let bytes else { continue }
-            let file = files[index]
             guard log.offset + fileStart < range.upperBound else {
                 close()
                 continue
@@ -63,41 +86,49 @@ struct FirestoreRecords {
             do {
                 record = try log.next(scratch: &scratch)
             } catch {
-                throw InputError.layout(source: "\(file): byte \(error.offset)", message: error.message)
+                throw InputError.layout(source: "\(files[index]): byte \(error.offset)", message: error.message)
             }
             guard let record else {
                 close()
                 continue
             }
             guard record.start + fileStart >= range.lowerBound else { continue }
-            do throws(EntityDecoder.Failure) {
-                var document: FirestoreDocument
-                if let data = record.data {
-                    document = try EntityDecoder.document(data)
-                } else {
-                    let decoded = scratch.withUnsafeBytes { data in
-                        Result { () throws(EntityDecoder.Failure) in try EntityDecoder.document(data) }
-                    }
-                    document = try decoded.get()
+            current = record.data
+            currentStart = record.start
+            return record.start
+        }
+    }
+
+    /// Decodes the record reached by ``advance()`` with `body`, and gives back the pages read before it.
+    private mutating func decode<Decoded>(
+        _ body: (UnsafeRawBufferPointer) throws(EntityDecoder.Failure) -> Decoded
+    ) throws(InputError) -> Decoded {
+        let start = currentStart
+        do throws(EntityDecoder.Failure) {
+            let decoded: Decoded
+            if let data = current {
+                decoded = try body(data)
+            } else {
+                let result = scratch.withUnsafeBytes { data in
+                    Result { () throws(EntityDecoder.Failure) in try body(data) }
                 }
-                document.file = index
-                document.offset = record.start
-                if decoded == 0, let data = record.data, let app = EntityDecoder.app(data) {
-                    // App IDs carry their partition before a tilde (`dev~`, `s~`).
-                    project = app.split(separator: "~", maxSplits: 1).last.map(String.init)
-                }
-                decoded += 1
-                if bytes.isMapped, log.offset - releasedUpTo >= Self.releaseInterval {
-                    releasedUpTo = MappedPages.release(bytes.buffer, from: releasedUpTo, before: record.start)
-                }
-                return document
-            } catch {
-                let data = record.start + LevelDBLog.headerSize + error.offset
-                throw InputError.layout(
-                    source: "\(file): byte \(data)",
-                    message: error.message + (error.document.map { " (in document \($0))" } ?? "")
-                        + "; the record starts at byte \(record.start)")
+                decoded = try result.get()
             }
+            if decodedCount == 0, let data = current, let app = EntityDecoder.app(data) {
+                // App IDs carry their partition before a tilde (`dev~`, `s~`).
+                project = app.split(separator: "~", maxSplits: 1).last.map(String.init)
+            }
+            decodedCount += 1
+            if let bytes, bytes.isMapped, log.offset - releasedUpTo >= Self.releaseInterval {
+                releasedUpTo = MappedPages.release(bytes.buffer, from: releasedUpTo, before: start)
+            }
+            return decoded
+        } catch {
+            let data = start + LevelDBLog.headerSize + error.offset
+            throw InputError.layout(
+                source: "\(files[index]): byte \(data)",
+                message: error.message + (error.document.map { " (in document \($0))" } ?? "")
+                    + "; the record starts at byte \(start)")
         }
     }
 

@@ -10,6 +10,12 @@ enum RecordText {
         return String(validating: utf8, as: UTF8.self)
     }
 
+    /// Whether the bytes are UTF-8.
+    @inline(__always)
+    static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        isASCII(bytes) || String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil
+    }
+
     /// Whether no byte has its high bit set, eight bytes at a time.
     @inline(__always)
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
