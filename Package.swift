@@ -40,11 +40,13 @@ let package = Package(
         .target(name: "FanoutJSON", dependencies: ["CScan"]),
         // JSON's structure found 64 bytes at a time (SIMD), which Swift cannot express well, for the reader's skims.
         .target(name: "CScan"),
+        // The CRC-32C instruction (SSE4.2), which Swift cannot express, for Firestore's LevelDB records.
+        .target(name: "CChecksum"),
         // Schemas and the adapters that fill the core from an export.
         .target(
             name: "FanoutImport",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "SystemZlib",
+                "CChecksum", "FanoutCore", "FanoutJSON", "SystemZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

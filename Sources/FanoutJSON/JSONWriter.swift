@@ -161,12 +161,39 @@ public struct JSONWriter: Sendable {
     @inlinable
     public static func appendEscaped<Output: JSONOutput>(_ bytes: UnsafeRawBufferPointer, to out: inout Output) {
         var start = 0
-        for index in bytes.indices where needsEscape(bytes[index]) {
-            if index > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
-            appendEscape(bytes[index], to: &out)
-            start = index + 1
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            // Eight bytes at a time while none needs an escape (nearly all of them), then byte by byte.
+            if index + 8 <= count, !wordNeedsEscape(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, count)
+            while index < end {
+                if needsEscape(bytes[index]) {
+                    if index > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<index])) }
+                    appendEscape(bytes[index], to: &out)
+                    start = index + 1
+                }
+                index += 1
+            }
         }
-        if bytes.count > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+        if count > start { out.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    /// Whether any of the eight bytes of `word` is escaped: below 0x20, a quote or a backslash (the bit tricks of
+    /// "Bit Twiddling Hacks": a byte is zero, or less than n, where its high bit survives the subtraction).
+    @inlinable
+    static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroQuote = (quote &- ones) & ~quote & highs
+        let zeroBackslash = (backslash &- ones) & ~backslash & highs
+        return below | zeroQuote | zeroBackslash != 0
     }
 
     /// Whether `byte` is escaped in a JSON string: a quote, a backslash or a control character.
@@ -204,6 +231,21 @@ public protocol JSONOutput {
     mutating func append(_ byte: UInt8)
     /// Appends `bytes`.
     mutating func appendBytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension JSONOutput {
+    /// Appends the bytes of a literal.
+    @inlinable
+    public mutating func append(literal text: StaticString) {
+        appendBytes(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends the UTF-8 bytes of `text`.
+    @inlinable
+    public mutating func append(text: String) {
+        var text = text
+        text.withUTF8 { appendBytes(UnsafeRawBufferPointer($0)) }
+    }
 }
 
 extension Array: JSONOutput where Element == UInt8 {

@@ -99,4 +99,37 @@ struct WriterTests {
             #expect(JSONWriter().write(try JSONValue.parse(first)) == first)
         }
     }
+
+    @Test("escaping eight bytes at a time gives what escaping byte by byte does, at every length and place")
+    func escapingByWordsMatchesBytes() {
+        // Every byte that needs an escape, at every offset of strings of up to 40 bytes around plain ones.
+        let specials: [UInt8] = [0x00, 0x01, 0x1F, 0x22, 0x5C, 0x7F, 0x80, 0xFF, 0x20, 0x21, 0x5B, 0x5D]
+        for length in 0..<40 {
+            for place in 0..<max(length, 1) {
+                for special in specials {
+                    var bytes = (0..<length).map { UInt8(0x61 + $0 % 26) }
+                    if length > 0 { bytes[place] = special }
+                    var expected: [UInt8] = []
+                    for byte in bytes {
+                        switch byte {
+                        case 0x22: expected += Array(#"\""#.utf8)
+                        case 0x5C: expected += Array(#"\\"#.utf8)
+                        case 0x0A: expected += Array(#"\n"#.utf8)
+                        case 0x09: expected += Array(#"\t"#.utf8)
+                        case 0x0D: expected += Array(#"\r"#.utf8)
+                        case 0x08: expected += Array(#"\b"#.utf8)
+                        case 0x0C: expected += Array(#"\f"#.utf8)
+                        case ..<0x20:
+                            let hex = Array("0123456789abcdef".utf8)
+                            expected += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                        default: expected.append(byte)
+                        }
+                    }
+                    var out: [UInt8] = []
+                    bytes.withUnsafeBytes { JSONWriter.appendEscaped($0, to: &out) }
+                    #expect(out == expected, "length \(length), byte \(special) at \(place)")
+                }
+            }
+        }
+    }
 }

@@ -106,6 +106,7 @@ final class ChunkWalk<Sink: FactSink>: @unchecked Sendable {
                 if duplicate == nil, failures.first.load(ordering: .relaxed) == Int.max {
                     try walk(chunk.tree, source: source)
                 }
+                chunker.recycle(chunk)
             } catch {
                 self.error = error
                 failures.record(index)

@@ -7,6 +7,8 @@ import FanoutJSON
 /// that no document is made of strings and arrays only to be written out again.
 struct DocumentFragments: RecordTarget {
     private var segments = SegmentList()
+    /// (Plain copies into a block: a record's dozens of small pieces through an array's append each checked
+    /// its uniqueness and capacity. A copy of the value shares the block, so only one copy is written to.)
     private var members: [UInt8] = []
     /// Per document: the index of its first segment, and where its members end in `members` (they start where
     /// the document before it ends).
@@ -35,6 +37,13 @@ struct DocumentFragments: RecordTarget {
         if !add(record: record) { add(try EntityDecoder.document(record)) }
     }
 
+    /// Drops every document, keeping the storage for the next ones (a chunk's, made on the same thread).
+    mutating func removeAll() {
+        segments.removeAll()
+        members.removeAll(keepingCapacity: true)
+        documents.removeAll(keepingCapacity: true)
+    }
+
     /// Appends `other`'s documents after these.
     mutating func append(_ other: DocumentFragments) {
         let (segmentBase, memberBase) = (segments.count, members.count)
@@ -49,7 +58,9 @@ struct DocumentFragments: RecordTarget {
     mutating func add(_ document: FirestoreDocument) {
         let first = segments.count
         for segment in document.segments { segments.append(segment) }
-        DocumentJSON.appendMembers(document.fields, typed: false, to: &members)
+        var written: [UInt8] = []
+        DocumentJSON.appendMembers(document.fields, typed: false, to: &written)
+        members += written
         documents.append((first, members.count))
     }
 
@@ -84,6 +95,13 @@ struct DocumentFragments: RecordTarget {
     /// naming the document when one path is there twice.
     func tree() throws(DocumentJSON.DuplicateDocument) -> [UInt8] {
         var out: [UInt8] = []
+        try tree(into: &out)
+        return out
+    }
+
+    /// ``tree()`` written into `out`, replacing what it held (its storage is reused).
+    func tree(into out: inout [UInt8]) throws(DocumentJSON.DuplicateDocument) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(members.count + segments.count * 24 + 2)
         let duplicate = segments.withSegments { segment -> Int? in
             func precedes(_ a: Int, _ b: Int) -> Bool {
@@ -141,6 +159,5 @@ struct DocumentFragments: RecordTarget {
             return nil
         }
         if let duplicate { throw DocumentJSON.DuplicateDocument(path: path(duplicate)) }
-        return out
     }
 }

@@ -93,22 +93,22 @@ public enum DocumentJSON {
     }
 
     /// A double: its shortest form when finite; else, in a line, its name, and in the tree null.
-    static func append(double d: Double, typed: Bool, to out: inout [UInt8]) {
+    static func append<Output: JSONOutput>(double d: Double, typed: Bool, to out: inout Output) {
         if d.isFinite {
-            out.append(contentsOf: d.description.utf8)
+            out.append(text: d.description)
         } else if typed {
-            out.append(contentsOf: "{\"__double__\":\"\(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")\"}".utf8)
+            out.append(text: "{\"__double__\":\"\(d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")\"}")
         } else {
-            out.append(contentsOf: "null".utf8)
+            out.append(literal: "null")
         }
     }
 
     /// A geo point: `{"__geo__": [lat, lng]}` in a line, `{"latitude", "longitude"}` in the tree.
-    static func append(latitude: Double, longitude: Double, typed: Bool, to out: inout [UInt8]) {
+    static func append<Output: JSONOutput>(latitude: Double, longitude: Double, typed: Bool, to out: inout Output) {
         if typed {
-            out.append(contentsOf: "{\"__geo__\":[\(latitude),\(longitude)]}".utf8)
+            out.append(text: "{\"__geo__\":[\(latitude),\(longitude)]}")
         } else {
-            out.append(contentsOf: "{\"latitude\":\(latitude),\"longitude\":\(longitude)}".utf8)
+            out.append(text: "{\"latitude\":\(latitude),\"longitude\":\(longitude)}")
         }
     }
 
@@ -126,7 +126,7 @@ public enum DocumentJSON {
     }
 
     /// ``rfc3339(_:)`` as a JSON string (`quoted`), or without the quotes.
-    static func appendRFC3339(_ microseconds: Int64, to out: inout [UInt8], quoted: Bool = true) {
+    static func appendRFC3339<Output: JSONOutput>(_ microseconds: Int64, to out: inout Output, quoted: Bool = true) {
         let (seconds, micros) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         let second = micros < 0 ? seconds - 1 : seconds
         let fraction = micros < 0 ? micros + 1_000_000 : micros
@@ -175,8 +175,7 @@ public enum DocumentJSON {
     }
 
     /// ``base64(_:)`` appended to `out`.
-    static func appendBase64(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
+    static func appendBase64<Output: JSONOutput>(_ bytes: UnsafeRawBufferPointer, to out: inout Output) {
         var i = 0
         while i + 3 <= bytes.count {
             let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])

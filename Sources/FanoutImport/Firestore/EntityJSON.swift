@@ -11,8 +11,8 @@ import FanoutJSON
 enum EntityJSON {
     /// Appends the record's path to `segments` and its fields to `members`; on a throw, either may hold part of
     /// the record, which the caller drops. `arrays` is scratch space, kept between records.
-    static func decode(
-        _ record: UnsafeRawBufferPointer, typed: Bool = false, segments: inout SegmentList, members: inout [UInt8],
+    static func decode<Output: JSONOutput>(
+        _ record: UnsafeRawBufferPointer, typed: Bool = false, segments: inout SegmentList, members: inout Output,
         arrays: inout [UnsafeRawBufferPointer]
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(record)
@@ -51,13 +51,13 @@ enum EntityJSON {
         init(base: Int) { self.base = base }
 
         /// Ends the array being written, if any.
-        mutating func close(into out: inout [UInt8]) {
+        mutating func close<Output: JSONOutput>(into out: inout Output) {
             if open != nil { out.append(UInt8(ascii: "]")) }
             open = nil
         }
 
         /// Starts a member: the comma before any but the first, and its name.
-        mutating func begin(_ name: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        mutating func begin<Output: JSONOutput>(_ name: UnsafeRawBufferPointer, into out: inout Output) {
             if hasMembers { out.append(UInt8(ascii: ",")) }
             hasMembers = true
             JSONWriter.appendQuoted(name, to: &out)
@@ -127,10 +127,10 @@ enum EntityJSON {
     }
 
     /// One property: a member of its own, an array's first element (which opens the array), or the next one.
-    private static func property(
+    private static func property<Output: JSONOutput>(
         _ message: UnsafeRawBufferPointer, typed: Bool, depth: Int, level: inout Level,
         arrays: inout [UnsafeRawBufferPointer],
-        into out: inout [UInt8]
+        into out: inout Output
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(message)
         var meaning: UInt64 = 0
@@ -160,7 +160,7 @@ enum EntityJSON {
         }
         level.begin(name, into: &out)
         if meaning == 24 {
-            out.append(contentsOf: "[]".utf8)
+            out.append(literal: "[]")
         } else if multiple {
             out.append(UInt8(ascii: "["))
             level.open = name
@@ -176,13 +176,13 @@ enum EntityJSON {
 
     /// A `PropertyValue` with its property's meaning, as ``DocumentJSON`` writes it: in a line (`typed`), or in
     /// the tree.
-    private static func value(
+    private static func value<Output: JSONOutput>(
         _ message: UnsafeRawBufferPointer?, meaning: UInt64, typed: Bool, depth: Int,
         arrays: inout [UnsafeRawBufferPointer],
-        into out: inout [UInt8]
+        into out: inout Output
     ) throws(ProtoReader.Malformed) {
         guard let message else {
-            out.append(contentsOf: "null".utf8)
+            out.append(literal: "null")
             return
         }
         var reader = ProtoReader(message)
@@ -204,21 +204,25 @@ enum EntityJSON {
         }
         guard let (field, bits, bytes) = found else {
             guard meaning == 0 else { throw declined }
-            out.append(contentsOf: "null".utf8)
+            out.append(literal: "null")
             return
         }
         /// Writes `body`, in a line wrapped in an object of one member, `tag`, that says its type.
-        func wrapped(_ tag: String, _ body: (inout [UInt8]) throws(ProtoReader.Malformed) -> Void)
+        func wrapped(_ tag: StaticString, _ body: (inout Output) throws(ProtoReader.Malformed) -> Void)
             throws(ProtoReader.Malformed)
         {
-            if typed { out.append(contentsOf: "{\"\(tag)\":".utf8) }
+            if typed {
+                out.append(literal: "{\"")
+                out.append(literal: tag)
+                out.append(literal: "\":")
+            }
             try body(&out)
             if typed { out.append(UInt8(ascii: "}")) }
         }
         switch (field, meaning) {
         case (1, 0): appendDecimal(Int64(bitPattern: bits), to: &out)
         case (1, 7): try wrapped("__timestamp__") { DocumentJSON.appendRFC3339(Int64(bitPattern: bits), to: &$0) }
-        case (2, 0): out.append(contentsOf: (bits != 0 ? "true" : "false").utf8)
+        case (2, 0): out.append(literal: bits != 0 ? "true" : "false")
         case (4, 0): DocumentJSON.append(double: Double(bitPattern: bits), typed: typed, to: &out)
         case (3, 0), (3, 15):
             guard RecordText.isUTF8(bytes) else { throw declined }
@@ -251,7 +255,7 @@ enum EntityJSON {
     }
 
     /// A `ReferenceValue` group's path, as one string of its segments joined by `/`.
-    private static func reference(_ group: UnsafeRawBufferPointer, into out: inout [UInt8])
+    private static func reference<Output: JSONOutput>(_ group: UnsafeRawBufferPointer, into out: inout Output)
         throws(ProtoReader.Malformed)
     {
         var reader = ProtoReader(group)
@@ -268,9 +272,9 @@ enum EntityJSON {
                 switch segment {
                 case .bytes(let bytes): JSONWriter.appendEscaped(bytes, to: &out)
                 case .number(let id):
-                    out.append(contentsOf: "__id".utf8)
+                    out.append(literal: "__id")
                     appendDecimal(id, to: &out)
-                    out.append(contentsOf: "__".utf8)
+                    out.append(literal: "__")
                 }
             }
         }
@@ -278,9 +282,9 @@ enum EntityJSON {
     }
 
     /// A map: the properties of a nested entity, at a level of their own.
-    private static func map(
+    private static func map<Output: JSONOutput>(
         _ entity: UnsafeRawBufferPointer, typed: Bool, depth: Int, arrays: inout [UnsafeRawBufferPointer],
-        into out: inout [UInt8]
+        into out: inout Output
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(entity)
         var level = Level(base: arrays.count)
@@ -300,7 +304,7 @@ enum EntityJSON {
     }
 
     /// The decimal digits of `n`, as `String(n)` writes them.
-    static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
+    static func appendDecimal<Output: JSONOutput>(_ n: Int64, to out: inout Output) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var magnitude = n.magnitude
         var count = 0
@@ -311,7 +315,7 @@ enum EntityJSON {
                 magnitude /= 10
             } while magnitude > 0
             if n < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            out.appendBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
     }
 }

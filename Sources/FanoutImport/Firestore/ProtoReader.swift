@@ -34,6 +34,7 @@ struct ProtoReader {
     var position: Int { base + offset }
 
     /// The next field's number and wire type; nil at the end.
+    @inline(__always)
     mutating func tag() throws(Malformed) -> (field: UInt32, wire: Wire)? {
         guard offset < bytes.count else { return nil }
         let start = offset
@@ -44,7 +45,17 @@ struct ProtoReader {
         return (UInt32(key >> 3), wire)
     }
 
+    @inline(__always)
     mutating func varint() throws(Malformed) -> UInt64 {
+        // Tags, lengths and most numbers of a record are one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
+        return try longVarint()
+    }
+
+    private mutating func longVarint() throws(Malformed) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         let start = offset
@@ -66,6 +77,7 @@ struct ProtoReader {
     }
 
     /// A length-delimited field's bytes, and where they start in the record.
+    @inline(__always)
     mutating func lengthDelimited() throws(Malformed) -> (bytes: UnsafeRawBufferPointer, base: Int) {
         let start = offset
         let length = try varint()

@@ -30,6 +30,12 @@ struct SegmentList {
         ends.append(bytes.count)
     }
 
+    /// Drops every segment, keeping the storage for the next ones.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+
     /// Drops the segments from index `count` on.
     mutating func removeSegments(from count: Int) {
         bytes.removeSubrange((count == 0 ? 0 : ends[count - 1])...)
