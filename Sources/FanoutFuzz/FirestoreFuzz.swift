@@ -61,7 +61,7 @@ enum FirestoreFuzz {
             // The line without its newline.
             lines.withUnsafeBytes { requireJSON(UnsafeRawBufferPointer(rebasing: $0[start..<($0.count - 1)])) }
         }
-        guard (try? fastLines.get()) == lines else {
+        guard (try? fastLines.get())?.joined().elementsEqual(lines) == true else {
             fatalError(
                 "FirestoreExport.lines differs from the documents' lines: \(String(decoding: lines.prefix(300), as: UTF8.self))"
             )

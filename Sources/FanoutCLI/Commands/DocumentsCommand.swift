@@ -28,14 +28,26 @@ struct DocumentsCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        var bytes = try PhaseClock.measure("read") {
-            try tree ? FirestoreExport.tree(path: export) : FirestoreExport.lines(path: export)
+        var pieces = try PhaseClock.measure("read") {
+            try tree ? [FirestoreExport.tree(path: export)] : FirestoreExport.lines(path: export)
         }
-        if tree { bytes.append(UInt8(ascii: "\n")) }
-        if let output {
-            try AtomicFile.write(String(decoding: bytes, as: UTF8.self), to: output)
-        } else {
-            FileHandle.standardOutput.write(Data(bytes))
+        if tree { pieces[0].append(UInt8(ascii: "\n")) }
+        try PhaseClock.measure("write") {
+            if let output {
+                let file = try AtomicFile(path: output)
+                for piece in pieces { try piece.withUnsafeBytes { try file.append($0) } }
+                try file.commit()
+            } else {
+                for piece in pieces where !piece.isEmpty {
+                    piece.withUnsafeBytes { raw in
+                        // Written from the bytes in place: a copy into Data would double the memory of a large export.
+                        let data = Data(
+                            bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count,
+                            deallocator: .none)
+                        FileHandle.standardOutput.write(data)
+                    }
+                }
+            }
         }
     }
 }

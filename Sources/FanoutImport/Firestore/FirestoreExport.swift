@@ -35,24 +35,23 @@ public struct FirestoreExport: Sendable {
     /// before it, as LevelDB's reader resynchronizes, so no part reads a byte of another part's blocks but to
     /// finish its own last record.
     public static func read(path: String, part: (index: Int, count: Int)?) throws(InputError) -> FirestoreExport {
-        let (files, read) = try decode(path: path, part: part, into: DocumentList.init)
+        let (files, read) = try decode(path: path, part: part, into: { _ in DocumentList() })
         return FirestoreExport(
             source: path, files: files, documents: read.flatMap { $0.target.documents },
             project: read.first?.project)
     }
 
     /// The documents of the export at `path` as `fanout documents` writes them, one JSON line each
-    /// (``DocumentJSON/appendLine(_:to:)``), in the order of the files and their records. Throws as
-    /// ``read(path:)`` does.
-    public static func lines(path: String) throws(InputError) -> [UInt8] {
-        let (_, read) = try decode(path: path, part: nil, into: DocumentLines.init)
-        return read.count == 1 ? read[0].target.bytes : read.flatMap { $0.target.bytes }
+    /// (``DocumentJSON/appendLine(_:to:)``), in the order of the files and their records: in pieces (one per half
+    /// of a large export) to be written one after the other. Throws as ``read(path:)`` does.
+    public static func lines(path: String) throws(InputError) -> [[UInt8]] {
+        try decode(path: path, part: nil, into: DocumentLines.init(reserving:)).1.map(\.target.bytes)
     }
 
     /// The documents of the export at `path` as one JSON tree (``DocumentJSON/tree(_:)``). Throws as
     /// ``read(path:)`` does, and naming the document stored twice.
     public static func tree(path: String) throws(InputError) -> [UInt8] {
-        let (_, read) = try decode(path: path, part: nil, into: DocumentFragments.init)
+        let (_, read) = try decode(path: path, part: nil, into: { _ in DocumentFragments() })
         var fragments = read[0].target
         for half in read.dropFirst() { fragments.append(half.target) }
         do {
@@ -62,11 +61,12 @@ public struct FirestoreExport: Sendable {
         }
     }
 
-    /// The records of part `part` of the export at `path` decoded into targets made by `make`: one, or for a
+    /// The records of part `part` of the export at `path` decoded into targets made by `make` (given the bytes
+    /// of the records each will hold): one, or for a
     /// large export read whole, one per half, each decoded on a thread of its own (the first half's error is the
     /// first in the files when both have one); with the project each one's first record names.
     private static func decode<Target: RecordTarget>(
-        path: String, part: (index: Int, count: Int)?, into make: @escaping @Sendable () -> Target
+        path: String, part: (index: Int, count: Int)?, into make: @escaping @Sendable (_ bytes: Int) -> Target
     ) throws(InputError) -> (files: [String], [(target: Target, project: String?)]) {
         guard let files = try locate(path) else {
             throw InputError.layout(
@@ -77,7 +77,7 @@ public struct FirestoreExport: Sendable {
         }
         let whole = FirestoreRecords(files: files, part: part)
         guard part == nil, whole.total >= SplitRead.minimumBytes else {
-            return (files, [try decode(whole, into: make())])
+            return (files, [try decode(whole, into: make(whole.partBytes))])
         }
         let halves = HalfReads<Target>(files: files, make: make)
         DispatchQueue.concurrentPerform(iterations: 2) { halves.read($0) }
@@ -207,19 +207,19 @@ public struct FirestoreExport: Sendable {
 /// The records of an export's two halves, each decoded on a thread of its own.
 private final class HalfReads<Target: RecordTarget>: @unchecked Sendable {
     let files: [String]
-    let make: @Sendable () -> Target
+    let make: @Sendable (_ bytes: Int) -> Target
     /// Per half, what it was decoded into and the project its first record names, or its error.
     var first: Result<(target: Target, project: String?), InputError>?
     var second: Result<(target: Target, project: String?), InputError>?
 
-    init(files: [String], make: @escaping @Sendable () -> Target) {
+    init(files: [String], make: @escaping @Sendable (_ bytes: Int) -> Target) {
         self.files = files
         self.make = make
     }
 
     func read(_ half: Int) {
         let records = FirestoreRecords(files: files, part: (half, 2))
-        let result = Result { () throws(InputError) in try FirestoreExport.decode(records, into: make()) }
+        let result = Result { () throws(InputError) in try FirestoreExport.decode(records, into: make(records.partBytes)) }
         if half == 0 { first = result } else { second = result }
     }
 }

@@ -25,6 +25,8 @@ struct FirestoreRecords {
     /// The bytes of all the files, and how far the reader is in them (for progress).
     let total: Int
     var consumed: Int { bytes == nil ? max(fileStart, start) : fileStart + log.offset }
+    /// The bytes of the part read.
+    var partBytes: Int { range.count }
     /// Where the part read starts in the files' bytes.
     var start: Int { range.lowerBound }
     private var log = LevelDBLog(UnsafeRawBufferPointer(start: nil, count: 0))

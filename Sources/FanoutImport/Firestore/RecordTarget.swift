@@ -28,6 +28,9 @@ struct DocumentLines: RecordTarget {
     private var members: [UInt8] = []
     private var arrays: [UnsafeRawBufferPointer] = []
 
+    /// Lines for records of `bytes` bytes: about as many bytes of JSON, reserved at once rather than grown.
+    init(reserving bytes: Int) { self.bytes.reserveCapacity(bytes) }
+
     mutating func add(record: UnsafeRawBufferPointer, file: Int, offset: Int) throws(EntityDecoder.Failure) {
         segments.removeSegments(from: 0)
         members.removeAll(keepingCapacity: true)
