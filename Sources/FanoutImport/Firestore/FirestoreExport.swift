@@ -219,7 +219,8 @@ private final class HalfReads<Target: RecordTarget>: @unchecked Sendable {
 
     func read(_ half: Int) {
         let records = FirestoreRecords(files: files, part: (half, 2))
-        let result = Result { () throws(InputError) in try FirestoreExport.decode(records, into: make(records.partBytes)) }
+        let target = make(records.partBytes)
+        let result = Result { () throws(InputError) in try FirestoreExport.decode(records, into: target) }
         if half == 0 { first = result } else { second = result }
     }
 }
