@@ -72,9 +72,10 @@ public struct FirestoreCommit: Sendable {
                 continue
             }
             let stored = byPath[document].map { documents[$0].fields } ?? []
-            if let array = stored.first(where: { $0.name == field[0] }), case .array(let elements) = array.value,
-                field.count == 2
-            {
+            // An entry of an array field (an edge stored as an array of IDs, read as index keys) is an array
+            // transform; so is a list's first element under a field the document lacks, which appending makes.
+            let added = field.count == 2 && !entry.value.isNull ? Int(field[1]) : nil
+            if field.count == 2, let elements = Self.elements(of: field[0], in: stored, adding: added) {
                 if entry.value.isNull {
                     if let index = Int(field[1]), elements.indices.contains(index) {
                         writes.append(
@@ -86,16 +87,6 @@ public struct FirestoreCommit: Sendable {
                             document: document, field: [field[0]], append: true,
                             values: [Self.value(entry.value, like: nil)]))
                 }
-                continue
-            }
-            // A list's first elements, when the document has no such field yet: the array is made by appending.
-            if field.count == 2, Int(field[1]) != nil, !entry.value.isNull,
-                !stored.contains(where: { $0.name == field[0] })
-            {
-                writes.append(
-                    .transform(
-                        document: document, field: [field[0]], append: true,
-                        values: [Self.value(entry.value, like: nil)]))
                 continue
             }
             let value = entry.value.isNull ? nil : Self.value(entry.value, like: Self.find(field[...], in: stored))
@@ -207,6 +198,15 @@ public struct FirestoreCommit: Sendable {
             }
         }
         return JSONWriter(pretty: true, sortKeys: false).write(.object([("writes", .array(items))])) + "\n"
+    }
+
+    /// The elements of the array field `name`; none (an empty array) when the document lacks the field and an
+    /// element is added at an integer index; nil when the field is no array.
+    private static func elements(of name: String, in fields: [FirestoreField], adding index: Int?) -> [FirestoreValue]?
+    {
+        guard let field = fields.first(where: { $0.name == name }) else { return index == nil ? nil : [] }
+        guard case .array(let elements) = field.value else { return nil }
+        return elements
     }
 
     private static func setting(_ path: ArraySlice<String>, to value: FirestoreValue, in fields: [FirestoreField])
