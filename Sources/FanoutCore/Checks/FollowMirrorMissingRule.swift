@@ -38,10 +38,10 @@ struct FollowMirrorMissingRule: MirrorRule {
         )
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let found = mirrorFindings(in: context), dataset = context.dataset
-        guard dataset.schema.followers?.listsBareKeys == true else { return found }
-        return numberingListEntries(found, capture: "id") { dataset.followers.compactMap(dataset.path(ofFollower:)) }
+    func listNumbering(in context: CheckContext) -> (capture: String, elementPaths: () -> [String])? {
+        let dataset = context.dataset
+        guard dataset.schema.followers?.listsBareKeys == true else { return nil }
+        return ("id", { dataset.followers.compactMap(dataset.path(ofFollower:)) })
     }
 
     func reportsMissing(_ follow: Follow, in context: CheckContext) -> Bool {
@@ -71,9 +71,9 @@ struct FollowMirrorMissingRule: MirrorRule {
         let followers = q.schema.followers!
         var mirror = q.side("followers", followers)
         if followers.listsBareKeys {
-            mirror.newRowKey = q.listIndex(
-                rows: q.table("followers"), list: followers.target == nil ? "target" : "user",
-                element: followers.target == nil ? "user" : "target")
+            mirror.numberAsList(
+                capture: "id", list: followers.target == nil ? "target" : "user",
+                element: followers.target == nil ? "user" : "target", q)
         }
         return (q.side("following", q.schema.following!), mirror)
     }

@@ -48,13 +48,10 @@ struct DeclaredMirrorRule: MirrorRule {
         return declaration.at.captureNames.last { !ends.contains($0) }
     }
 
-    func findings(in context: CheckContext) -> [Finding] {
-        let found = mirrorFindings(in: context)
-        guard let capture = listCapture else { return found }
+    func listNumbering(in context: CheckContext) -> (capture: String, elementPaths: () -> [String])? {
+        guard let capture = listCapture else { return nil }
         let dataset = context.dataset, s = set(dataset)
-        return numberingListEntries(found, capture: capture) {
-            (0..<dataset.declared[s].count).map { dataset.path(ofRow: $0, in: s) }
-        }
+        return (capture, { (0..<dataset.declared[s].count).map { dataset.path(ofRow: $0, in: s) } })
     }
 
     func missingRequirement(in schema: Schema) -> String? {
@@ -257,8 +254,7 @@ struct DeclaredMirrorRule: MirrorRule {
         if let capture = listCapture, let list = [first, second].first(where: { declaration.ends[$0] == nil }),
             let element = fields.first
         {
-            mirror.rowKeyName = capture
-            mirror.newRowKey = q.listIndex(rows: rows, list: list, element: element)
+            mirror.numberAsList(capture: capture, list: list, element: element, q)
         }
         return (source, mirror)
     }

@@ -32,12 +32,15 @@ extension MirrorRule {
     }
 }
 
-extension SQLContext {
-    /// ``MirrorRule/numberingListEntries(_:capture:elementPaths:)`` in SQL: the index of a missing entry (over the
-    /// edge row's alias) in its list, after the `rows` whose `list` column is its own, numbered by its `element`.
-    func listIndex(rows: String, list: String, element: String) -> (String) -> String {
-        { row in
-            integer(
+extension MirrorSide {
+    /// Keys a missing entry of this side, a list of bare keys under `capture`, by its index in its list, as
+    /// ``MirrorRule/numberingListEntries(_:capture:elementPaths:)`` does: after the rows whose `list` column is
+    /// its own, numbered by its `element`.
+    mutating func numberAsList(capture: String, list: String, element: String, _ q: SQLContext) {
+        let rows = from
+        rowKeyName = capture
+        newRowKey = { row in
+            q.integer(
                 "(SELECT count(*) FROM \(rows) m WHERE m.\(list) = \(row).\(list)) + row_number() OVER "
                     + "(PARTITION BY \(row).\(list) ORDER BY \(row).\(element)) - 1")
         }

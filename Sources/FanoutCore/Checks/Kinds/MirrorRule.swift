@@ -30,6 +30,10 @@ protocol MirrorRule: ConsistencyRule {
     var deletesOrphans: Bool { get }
     /// What a missing mirror entry holds once written: the schema's edge value unless the mirror stores more.
     func entryValue(_ edge: Edge, in dataset: Dataset) -> JSONValue
+    /// For a mirror whose rows are a list of bare keys: the capture that keys its rows, under which a missing
+    /// entry is numbered as its list's next element, and the paths of the elements it has
+    /// (``numberingListEntries(_:capture:elementPaths:)``); nil for any other mirror.
+    func listNumbering(in context: CheckContext) -> (capture: String, elementPaths: () -> [String])?
 
     /// The SQL of the two sides: each side's rows (a table or a subquery with `path`, `seq` and a column per end)
     /// and pattern, the two columns naming an edge, and an edge row's captures (`row` is the row's alias).
@@ -50,9 +54,15 @@ extension MirrorRule {
 
     func sqlEntryValue(_ row: String, _ q: SQLContext) -> String { q.edgeValue }
 
-    func findings(in context: CheckContext) -> [Finding] { mirrorFindings(in: context) }
+    func listNumbering(in context: CheckContext) -> (capture: String, elementPaths: () -> [String])? { nil }
 
-    /// The findings of the two sides' difference, as ``findings(in:)`` gives them unless a rule changes them.
+    func findings(in context: CheckContext) -> [Finding] {
+        let found = mirrorFindings(in: context)
+        guard let list = listNumbering(in: context) else { return found }
+        return numberingListEntries(found, capture: list.capture, elementPaths: list.elementPaths)
+    }
+
+    /// The findings of the two sides' difference, before a list's missing entries are numbered.
     func mirrorFindings(in context: CheckContext) -> [Finding] {
         let dataset = context.dataset
         let edgeValue = dataset.schema.edgeValue.json
