@@ -11,11 +11,15 @@ extension LayoutDetector {
     /// requires. Nil when none or more than one fits.
     static func fitByPostFields(_ bytes: ExportBytes, candidates: [Int]) throws(JSONSyntaxError) -> Int? {
         var fitting: [Int] = []
+        // Candidates whose posts sit at one place share one reading of them.
+        var samples: [String: [Set<String>]?] = [:]
         for index in candidates {
             guard let posts = presets[index].schema.posts, !posts.required.isEmpty,
-                let (root, depth) = Self.rootAndDepth(posts.pattern),
-                let sample = try Self.samplePosts(bytes, root: root, depth: depth)
+                let (root, depth) = Self.rootAndDepth(posts.pattern)
             else { continue }
+            let place = "\(depth) \(root)"
+            if samples[place] == nil { samples[place] = .some(try Self.samplePosts(bytes, root: root, depth: depth)) }
+            guard let sample = samples[place] ?? nil else { continue }
             let required = Set(posts.required.compactMap(\.keys.first))
             let holding = sample.filter { required.isSubset(of: $0) }.count
             if !sample.isEmpty, holding * 5 >= sample.count * 4 { fitting.append(index) }
