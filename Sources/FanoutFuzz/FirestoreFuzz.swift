@@ -10,7 +10,8 @@ import Foundation
 /// be valid JSON (a crash here is a bug of ``DocumentJSON``) and the same bytes as the lines and the tree written
 /// straight from the records (``FirestoreExport/lines(path:)``, ``FirestoreExport/tree(path:)``), and the tree is walked with every Firebase preset and
 /// the schema of each Firestore fixture (`Tests/Fixtures/firestore/*.toml`: Triply's subcollections and counters,
-/// SketchGram's arrays of IDs), followed by derivation and every check.
+/// SketchGram's arrays of IDs), and without a schema (the layout detected from a sample of the documents), each
+/// followed by derivation and every check.
 ///
 /// The log reader and the decoder are internal to FanoutImport, so both ways go through the public
 /// ``FirestoreExport/read(path:)`` on a file in the harness's scratch folder.
@@ -71,6 +72,9 @@ enum FirestoreFuzz {
         tree.withUnsafeBytes { requireJSON($0) }
         let bytes = ExportBytes(bytes: tree, source: file)
         for schema in schemas { FuzzInput.audit(try? ExportLoader.load(bytes, schema: schema)) }
+        // And as `fanout check` reads the file without a schema: the layout told from a sample of the documents
+        // (their collections, then their posts' fields), then the export walked in chunks.
+        FuzzInput.audit(try? ExportLoader.load(path: file, schema: nil))
     }
 
     /// Stops the run when `bytes` are not one JSON value (the validator has no depth limit, unlike
