@@ -1,3 +1,4 @@
+import FanoutTestSupport
 import Testing
 
 @testable import FanoutImport
@@ -10,12 +11,12 @@ import Testing
         let check = Array("123456789".utf8)
         #expect(check.withUnsafeBytes { CRC32C.checksum($0) } == 0xE306_9283)
         #expect(check.withUnsafeBytes { CRC32C.table($0) } == 0xE306_9283)
-        var random = SplitMix(seed: 32)
+        var random = SeededGenerator(seed: 32)
         let bytes = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         bytes.withUnsafeBytes { raw in
             for _ in 0..<500 {
-                let start = random.below(64)
-                let end = start + random.below(raw.count - start)
+                let start = random.next(64)
+                let end = start + random.next(raw.count - start)
                 let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
                 let seed = UInt32(truncatingIfNeeded: random.next())
                 #expect(CRC32C.checksum(slice, continuing: seed) == CRC32C.table(slice, continuing: seed))

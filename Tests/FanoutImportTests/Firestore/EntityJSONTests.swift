@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func randomEntitiesWriteAsTheirDocumentsDo() throws {
-        var random = SplitMix(seed: 45)
+        var random = SeededGenerator(seed: 45)
         var taken = 0
         let count = 3000
         for n in 0..<count {
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func cutOrFlippedRecordsAreDeclinedOrReadAsTheDecoderReadsThem() throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         for n in 0..<2000 {
             var record: [UInt8] = try RandomEntity.make(&random, depth: 0, keyed: true).serializedBytes()
             if random.next() % 2 == 0 {
@@ -110,20 +110,6 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// Random `EntityProto`s: keys of names and numbers, and properties of every value Firestore writes (and a few
 /// it does not), arrays whose elements are consecutive or apart, maps nested in maps.
 private enum RandomEntity {
@@ -133,21 +119,21 @@ private enum RandomEntity {
 
     static let names = ["a", "uid", "likes", "tags", "caption", "x\"y", "tab\t", "é", "☕", "", "__name__", "a"]
 
-    static func text(_ random: inout SplitMix) -> String {
-        ["", "hi", "Café ☕", "quote\"back\\slash", "line\nbreak", "\u{1}ctl", "-KxY_abc", "users/u1"][random.below(8)]
+    static func text(_ random: inout SeededGenerator) -> String {
+        ["", "hi", "Café ☕", "quote\"back\\slash", "line\nbreak", "\u{1}ctl", "-KxY_abc", "users/u1"][random.next(8)]
     }
 
-    static func make(_ random: inout SplitMix, depth: Int, keyed: Bool) -> Entity {
+    static func make(_ random: inout SeededGenerator, depth: Int, keyed: Bool) -> Entity {
         var entity = Entity()
         if keyed {
             entity.key = .with {
                 $0.app = "dev~demo"
                 $0.path = .with {
-                    $0.element = (0..<(1 + random.below(3))).map { _ in
+                    $0.element = (0..<(1 + random.next(3))).map { _ in
                         .with { element in
-                            element.type = ["users", "posts", "c\"ol", "ü"][random.below(4)]
-                            if random.below(4) == 0 {
-                                element.id = Int64(bitPattern: random.next()) >> random.below(63)
+                            element.type = ["users", "posts", "c\"ol", "ü"][random.next(4)]
+                            if random.next(4) == 0 {
+                                element.id = Int64(bitPattern: random.next()) >> random.next(63)
                             } else {
                                 element.name = text(&random)
                             }
@@ -157,14 +143,14 @@ private enum RandomEntity {
             }
         }
         var properties: [Property] = []
-        for _ in 0..<random.below(7) {
-            let name = names[random.below(names.count)]
-            if random.below(4) == 0 {
+        for _ in 0..<random.next(7) {
+            let name = names[random.next(names.count)]
+            if random.next(4) == 0 {
                 // An array: its elements one after another, or with another property between.
-                let elements = 1 + random.below(3)
+                let elements = 1 + random.next(3)
                 for _ in 0..<elements {
                     properties.append(property(&random, name: name, multiple: true, depth: depth))
-                    if random.below(6) == 0 {
+                    if random.next(6) == 0 {
                         properties.append(property(&random, name: "between", multiple: false, depth: depth))
                     }
                 }
@@ -172,41 +158,41 @@ private enum RandomEntity {
                 properties.append(property(&random, name: name, multiple: false, depth: depth))
             }
         }
-        let split = random.below(properties.count + 1)
+        let split = random.next(properties.count + 1)
         entity.property = Array(properties[..<split])
         entity.rawProperty = Array(properties[split...])
         return entity
     }
 
-    static func property(_ random: inout SplitMix, name: String, multiple: Bool, depth: Int) -> Property {
+    static func property(_ random: inout SeededGenerator, name: String, multiple: Bool, depth: Int) -> Property {
         var property = Property()
         property.name = name
         if multiple { property.multiple = true }
         var value = Value()
-        switch random.below(depth < 3 ? 13 : 12) {
-        case 0: value.int64Value = Int64(bitPattern: random.next()) >> random.below(64)
-        case 1: value.booleanValue = random.below(2) == 0
+        switch random.next(depth < 3 ? 13 : 12) {
+        case 0: value.int64Value = Int64(bitPattern: random.next()) >> random.next(64)
+        case 1: value.booleanValue = random.next(2) == 0
         case 2: value.stringValue = Data(text(&random).utf8)
         case 3:
-            value.doubleValue = [0.5, -1.0, 1e300, .nan, .infinity, -.infinity, 3.0][random.below(7)]
+            value.doubleValue = [0.5, -1.0, 1e300, .nan, .infinity, -.infinity, 3.0][random.next(7)]
         case 4:
             property.meaning = .gdWhen
-            value.int64Value = Int64(random.below(400_000_000)) * 1_000_000 * 10 + Int64(random.below(1_000_000))
+            value.int64Value = Int64(random.next(400_000_000)) * 1_000_000 * 10 + Int64(random.next(1_000_000))
         case 5:
-            property.meaning = [.blob, .bytestring][random.below(2)]
-            value.stringValue = Data((0..<random.below(7)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            property.meaning = [.blob, .bytestring][random.next(2)]
+            value.stringValue = Data((0..<random.next(7)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         case 6:
             value.referenceValue = .with {
                 $0.app = "dev~demo"
-                $0.pathElement = (0..<(1 + random.below(2))).map { _ in
+                $0.pathElement = (0..<(1 + random.next(2))).map { _ in
                     .with {
                         $0.type = "users"
-                        if random.below(3) == 0 { $0.id = 5 } else { $0.name = text(&random) }
+                        if random.next(3) == 0 { $0.id = 5 } else { $0.name = text(&random) }
                     }
                 }
             }
         case 7:
-            if random.below(2) == 0 { property.meaning = .georssPoint }
+            if random.next(2) == 0 { property.meaning = .georssPoint }
             value.pointValue = .with {
                 $0.x = 48.85
                 $0.y = -2.35
@@ -218,7 +204,7 @@ private enum RandomEntity {
         case 10:
             // A value of two kinds, or a meaning Firestore does not give it: EntityDecoder's to refuse or read.
             value.int64Value = 3
-            if random.below(2) == 0 {
+            if random.next(2) == 0 {
                 value.booleanValue = true
             } else {
                 property.meaning = .gdWhen; value.stringValue = Data("x".utf8)
@@ -227,7 +213,7 @@ private enum RandomEntity {
         default:
             property.meaning = .entityProto
             value.stringValue =
-                (try? make(&random, depth: depth + 1, keyed: random.below(4) == 0).serializedData()) ?? Data()
+                (try? make(&random, depth: depth + 1, keyed: random.next(4) == 0).serializedData()) ?? Data()
         }
         property.value = value
         return property
