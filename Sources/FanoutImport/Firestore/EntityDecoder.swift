@@ -186,7 +186,8 @@ enum EntityDecoder {
             case (4, .fixed64): found = .double(Double(bitPattern: try reader.fixed64()))
             case (5, .startGroup):
                 let (group, base) = try reader.group(5)
-                found = try point(ProtoReader(group, base: base))
+                let (latitude, longitude) = try point(ProtoReader(group, base: base))
+                found = .geoPoint(latitude: latitude, longitude: longitude)
             case (12, .startGroup):
                 let (group, base) = try reader.group(12)
                 var segments: [String] = []
@@ -262,7 +263,7 @@ enum EntityDecoder {
     }
 
     /// A `PointValue` group: x (6) is the latitude, y (7) the longitude.
-    private static func point(_ group: ProtoReader) throws(ProtoReader.Malformed) -> FirestoreValue {
+    static func point(_ group: ProtoReader) throws(ProtoReader.Malformed) -> (latitude: Double, longitude: Double) {
         var reader = group
         var x = 0.0, y = 0.0
         while let (field, wire) = try reader.tag() {
@@ -272,6 +273,6 @@ enum EntityDecoder {
             default: try reader.skip(wire, field)
             }
         }
-        return .geoPoint(latitude: x, longitude: y)
+        return (x, y)
     }
 }

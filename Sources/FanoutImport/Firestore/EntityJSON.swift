@@ -237,15 +237,7 @@ enum EntityJSON {
             guard depth < EntityDecoder.maximumDepth else { throw declined }
             try map(bytes, typed: typed, depth: depth + 1, arrays: &arrays, into: &out)
         case (5, 0), (5, 9):
-            var point = ProtoReader(bytes)
-            var x = 0.0, y = 0.0
-            while let (inner, wire) = try point.tag() {
-                switch (inner, wire) {
-                case (6, .fixed64): x = Double(bitPattern: try point.fixed64())
-                case (7, .fixed64): y = Double(bitPattern: try point.fixed64())
-                default: try point.skip(wire, inner)
-                }
-            }
+            let (x, y) = try EntityDecoder.point(ProtoReader(bytes))
             DocumentJSON.append(latitude: x, longitude: y, typed: typed, to: &out)
         case (12, 0):
             try wrapped("__ref__") { out throws(ProtoReader.Malformed) in try reference(bytes, into: &out) }
