@@ -17,19 +17,10 @@ private enum Reference {
         }
         if escaped.isEmpty { return "~" }
         if escaped.utf8.count <= SafeFileName.maxEscapedLength { return escaped }
-        var slug = ""
-        for scalar in key.unicodeScalars.prefix(40) {
-            if scalar.isASCII, let c = Character(scalar).lowercased().first,
-                c.isLetter || c.isNumber || c == "-" || c == "_"
-            {
-                slug.append(c)
-            } else if slug.last != "-" {
-                slug.append("-")
-            }
-        }
         var bytes = Array(key.utf8)
         let hash = bytes.withUnsafeMutableBytes { SafeFileName.sha256(UnsafeRawBufferPointer($0)) }
-        return slug + "~~" + hash.prefix(16).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
+        return OldFileNames.slug(key) + "~~"
+            + hash.prefix(16).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     static func image(_ text: String?) -> String? {

@@ -13,9 +13,20 @@ public enum OldFileNames {
         ["VictimVictimVictimVictimVictimVictimVict00cc58fd", "VictimVictimVictimVictimVictimVictimVict0481162c"],
     ]
 
-    /// The name the old scheme gave `key` (when it was not plain): the slug of its first 40 scalars (ASCII letters
-    /// lower-cased, letters, digits, `-` and `_` kept, other runs one `-`), `~` and 48 bits of FNV-1a in hex.
+    /// The name the old scheme gave `key` (when it was not plain): ``slug(_:)``, `~` and 48 bits of FNV-1a in hex.
     public static func name(_ key: String) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in key.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(h >> 16, radix: 16)
+        return slug(key) + "~" + String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    /// The readable part of an old name, which today's hashed names still begin with: the first 40 scalars, ASCII
+    /// letters lower-cased, letters, digits, `-` and `_` kept, every run of other scalars one `-`.
+    public static func slug(_ key: String) -> String {
         var slug = ""
         for scalar in key.unicodeScalars.prefix(40) {
             if scalar.isASCII, let c = Character(scalar).lowercased().first,
@@ -26,12 +37,6 @@ public enum OldFileNames {
                 slug.append("-")
             }
         }
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in key.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(h >> 16, radix: 16)
-        return slug + "~" + String(repeating: "0", count: 12 - hex.count) + hex
+        return slug
     }
 }
