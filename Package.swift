@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SHA-256, which names a page of a key too long to be its own file name (docs/site.md "File names"): already
+        // in the graph of the HTTP server's packages; 3.12.3 or later, as they take.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // The oracle of the hand-written EntityProto decoder (Firestore exports), in the tests only.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
@@ -67,6 +70,7 @@ let package = Package(
             dependencies: [
                 "FanoutCore", "FanoutJSON", "FanoutOutput", "CCmark", "CPrefetch",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).

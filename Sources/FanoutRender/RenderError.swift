@@ -10,6 +10,10 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// Two pages would be written to the same file (`Content/report.md` and the validation report), each named
     /// by where it comes from.
     case samePath(path: String, first: String, second: String)
+    /// Two users' or two posts' keys would get one file name (`kind`: `users`, `posts`), so one page would be written
+    /// over the other: only keys too long to be escaped are hashed, and only a SHA-256 collision gets here
+    /// (``SafeFileName``).
+    case sameFileName(name: String, kind: String, first: String, second: String)
 
     /// One line for stderr.
     public var description: String {
@@ -19,6 +23,9 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         case .content(let file, let message): "content \(file): \(message)"
         case .samePath(let path, let first, let second):
             "two pages would be written to \(path): \(first) and \(second); rename one of them"
+        case .sameFileName(let name, let kind, let first, let second):
+            "the \(kind) \(first.debugDescription) and \(second.debugDescription) would share the file name \(name); "
+                + "no page is written over another"
         }
     }
 }

@@ -148,7 +148,7 @@ import Testing
         let quiet = try cli.run(["check", Self.demo, "--quiet"])
         #expect(quiet.code == 1)
         let lines = quiet.stdout.split(separator: "\n")
-        #expect(lines.first == "5 errors, 2 warnings, 0 info from 18 rules on \(Self.demo) (makestagram layout)")
+        #expect(lines.first == "5 errors, 2 warnings, 0 info from 19 rules on \(Self.demo) (makestagram layout)")
         #expect(lines.count == 1 + 7 + 2, "the line, seven rules with findings, two skipped: \(quiet.stdout)")
         #expect(!quiet.stdout.contains("expected"))
     }

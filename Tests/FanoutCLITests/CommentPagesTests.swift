@@ -52,7 +52,8 @@ import Testing
             let name = (people[author]?["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? author
             let folder = try #require(timelines.files[author]?.first).dropLast("index.html".count)
             #expect(
-                item.contains("<p class=\"meta\"><a href=\"../\(folder)profile.html\">\(name)</a> · <time datetime=\""),
+                item.contains(
+                    "<p class=\"meta\"><a href=\"../\(folder)profile.html\"><bdi>\(name)</bdi></a> · <time datetime=\""),
                 "\(item)")
             #expect(item.contains("<div class=\"comment-text\"><p>\(comment["text"] as! String)</p>"), "\(item)")
         }
@@ -69,7 +70,7 @@ import Testing
         let profile = try cli.read("site/users/05781774870892877580/profile.html")
         #expect(
             profile.contains(
-                /<a href="..\/..\/posts\/-k9euzjfopefyt5luzrh~[0-9a-f]+\.html#comments">8 comments<\/a><\/p>/))
+                /<a href="..\/..\/posts\/-~4b9euzj~46~4fp~45~46~59~545l~55~5arh\.html#comments">8 comments<\/a><\/p>/))
         #expect(profile.contains("<span class=\"comment-count\">no comments</span></p>"))
         #expect(
             try cli.read("site/users/05781774870892877580/index.md").contains(
@@ -110,10 +111,11 @@ import Testing
         #expect(page.contains("<p class=\"meta\">7 comments</p>"))
         #expect(
             page.contains(
-                "profile.html\">&lt;script&gt;alert(1)&lt;/script&gt; *em* [x](javascript:alert(1)) | # h</a> · "))
-        #expect(page.contains("profile.html\">quote&quot; onmouseover=&quot;alert(1)</a> · "))
+                "profile.html\"><bdi>&lt;script&gt;alert(1)&lt;/script&gt; *em* [x](javascript:alert(1)) | # h</bdi></a> · "
+            ))
+        #expect(page.contains("profile.html\"><bdi>quote&quot; onmouseover=&quot;alert(1)</bdi></a> · "))
         #expect(
-            page.contains("profile.html\">uidNameless</a> · <span class=\"time\">undated</span>"),
+            page.contains("profile.html\"><bdi>uidNameless</bdi></a> · <span class=\"time\">undated</span>"),
             "an empty name shows the uid")
         #expect(
             page.contains(

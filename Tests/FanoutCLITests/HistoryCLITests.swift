@@ -48,7 +48,7 @@ import Testing
             page.code == 0 && page.stderr == "wrote history.html\n" && page.stdout == history.stdout, "\(page.stderr)")
         let html = try cli.read("history.html")
         #expect(
-            html.contains("<h1>History</h1>") && html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 18)
+            html.contains("<h1>History</h1>") && html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 19)
         let slot = 1000 / 30, x = (jump - 1) * slot
         let red = html.components(separatedBy: "class=\"chart-bar sev-error\" x=\"").dropFirst().map {
             String($0.prefix { $0 != "\"" })

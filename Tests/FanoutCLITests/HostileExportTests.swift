@@ -40,7 +40,7 @@ import Testing
         let cli = try CLI()
         #expect(
             try cli.run("build", Self.export, "--out", "site", "--per-page", "100", "--pages", "markdown").code == 0)
-        let twin = try #require(cli.files(under: "site").first { $0.contains("uidansi") && $0.hasSuffix("index.md") })
+        let twin = try #require(cli.files(under: "site").first { $0.contains("uid~41nsi") && $0.hasSuffix("index.md") })
         let text = try cli.read("site/\(twin)")
         #expect(text.contains("*mood* **strong** `code`  \nsecond line  \nthird line\n"), "\(text)")
         #expect(

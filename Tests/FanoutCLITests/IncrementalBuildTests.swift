@@ -377,7 +377,7 @@ extension IncrementalBuildTests {
 
         let renamed = try rebuild("a commenter renamed", ["people/\(commenter)/displayName": "Renamed commenter"])
         #expect(renamed.written.isSuperset(of: [page, quietPage]), "\(renamed)")
-        #expect(try cli.read("site/\(page)").contains(">Renamed commenter</a> · <time"))
+        #expect(try cli.read("site/\(page)").contains(">Renamed commenter</bdi></a> · <time"))
 
         let removed = try rebuild("a comment removed", ["comments/\(post)/-KByG0IoIRoWOe_jp6Hi": NSNull()])
         #expect(removed.written == showing, "the post's page and every page counting its comments: \(removed)")

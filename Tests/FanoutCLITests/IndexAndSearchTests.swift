@@ -9,7 +9,7 @@ import Testing
     func rows(_ html: String, page: String) -> [(name: String, uid: String, href: String)] {
         html.matches(
             of:
-                /<tr><th scope="row"><a href="([^"]*)">([^<]*)<\/a>.*?<td class="uid" data-label="UID"><code>([^<]*)<\/code>/
+                /<tr><th scope="row"><a href="([^"]*)"><bdi>([^<]*)<\/bdi><\/a>.*?<td class="uid" data-label="UID"><code>([^<]*)<\/code>/
         )
         .map { (String($0.output.2), String($0.output.3), resolve(String($0.output.1), from: page)) }
     }

@@ -172,6 +172,7 @@ import Testing
             "like-count-negative", "like-unknown-post", "like-mirror-missing", "like-duplicate", "poster-copy-uid",
             "post-unknown-poster", "post-field", "follow-unknown-user", "follow-self", "timeline-stale",
             "timeline-unknown-post", "timeline-poster", "key-invalid", "push-id-time", "post-flagged",
+            "user-name-confusable",
         ]
         func off(_ rules: [String]) -> [String] { rules.flatMap { ["--rule", "\($0)=off"] } }
         #expect(

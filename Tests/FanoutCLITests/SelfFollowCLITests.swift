@@ -59,7 +59,7 @@ import Testing
         #expect(result.code == 0 || result.code == 1, "\(result.stderr)")
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: cli.url("site/users").path).first {
-                $0.hasPrefix("udee")
+                $0.hasPrefix("u~44ee")
             })
         let profile = try cli.read("site/users/\(folder)/profile.html")
         #expect(profile.contains("Followers (0)"), "\(profile)")
@@ -67,7 +67,7 @@ import Testing
         #expect(profile.contains("follows themself"))
         let ada = try #require(
             try FileManager.default.contentsOfDirectory(atPath: cli.url("site/users").path).first {
-                $0.hasPrefix("uada")
+                $0.hasPrefix("u~41da")
             })
         #expect(!(try cli.read("site/users/\(ada)/profile.html")).contains("follows themself"))
     }

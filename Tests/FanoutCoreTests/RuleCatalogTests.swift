@@ -85,6 +85,8 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
                 posterUID: "alice")
             b.fanOutTimelines()
         },
+        // Carol's username is alice's in capitals.
+        RuleTrigger(rule: "user-name-confusable", path: "users/alice/username") { $0.user("carol", "ALICE") },
     ]
 }
 
@@ -93,12 +95,15 @@ struct RuleTrigger: Sendable, CustomTestStringConvertible {
     @Test func theCatalogueHasEverySpecRuleWithItsTexts() {
         let ids = RuleCatalog.descriptors.map(\.id)
         #expect(Set(RuleTrigger.all.map(\.rule)).isSubset(of: Set(ids)))
-        #expect(RuleTrigger.all.count == 19)
+        #expect(RuleTrigger.all.count == 20)
         for rule in RuleCatalog.descriptors {
             #expect(!rule.summary.isEmpty && rule.explanation.count > 80, "\(rule.id) explains itself")
         }
         let manual = RuleCatalog.descriptors.filter { !$0.isMechanical }.map(\.id)
-        #expect(Set(manual).isSuperset(of: ["post-unknown-poster", "post-field", "push-id-time", "key-invalid"]))
+        #expect(
+            Set(manual).isSuperset(of: [
+                "post-unknown-poster", "post-field", "push-id-time", "key-invalid", "user-name-confusable",
+            ]))
         #expect(RuleCatalog.descriptor("like-count-mismatch")?.isMechanical == true)
     }
 

@@ -7,30 +7,20 @@ import Testing
 /// `Unicode.Scalar` versions they replaced, which must give the same answers.
 private enum Reference {
     static func fileName(_ key: String) -> String {
-        let bytes = Array(key.utf8)
-        let plain =
-            !bytes.isEmpty && bytes.count <= SafeFileName.maxPlainLength
-            && bytes.allSatisfy { b in
-                (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F
-            } && bytes != Array("..".utf8) && bytes.first != 0x2E
-        if plain { return key }
-        var slug = ""
-        for scalar in key.unicodeScalars.prefix(40) {
-            if scalar.isASCII, let c = Character(scalar).lowercased().first,
-                c.isLetter || c.isNumber || c == "-" || c == "_"
-            {
-                slug.append(c)
-            } else if slug.last != "-" {
-                slug.append("-")
+        var escaped = ""
+        for scalar in key.unicodeScalars {
+            if scalar.isASCII, "abcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars.contains(scalar) {
+                escaped.unicodeScalars.append(scalar)
+            } else {
+                for b in String(scalar).utf8 { escaped += "~" + (b < 0x10 ? "0" : "") + String(b, radix: 16) }
             }
         }
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(h, radix: 16)
-        return "\(slug)~\(String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(12)))"
+        if escaped.isEmpty { return "~" }
+        if escaped.utf8.count <= SafeFileName.maxEscapedLength { return escaped }
+        var bytes = Array(key.utf8)
+        let hash = bytes.withUnsafeMutableBytes { SafeFileName.sha256(UnsafeRawBufferPointer($0)) }
+        return OldFileNames.slug(key) + "~~"
+            + hash.prefix(16).map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     static func image(_ text: String?) -> String? {
@@ -62,7 +52,7 @@ private func samples(_ alphabet: [String], count: Int, seed: UInt64) -> [String]
         let keys =
             samples(Self.alphabet, count: 3000, seed: 1)
             + [
-                "", ".", "..", "alice", "Alice", String(repeating: "k", count: 64), String(repeating: "k", count: 65),
+                "", ".", "..", "alice", "Alice", String(repeating: "k", count: 120), String(repeating: "k", count: 121),
                 "-KfMjZ0KXQ", String(repeating: "é", count: 50), "a\u{301}b",
             ]
         for key in keys {

@@ -10,23 +10,88 @@ import Testing
         #expect(SafeFileName.forKey("user_42-x") == "user_42-x")
     }
 
+    @Test func everyOtherByteIsEscaped() {
+        #expect(SafeFileName.forKey("Alice") == "~41lice")
+        #expect(SafeFileName.forKey("a.b") == "a~2eb")
+        #expect(SafeFileName.forKey("-Kx") == "-~4bx")
+        #expect(SafeFileName.forKey("é") == "~c3~a9")
+        #expect(SafeFileName.forKey("~") == "~7e")
+        #expect(SafeFileName.forKey("") == "~")
+    }
+
     @Test func caseOnlyDifferencesAndUnsafeKeysGetDistinctSafeNames() {
         let keys = [
-            "Alice", "alice", "ALICE", "..", ".", "a/b", "a\\b", "a\u{0}b", "a\nb", "-Kx", "-kx", "",
+            "Alice", "alice", "ALICE", "..", ".", "a/b", "a\\b", "a\u{0}b", "a\nb", "-Kx", "-kx", "", "~", "~41lice",
             String(repeating: "k", count: 700), String(repeating: "k", count: 699) + "K", "con", "é",
         ]
         let names = keys.map(SafeFileName.forKey)
         #expect(Set(names).count == keys.count, "\(names)")
         #expect(Set(names.map { $0.lowercased() }).count == keys.count, "distinct on case-insensitive file systems")
         for name in names {
-            #expect(!name.isEmpty && name.utf8.count <= 80, "\(name)")
+            #expect(!name.isEmpty && name.utf8.count <= SafeFileName.maxEscapedLength, "\(name)")
             #expect(name != "." && name != ".." && !name.hasPrefix("."))
             #expect(
-                name.unicodeScalars.allSatisfy {
-                    $0.isASCII && $0.value > 0x20 && !"/\\:*?\"<>|".unicodeScalars.contains($0)
-                })
+                name.unicodeScalars.allSatisfy { "abcdefghijklmnopqrstuvwxyz0123456789-_~".unicodeScalars.contains($0) }
+            )
         }
         #expect(SafeFileName.forKey("Alice") == SafeFileName.forKey("Alice"), "stable")
+    }
+
+    /// The escape is read back into the key, so no two keys share an escaped name: random keys of bytes that need
+    /// escaping and bytes that do not, and the pairs whose names collided under the old 48-bit hash.
+    @Test func everyEscapedNameReadsBackToItsKey() {
+        let alphabet = [
+            "a", "z", "0", "-", "_", "~", "A", "Z", ".", "/", " ", "é", "中", "🎉", "\u{200B}", "\u{0}", "%", "~7e",
+        ]
+        var random = SeededGenerator(seed: 50)
+        let keys =
+            (0..<5000).map { _ in (0..<random.next(30)).map { _ in alphabet[random.next(alphabet.count)] }.joined() }
+            + OldFileNames.collisions.flatMap { $0 } + ["Uid0253cccb", "Uid08ebbe22", ""]
+        var names: [String: String] = [:]
+        for key in keys {
+            let name = SafeFileName.forKey(key)
+            let escapedLength = key.utf8.reduce(0) { $0 + (SafeFileName.isPlain($1) ? 1 : 3) }
+            guard escapedLength <= SafeFileName.maxEscapedLength else {
+                #expect(SafeFileName.isHashedName(name[...]), "\(key.debugDescription): too long to escape")
+                continue
+            }
+            #expect(!SafeFileName.isHashedName(name[...]), "\(key.debugDescription): an escaped name holds no ~~")
+            #expect(SafeFileName.key(ofName: name[...]) == key, "\(key.debugDescription) → \(name)")
+            if let other = names.updateValue(key, forKey: name) {
+                #expect(other == key, "\(other.debugDescription) and \(key.debugDescription) share \(name)")
+            }
+        }
+        #expect(names.count > 4000)
+    }
+
+    /// A name no key is given reads back to no key, so `serve` finds no page there.
+    @Test func namesNoKeyHasReadBackToNoKey() {
+        for name in [
+            "~4B", "~61lice", "a~", "a~4", "~zz", "~c3", "A", "a.b", "~~0123", String(repeating: "~41", count: 41),
+        ] {
+            #expect(SafeFileName.key(ofName: name[...]) == nil, "\(name)")
+        }
+        #expect(SafeFileName.key(ofName: "~"[...]) == "")
+        #expect(SafeFileName.key(ofName: "~41"[...]) == "A")
+    }
+
+    /// Keys whose escape is too long get a slug, `~~` and 128 bits of their SHA-256.
+    @Test func longKeysAreHashed() throws {
+        let key = String(repeating: "K", count: 41), plain = String(repeating: "k", count: 121)
+        #expect(
+            SafeFileName.forKey(key) == String(repeating: "k", count: 40) + "~~" + "\(try sha256Hex(key).prefix(32))")
+        #expect(
+            SafeFileName.forKey(plain) == String(repeating: "k", count: 40) + "~~"
+                + "\(try sha256Hex(plain).prefix(32))")
+        #expect(SafeFileName.forKey(String(repeating: "k", count: 120)) == String(repeating: "k", count: 120))
+        #expect(SafeFileName.isHashedName(SafeFileName.forKey(key)[...]))
+        #expect(SafeFileName.key(ofName: SafeFileName.forKey(key)[...]) == nil, "a hashed name is read from a table")
+    }
+
+    /// SHA-256 of `text`'s UTF-8 in hex, by `sha256sum`, the tool a user would check it with.
+    private func sha256Hex(_ text: String) throws -> String {
+        let result = try runTool("sha256sum", [], stdin: Data(text.utf8))
+        return String(result.stdout.prefix(64))
     }
 }
 

@@ -89,7 +89,7 @@ private func build(
         #expect(html.contains(#"<article class="post" data-post="-P3">"#) && html.contains("page-2.html"))
         #expect(
             try #require(files["users/u1/page-2.html"]).contains(
-                #"<a class="poster" href="../../users/u2/profile.html">bob</a>"#))
+                #"<a class="poster" href="../../users/u2/profile.html"><bdi>bob</bdi></a>"#))
         #expect(markdown.contains("## carol") && markdown.contains("♡"))
         #expect(profile.contains(#"<article class="post" data-post="-P1">"#))
         #expect(profile.contains(#"<span class="likers">: alice and carol"#))
@@ -159,7 +159,7 @@ private func build(
         #expect(!page.contains("-C4") && !page.contains("by no one"), "a comment by no existing user is not shown")
         #expect(
             page.contains(
-                "<a href=\"../users/u1/profile.html\">alice</a> · <time datetime=\"1970-01-01T00:02:30Z\">1970-01-01 00:02 UTC</time>"
+                "<a href=\"../users/u1/profile.html\"><bdi>alice</bdi></a> · <time datetime=\"1970-01-01T00:02:30Z\">1970-01-01 00:02 UTC</time>"
             ))
         #expect(
             page.contains("<div class=\"comment-text\"><p><em>first</em> alert(1)<br />\nline two</p>"),
@@ -173,7 +173,7 @@ private func build(
         #expect(empty.contains("<p class=\"meta\">No comments yet.</p>\n<ul class=\"comments\"></ul>"))
         let timeline = try #require(files["users/u1/index.html"]) + (try #require(files["users/u1/page-2.html"]))
         #expect(
-            timeline.contains(/\ · <a href="..\/..\/posts\/-p1~[0-9a-f]+\.html#comments">3 comments<\/a><\/p>/),
+            timeline.contains(/\ · <a href="..\/..\/posts\/-~501\.html#comments">3 comments<\/a><\/p>/),
             "\(timeline)")
         #expect(timeline.contains(" · <span class=\"comment-count\">no comments</span></p>"))
         let markdown = try #require(files["users/u1/page-2.md"])
@@ -204,7 +204,8 @@ private func build(
         func posts(_ html: String) -> [String] { html.matches(of: /data-post="([^"]*)"/).map { String($0.output.1) } }
         #expect(posts(first) == ["-P3", "-P2"] && posts(second) == ["-P1"], "newest first, two a page")
         #expect(
-            first.contains("<title>Posts alice liked · Fanout</title>") && first.contains("<h1>Posts alice liked</h1>"))
+            first.contains("<title>Posts alice liked · Fanout</title>")
+                && first.contains("<h1>Posts <bdi>alice</bdi> liked</h1>"))
         #expect(second.contains("<title>Posts alice liked (page 2 of 2) · Fanout</title>"))
         #expect(first.contains("<p class=\"meta\">3 posts, newest first · posts 1–2, page 1 of 2 · "), "\(first)")
         #expect(
@@ -221,7 +222,7 @@ private func build(
         #expect(markdown.contains("[2](liked-2.md)") && files["users/u1/liked-2.md"] != nil)
         let bob = try #require(files["users/u2/liked.html"])
         #expect(
-            bob.contains("<p class=\"empty\">bob has not liked any post yet.</p>")
+            bob.contains("<p class=\"empty\"><bdi>bob</bdi> has not liked any post yet.</p>")
                 && files["users/u2/liked-2.html"] == nil)
         #expect(try #require(files["users/u1/profile.html"]).contains("<a href=\"liked.html\">liked posts</a>"))
         #expect(

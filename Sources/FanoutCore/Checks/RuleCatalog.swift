@@ -9,7 +9,7 @@ public enum RuleCatalog {
         FollowMirrorMissingRule(), FollowUnknownUserRule(), FollowSelfRule(),
         TimelineMissingRule(), TimelineStaleRule(), TimelineUnknownPostRule(), TimelinePosterRule(),
         CommentUnknownUserRule(), CommentUnknownPostRule(),
-        KeyInvalidRule(), PushIDTimeRule(), FlaggedPostRule(),
+        KeyInvalidRule(), PushIDTimeRule(), FlaggedPostRule(), UserNameConfusableRule(),
     ]
 
     /// Built-in rules of relations that a schema places only if its app keeps them (comments, a posts mirror):

@@ -73,6 +73,14 @@ public enum SQLDialect: String, CaseIterable, Sendable {
         self == .spark ? "array_join(\(list), \(separator))" : "array_to_string(\(list), \(separator))"
     }
 
+    /// `value` with every match of the regular expression `pattern` replaced by `replacement` (DuckDB replaces the
+    /// first match alone unless told `'g'`).
+    func replacingAll(_ value: String, pattern: String, with replacement: String) -> String {
+        self == .spark
+            ? "regexp_replace(\(value), \(pattern), \(replacement))"
+            : "regexp_replace(\(value), \(pattern), \(replacement), 'g')"
+    }
+
     /// One row per element of `list` (in a select list).
     func explode(_ list: String) -> String { self == .spark ? "explode(\(list))" : "unnest(\(list))" }
 

@@ -73,7 +73,8 @@ public struct ChartsData: Sendable, Equatable {
             for p in stored[u] { markedFor[Int(p)] = Int32(u) }
             let timeline = derived.timelines[u]
             return Coverage(
-                username: dataset.users[u].shownName ?? dataset.key(dataset.users[u].key),
+                // As pages show names (docs/site.md "Names as they are"): the chart's labels read apart.
+                username: VisibleText.shown(dataset.users[u].shownName ?? dataset.key(dataset.users[u].key)),
                 stored: timeline.count { markedFor[Int($0)] == Int32(u) }, derived: timeline.count)
         }
     }

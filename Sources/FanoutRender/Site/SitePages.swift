@@ -15,9 +15,10 @@ public final class SitePages: Sendable {
     let sitemapLimit: Int
     /// The users with pages (a uid stored twice has pages once, for the user the uid resolves to).
     let liveUsers: [Int]
-    /// Lookups from a path's parts to what it shows, for ``job(at:)``; empty unless made `byPath`.
-    private let userFolders: FileNameIndex?
-    private let postFiles: FileNameIndex?
+    /// Lookups from a path's parts to what it shows, for ``job(at:)``: the users' and posts' file names, made in a
+    /// build too, where they check that no two keys got one name; the others empty unless made `byPath`.
+    private let userFolders: FileNameIndex
+    private let postFiles: FileNameIndex
     private let contentFiles: [String: Int]
     private let assetFiles: [String: Int]
     /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's
@@ -62,19 +63,26 @@ public final class SitePages: Sendable {
             : Deferred(value: nil)
         search = byPath ? Deferred { SearchOrders(liveUsers, views: views) } : Deferred(value: SearchOrders())
         let made = Locked(Indexes())
-        DispatchQueue.concurrentPerform(iterations: byPath ? 3 : 1) { part in
+        // The file name indexes in a build too: making them is the per-build check that no two users and no two
+        // posts got one file name (``FileNameIndex``).
+        DispatchQueue.concurrentPerform(iterations: 3) { part in
             switch part {
             case 0:
                 let order = liveUsers.sorted { derived.userRank[$0] < derived.userRank[$1] }
                 made.withLock { $0.usersByName = order }
             case 1:
                 // By the file names ``SiteLinks`` makes, so a path finds the page that would be written there.
-                let posts = FileNameIndex(
-                    dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset
-                ) { dataset.posts[$0].key }
+                let posts = Result { () throws(RenderError) -> FileNameIndex in
+                    try FileNameIndex(
+                        dataset.posts.indices.filter { derived.post(dataset.posts[$0].key) == $0 }, dataset: dataset,
+                        kind: "posts"
+                    ) { dataset.posts[$0].key }
+                }
                 made.withLock { $0.postFiles = posts }
             default:
-                let users = FileNameIndex(liveUsers, dataset: dataset) { dataset.users[$0].key }
+                let users = Result { () throws(RenderError) -> FileNameIndex in
+                    try FileNameIndex(liveUsers, dataset: dataset, kind: "users") { dataset.users[$0].key }
+                }
                 made.withLock { $0.userFolders = users }
             }
         }
@@ -96,7 +104,8 @@ public final class SitePages: Sendable {
         self.baseURL = options.baseURL
         self.sitemapLimit = options.sitemapLimit
         self.liveUsers = liveUsers
-        (postFiles, userFolders) = (indexes.postFiles, indexes.userFolders)
+        userFolders = try indexes.userFolders!.get()
+        postFiles = try indexes.postFiles!.get()
         contentFiles =
             byPath
             ? Dictionary(navPages.map { page in (SafeFileName.forKey(page.name), pages.firstIndex(of: page)!) }) {
@@ -171,8 +180,8 @@ public final class SitePages: Sendable {
     private func candidates(_ subject: PageSubject, _ name: String) -> [Int] {
         switch subject {
         case .site: [0]
-        case .user: userFolders?.candidates(name[...], dataset: dataset) { derived.user($0) } ?? []
-        case .post: postFiles?.candidates(name[...], dataset: dataset) { derived.post($0) } ?? []
+        case .user: userFolders.candidates(name[...], dataset: dataset) { derived.user($0) }
+        case .post: postFiles.candidates(name[...], dataset: dataset) { derived.post($0) }
         case .content: contentFiles[name].map { [$0] } ?? []
         case .asset: assetFiles[name].map { [$0] } ?? []
         }
@@ -275,8 +284,8 @@ public final class SitePages: Sendable {
 /// What ``SitePages`` makes on both cores before it can render.
 private struct Indexes {
     var usersByName: [Int] = []
-    var postFiles: FileNameIndex?
-    var userFolders: FileNameIndex?
+    var postFiles: Result<FileNameIndex, RenderError>?
+    var userFolders: Result<FileNameIndex, RenderError>?
 }
 
 /// Live users by username folded to lower case, and by uid, each sorted by those bytes: the search's prefix ranges.

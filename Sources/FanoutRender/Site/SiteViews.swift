@@ -36,15 +36,16 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
 
     /// What pages call a user: the username, else the display name, else the uid; an empty name counts as none
     /// (FriendlyPix stores `displayName: ""` for people who never set one), so that no link or heading is empty.
+    /// Invisible scalars are spelled out (``VisibleText``), so that look-alike names read apart on every page.
     func username(_ user: Int) -> String {
-        if let name = dataset.users[user].shownName, !name.isEmpty { return name }
-        return dataset.key(dataset.users[user].key)
+        if let name = dataset.users[user].shownName, !name.isEmpty { return VisibleText.shown(name) }
+        return VisibleText.shown(dataset.key(dataset.users[user].key))
     }
 
     /// A person in a list: name and, when the user exists, the link to their profile.
     func person(_ key: KeyID) -> [String: Any] {
         if let u = derived.user(key) { return ["name": username(u), "href": links.profile(key)] }
-        return ["name": dataset.key(key)]
+        return ["name": VisibleText.shown(dataset.key(key))]
     }
 
     /// One post as the `post-card` templates show it, for a page whose way back to the root is `root`;
@@ -106,7 +107,7 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     /// ``posterName(_:)`` of a post whose owner is `owner` and whose copy of the poster's name is `copied`.
     func posterName(owner: KeyID, copied: String?) -> String {
         if let u = derived.user(owner) { return username(u) }
-        return copied ?? dataset.key(owner)
+        return VisibleText.shown(copied ?? dataset.key(owner))
     }
 
     /// "alice", "alice and bob", "alice, bob and carol", "alice, bob and 3 others", as the seeds show likers.

@@ -25,7 +25,7 @@ enum BuiltinTemplates {
 <thead><tr><th scope="col">User</th><th scope="col" class="uid">UID</th><th scope="col">Posts</th><th scope="col">Timeline</th><th scope="col">Followers</th><th scope="col">Following</th></tr></thead>
 <tbody>
 {{#users}}
-<tr><th scope="row"><a href="{{root}}{{timelineHref}}">{{username}}</a> <a class="small" href="{{root}}{{profileHref}}">profile</a></th><td class="uid" data-label="UID"><code>{{uid}}</code></td><td data-label="Posts">{{postCount}}</td><td data-label="Timeline">{{timelineCount}}</td><td data-label="Followers">{{followerCount}}</td><td data-label="Following">{{followingCount}}</td></tr>
+<tr><th scope="row"><a href="{{root}}{{timelineHref}}"><bdi>{{username}}</bdi></a> <a class="small" href="{{root}}{{profileHref}}">profile</a></th><td class="uid" data-label="UID"><code>{{uid}}</code></td><td data-label="Posts">{{postCount}}</td><td data-label="Timeline">{{timelineCount}}</td><td data-label="Followers">{{followerCount}}</td><td data-label="Following">{{followingCount}}</td></tr>
 {{/users}}
 </tbody>
 </table>
@@ -80,11 +80,11 @@ enum BuiltinTemplates {
         "liked.mustache": ####"""
 {{<layout}}
 {{$body}}
-<h1>Posts {{username}} liked</h1>
+<h1>Posts <bdi>{{username}}</bdi> liked</h1>
 <p class="meta">{{postsText}}, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="index.html">timeline</a> · <a href="{{markdownHref}}">Markdown</a></p>
 <section class="liked" aria-label="Liked posts">
 {{>post-list}}
-{{^posts}}<p class="empty">{{username}} has not liked any post yet.</p>{{/posts}}
+{{^posts}}<p class="empty"><bdi>{{username}}</bdi> has not liked any post yet.</p>{{/posts}}
 </section>
 {{>pagination}}
 {{/body}}
@@ -134,7 +134,7 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 {{likeCountText}}{{#likersSummary}}: {{likersSummary}}{{/likersSummary}}{{#commentCountText}} · {{commentCountText}}{{/commentCountText}} · post {{key}}
 """####,
         "post-card.mustache": ####"""
-<header class="post-header">{{#profileHref}}<a class="poster" href="{{root}}{{profileHref}}">{{posterName}}</a>{{/profileHref}}{{^profileHref}}<span class="poster">{{posterName}}</span>{{/profileHref}} {{#isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{#postHref}}</a>{{/postHref}}{{/isoTime}}{{^isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<span class="time">{{displayTime}}</span>{{#postHref}}</a>{{/postHref}}{{/isoTime}}</header>
+<header class="post-header">{{#profileHref}}<a class="poster" href="{{root}}{{profileHref}}"><bdi>{{posterName}}</bdi></a>{{/profileHref}}{{^profileHref}}<span class="poster"><bdi>{{posterName}}</bdi></span>{{/profileHref}} {{#isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{#postHref}}</a>{{/postHref}}{{/isoTime}}{{^isoTime}}{{#postHref}}<a class="permalink" href="{{root}}{{postHref}}">{{/postHref}}<span class="time">{{displayTime}}</span>{{#postHref}}</a>{{/postHref}}{{/isoTime}}</header>
 {{#flagged}}<p class="flagged" data-flagged="true">Flagged as inappropriate by users (listed in the report)</p>
 {{/flagged}}{{#imageURL}}<img class="photo" src="{{imageURL}}" alt="Photo posted by {{posterName}}"{{#imageHeight}} width="414" height="{{imageHeight}}"{{/imageHeight}} loading="lazy">
 {{/imageURL}}{{#captionHTML}}<div class="caption">{{{captionHTML}}}</div>
@@ -160,14 +160,14 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 {{/post}}
 <section aria-labelledby="likers-heading">
 <h2 id="likers-heading">{{likersHeading}}</h2>
-<ul class="people">{{#likers}}<li><a href="{{root}}{{href}}">{{name}}</a></li>{{/likers}}</ul>
+<ul class="people">{{#likers}}<li><a href="{{root}}{{href}}"><bdi>{{name}}</bdi></a></li>{{/likers}}</ul>
 {{^likers}}<p class="empty">Nobody likes this post yet.</p>{{/likers}}
 </section>
 {{#commentSection}}
 <section id="comments" aria-labelledby="comments-heading">
 <h2 id="comments-heading">Comments</h2>
 <p class="meta">{{commentsText}}</p>
-<ul class="comments">{{#comments}}<li class="comment" data-comment="{{key}}"><p class="meta"><a href="{{root}}{{href}}">{{name}}</a> · {{#isoTime}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{/isoTime}}{{^isoTime}}<span class="time">{{displayTime}}</span>{{/isoTime}}</p>{{#textHTML}}<div class="comment-text">{{{textHTML}}}</div>{{/textHTML}}</li>{{/comments}}</ul>
+<ul class="comments">{{#comments}}<li class="comment" data-comment="{{key}}"><p class="meta"><a href="{{root}}{{href}}"><bdi>{{name}}</bdi></a> · {{#isoTime}}<time datetime="{{isoTime}}">{{displayTime}}</time>{{/isoTime}}{{^isoTime}}<span class="time">{{displayTime}}</span>{{/isoTime}}</p>{{#textHTML}}<div class="comment-text">{{{textHTML}}}</div>{{/textHTML}}</li>{{/comments}}</ul>
 </section>
 {{/commentSection}}
 {{/body}}
@@ -176,8 +176,8 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
         "profile.mustache": ####"""
 {{<layout}}
 {{$body}}
-<h1>{{username}}</h1>
-<p class="meta">uid <code>{{uid}}</code>{{#name}} · {{name}}{{/name}} · <a href="index.html">timeline</a> · <a href="liked.html">liked posts</a></p>
+<h1><bdi>{{username}}</bdi></h1>
+<p class="meta">uid <code>{{uid}}</code>{{#name}} · <bdi>{{name}}</bdi>{{/name}} · <a href="index.html">timeline</a> · <a href="liked.html">liked posts</a></p>
 <section aria-labelledby="posts-heading">
 <h2 id="posts-heading">Posts ({{postCount}})</h2>
 {{#pagination}}<p class="meta">Posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}</p>{{/pagination}}
@@ -187,13 +187,13 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 </section>
 <section aria-labelledby="followers-heading">
 <h2 id="followers-heading">Followers ({{followerCount}})</h2>
-<ul class="people">{{#followers}}<li>{{#href}}<a href="{{root}}{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}} (unknown user){{/href}}</li>{{/followers}}</ul>
+<ul class="people">{{#followers}}<li>{{#href}}<a href="{{root}}{{href}}"><bdi>{{name}}</bdi></a>{{/href}}{{^href}}<bdi>{{name}}</bdi> (unknown user){{/href}}</li>{{/followers}}</ul>
 </section>
 <section aria-labelledby="following-heading">
 <h2 id="following-heading">Following ({{followingCount}})</h2>
-<ul class="people">{{#following}}<li>{{#href}}<a href="{{root}}{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}} (unknown user){{/href}}</li>{{/following}}</ul>
+<ul class="people">{{#following}}<li>{{#href}}<a href="{{root}}{{href}}"><bdi>{{name}}</bdi></a>{{/href}}{{^href}}<bdi>{{name}}</bdi> (unknown user){{/href}}</li>{{/following}}</ul>
 {{#followsThemself}}
-<p class="meta">{{username}} also follows themself in the export, which Fanout counts as no follow (<code>follow-self</code>).</p>
+<p class="meta"><bdi>{{username}}</bdi> also follows themself in the export, which Fanout counts as no follow (<code>follow-self</code>).</p>
 {{/followsThemself}}
 </section>
 {{/body}}
@@ -593,7 +593,7 @@ This timeline is empty.
         "timeline.mustache": ####"""
 {{<layout}}
 {{$body}}
-<h1>{{username}}’s timeline</h1>
+<h1><bdi>{{username}}</bdi>’s timeline</h1>
 <p class="meta">{{postsText}}, newest first{{#pagination}} · posts {{firstPost}}–{{lastPost}}, page {{pageNumber}} of {{pageCount}}{{/pagination}} · <a href="profile.html">profile</a> · <a href="{{markdownHref}}">Markdown</a> · <a href="{{feedHref}}" type="application/atom+xml">Atom feed</a> · <a href="{{jsonFeedHref}}" type="application/feed+json">JSON Feed</a></p>
 <section class="timeline" aria-label="Timeline">
 {{>post-list}}

@@ -1,3 +1,5 @@
+import FanoutCore
+
 /// The values of a user's profile pages (docs/site.md): their posts newest first, `--per-page` a page, whom
 /// they follow and who follows them.
 enum ProfileValues {
@@ -22,7 +24,7 @@ enum ProfileValues {
             "followsThemself": followers.count < derived.followers[u].count,
             "following": following, "followingCount": CountText.grouped(following.count),
         ]
-        if let name = user.name { values["name"] = name }
+        if let name = user.name { values["name"] = VisibleText.shown(name) }
         let files = job.declaration.path
         let count = derived.ownPosts[u].count
         values.merge(Pagination(perPage: r.perPage, count: count).values(page: job.page) { files.file(page: $0) }) {
