@@ -12,7 +12,8 @@ import Foundation
 /// the data leaves fields missing, which the rules must survive). The input is also read as a user's file
 /// would be, through ``ExportLoader/load(path:schema:progress:)``: gzip (zlib), zip (ZIPFoundation, then the
 /// Parse class files inside) and layout detection; as every class file of a Parse export; and by the Firestore
-/// readers, as an `output-N` file and as one record's data (``FirestoreFuzz``).
+/// readers, as an `output-N` file and as one record's data (``FirestoreFuzz``); and as a schema file and a baseline
+/// (``TextFuzz``).
 enum FuzzInput {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         skip(bytes)
@@ -24,6 +25,7 @@ enum FuzzInput {
         }
         asFiles(bytes)
         FirestoreFuzz.run(bytes, scratch: scratch)
+        TextFuzz.run(bytes)
     }
 
     /// Derivation and every check on what a schema read.
