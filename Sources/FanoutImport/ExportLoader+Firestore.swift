@@ -9,7 +9,8 @@ extension ExportLoader {
     /// Each chunk is the tree of its documents (``DocumentChunker``), read at its own position base after the
     /// previous chunk's. Each document's facts come from its own path and fields, so any partition of the documents
     /// into trees reads every fact once. An export large enough is read as two halves of its bytes (each record in
-    /// the half its first header is in, as `--part` cuts it), each made into chunks and walked by a thread and a
+    /// the half its first header is in, as `--part` cuts it, near the middle: ``ChunkWalk/cut``), each made into
+    /// chunks and walked by a thread and a
     /// walker of its own (``ChunkWalk``), the second's facts then appended to the first's as a split JSON read's
     /// are. Errors are those of reading the records in order: the first damaged record's, else a path
     /// stored twice, naming the first such path in the tree's order, as the whole tree's is. `chunkBytes` and
@@ -35,7 +36,7 @@ extension ExportLoader {
             let whole = FirestoreRecords(files: files, part: part.map { ($0.index, $0.count) })
             let halves =
                 part == nil && whole.total >= halvesFrom
-                ? [FirestoreRecords(files: files, part: (0, 2)), FirestoreRecords(files: files, part: (1, 2))] : [whole]
+                ? [true, false].map { FirestoreRecords(files: files, cutAt: ChunkWalk<Sink>.cut, first: $0) } : [whole]
             var runs = [(chunker: DocumentChunker, walker: TreeWalker<Sink>, base: Int)]()
             for (n, records) in halves.enumerated() {
                 var runWalker = n == 0 ? walker : try TreeWalker(schema: schema, sink: makeSink(schema))

@@ -38,15 +38,28 @@ struct FirestoreRecords {
     private(set) var project: String?
 
     init(files: [String], part: (index: Int, count: Int)?) {
-        self.files = files
-        sizes = files.map(Self.size)
-        let total = sizes.reduce(0, +)
-        self.total = total
-        range =
+        self.init(files: files) { total in
             part.map { part in
                 let bound = { (k: Int) in Int((Double(total) * Double(k) / Double(part.count)).rounded(.down)) }
                 return bound(part.index)..<(part.index + 1 == part.count ? total : bound(part.index + 1))
             } ?? 0..<total
+        }
+    }
+
+    /// The records of the files' bytes before (`first`) or from the fraction `cut` of them.
+    init(files: [String], cutAt cut: Double, first: Bool) {
+        self.init(files: files) { total in
+            let bound = Int((Double(total) * cut).rounded(.down))
+            return first ? 0..<bound : bound..<total
+        }
+    }
+
+    private init(files: [String], range: (_ total: Int) -> Range<Int>) {
+        self.files = files
+        sizes = files.map(Self.size)
+        let total = sizes.reduce(0, +)
+        self.total = total
+        self.range = range(total)
     }
 
     /// The next document; nil after the last. Throws ``InputError`` naming the file, the byte offset and the
