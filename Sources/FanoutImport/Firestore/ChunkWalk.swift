@@ -28,7 +28,7 @@ final class ChunkWalk<Sink: FactSink>: @unchecked Sendable {
     /// Where an export read in two halves is cut, as a fraction of its bytes: before the middle, because the
     /// collections that sort first in a social app's export (followers, following, likes: a small document every
     /// few dozen bytes) cost more per byte than the posts and timelines after them; on the reference export the
-    /// halves' threads then finish together (bench/results/firestore-2026-12-03.md).
+    /// halves' threads then finish together.
     static var cut: Double { 0.45 }
 
     /// The lowest index of a run that failed, shared by the runs of one read (`Int.max`: none).
