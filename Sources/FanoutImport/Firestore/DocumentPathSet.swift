@@ -15,17 +15,8 @@ struct DocumentPathSet {
         self.source = source
     }
 
-    /// A document's path as the set keeps it (the same in every thread of one process).
-    static func hash(_ segments: [String]) -> Int {
-        var hasher = Hasher()
-        hasher.combine(segments.count)
-        for var segment in segments {
-            segment.withUTF8 { combine(UnsafeRawBufferPointer($0), into: &hasher) }
-        }
-        return hasher.finalize()
-    }
-
-    /// ``hash(_:)`` of a path given as its segments' bytes.
+    /// A document's path, given as its segments' bytes, as the set keeps it (the same in every thread of one
+    /// process).
     static func hash(_ segments: some Collection<UnsafeRawBufferPointer>) -> Int {
         var hasher = Hasher()
         hasher.combine(segments.count)
