@@ -93,7 +93,7 @@ public enum DocumentJSON {
     }
 
     /// A double: its shortest form when finite; else, in a line, its name, and in the tree null.
-    static func append<Output: JSONOutput>(double d: Double, typed: Bool, to out: inout Output) {
+    static func append(double d: Double, typed: Bool, to out: inout [UInt8]) {
         if d.isFinite {
             out.append(text: d.description)
         } else if typed {
@@ -104,7 +104,7 @@ public enum DocumentJSON {
     }
 
     /// A geo point: `{"__geo__": [lat, lng]}` in a line, `{"latitude", "longitude"}` in the tree.
-    static func append<Output: JSONOutput>(latitude: Double, longitude: Double, typed: Bool, to out: inout Output) {
+    static func append(latitude: Double, longitude: Double, typed: Bool, to out: inout [UInt8]) {
         if typed {
             out.append(text: "{\"__geo__\":[\(latitude),\(longitude)]}")
         } else {
@@ -126,7 +126,7 @@ public enum DocumentJSON {
     }
 
     /// ``rfc3339(_:)`` as a JSON string (`quoted`), or without the quotes.
-    static func appendRFC3339<Output: JSONOutput>(_ microseconds: Int64, to out: inout Output, quoted: Bool = true) {
+    static func appendRFC3339(_ microseconds: Int64, to out: inout [UInt8], quoted: Bool = true) {
         let (seconds, micros) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         let second = micros < 0 ? seconds - 1 : seconds
         let fraction = micros < 0 ? micros + 1_000_000 : micros
@@ -175,7 +175,7 @@ public enum DocumentJSON {
     }
 
     /// ``base64(_:)`` appended to `out`.
-    static func appendBase64<Output: JSONOutput>(_ bytes: UnsafeRawBufferPointer, to out: inout Output) {
+    static func appendBase64(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         var i = 0
         while i + 3 <= bytes.count {
             let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])

@@ -11,8 +11,8 @@ import FanoutJSON
 enum EntityJSON {
     /// Appends the record's path to `segments` and its fields to `members`; on a throw, either may hold part of
     /// the record, which the caller drops. `arrays` is scratch space, kept between records.
-    static func decode<Output: JSONOutput>(
-        _ record: UnsafeRawBufferPointer, typed: Bool = false, segments: inout SegmentList, members: inout Output,
+    static func decode(
+        _ record: UnsafeRawBufferPointer, typed: Bool = false, segments: inout SegmentList, members: inout [UInt8],
         arrays: inout [UnsafeRawBufferPointer]
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(record)
@@ -51,13 +51,13 @@ enum EntityJSON {
         init(base: Int) { self.base = base }
 
         /// Ends the array being written, if any.
-        mutating func close<Output: JSONOutput>(into out: inout Output) {
+        mutating func close(into out: inout [UInt8]) {
             if open != nil { out.append(UInt8(ascii: "]")) }
             open = nil
         }
 
         /// Starts a member: the comma before any but the first, and its name.
-        mutating func begin<Output: JSONOutput>(_ name: UnsafeRawBufferPointer, into out: inout Output) {
+        mutating func begin(_ name: UnsafeRawBufferPointer, into out: inout [UInt8]) {
             if hasMembers { out.append(UInt8(ascii: ",")) }
             hasMembers = true
             JSONWriter.appendQuoted(name, to: &out)
@@ -127,10 +127,10 @@ enum EntityJSON {
     }
 
     /// One property: a member of its own, an array's first element (which opens the array), or the next one.
-    private static func property<Output: JSONOutput>(
+    private static func property(
         _ message: UnsafeRawBufferPointer, typed: Bool, depth: Int, level: inout Level,
         arrays: inout [UnsafeRawBufferPointer],
-        into out: inout Output
+        into out: inout [UInt8]
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(message)
         var meaning: UInt64 = 0
@@ -176,10 +176,10 @@ enum EntityJSON {
 
     /// A `PropertyValue` with its property's meaning, as ``DocumentJSON`` writes it: in a line (`typed`), or in
     /// the tree.
-    private static func value<Output: JSONOutput>(
+    private static func value(
         _ message: UnsafeRawBufferPointer?, meaning: UInt64, typed: Bool, depth: Int,
         arrays: inout [UnsafeRawBufferPointer],
-        into out: inout Output
+        into out: inout [UInt8]
     ) throws(ProtoReader.Malformed) {
         guard let message else {
             out.append(literal: "null")
@@ -208,7 +208,7 @@ enum EntityJSON {
             return
         }
         /// Writes `body`, in a line wrapped in an object of one member, `tag`, that says its type.
-        func wrapped(_ tag: StaticString, _ body: (inout Output) throws(ProtoReader.Malformed) -> Void)
+        func wrapped(_ tag: StaticString, _ body: (inout [UInt8]) throws(ProtoReader.Malformed) -> Void)
             throws(ProtoReader.Malformed)
         {
             if typed {
@@ -247,7 +247,7 @@ enum EntityJSON {
     }
 
     /// A `ReferenceValue` group's path, as one string of its segments joined by `/`.
-    private static func reference<Output: JSONOutput>(_ group: UnsafeRawBufferPointer, into out: inout Output)
+    private static func reference(_ group: UnsafeRawBufferPointer, into out: inout [UInt8])
         throws(ProtoReader.Malformed)
     {
         var reader = ProtoReader(group)
@@ -274,9 +274,9 @@ enum EntityJSON {
     }
 
     /// A map: the properties of a nested entity, at a level of their own.
-    private static func map<Output: JSONOutput>(
+    private static func map(
         _ entity: UnsafeRawBufferPointer, typed: Bool, depth: Int, arrays: inout [UnsafeRawBufferPointer],
-        into out: inout Output
+        into out: inout [UInt8]
     ) throws(ProtoReader.Malformed) {
         var reader = ProtoReader(entity)
         var level = Level(base: arrays.count)
@@ -296,7 +296,7 @@ enum EntityJSON {
     }
 
     /// The decimal digits of `n`, as `String(n)` writes them.
-    static func appendDecimal<Output: JSONOutput>(_ n: Int64, to out: inout Output) {
+    static func appendDecimal(_ n: Int64, to out: inout [UInt8]) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var magnitude = n.magnitude
         var count = 0
