@@ -65,10 +65,10 @@ struct FirestoreRecords {
     /// The next document; nil after the last. Throws ``InputError`` naming the file, the byte offset and the
     /// document for a damaged record.
     mutating func next() throws(InputError) -> Record? {
-        guard let start = try advance() else { return nil }
-        var document = try decode { record throws(EntityDecoder.Failure) in try EntityDecoder.document(record) }
+        guard let record = try advance() else { return nil }
+        var document = try decode(record) { data throws(EntityDecoder.Failure) in try EntityDecoder.document(data) }
         document.file = index
-        document.offset = start
+        document.offset = record.start
         return document
     }
 
@@ -76,19 +76,17 @@ struct FirestoreRecords {
     /// its record's offset there, nil after the last. Throws as ``next()`` does.
     mutating func next<Target: RecordTarget>(into target: inout Target) throws(InputError) -> (file: Int, offset: Int)?
     {
-        guard let start = try advance() else { return nil }
+        guard let record = try advance() else { return nil }
         let file = index
-        try decode { record throws(EntityDecoder.Failure) in try target.add(record: record, file: file, offset: start) }
-        return (file, start)
+        try decode(record) { data throws(EntityDecoder.Failure) in
+            try target.add(record: data, file: file, offset: record.start)
+        }
+        return (file, record.start)
     }
 
-    /// The record reached by ``advance()``, as it lies in the file, or nil when it is put together in `scratch`,
-    /// and where its first header is.
-    private var current: UnsafeRawBufferPointer?
-    private var currentStart = 0
-
-    /// Moves to the next record of the part; returns where its first header is, nil after the last.
-    private mutating func advance() throws(InputError) -> Int? {
+    /// Moves to the next record of the part; returns where its first header is, and its data as it lies in the
+    /// file, or nil when it is put together in `scratch`; nil after the last.
+    private mutating func advance() throws(InputError) -> (start: Int, data: UnsafeRawBufferPointer?)? {
         while true {
             if bytes == nil {
                 guard try openNextFile() else { return nil }
@@ -108,20 +106,19 @@ struct FirestoreRecords {
                 continue
             }
             guard record.start + fileStart >= range.lowerBound else { continue }
-            current = record.data
-            currentStart = record.start
-            return record.start
+            return record
         }
     }
 
-    /// Decodes the record reached by ``advance()`` with `body`, and gives back the pages read before it.
+    /// Decodes `record` (from ``advance()``) with `body`, and gives back the pages read before it.
     private mutating func decode<Decoded>(
+        _ record: (start: Int, data: UnsafeRawBufferPointer?),
         _ body: (UnsafeRawBufferPointer) throws(EntityDecoder.Failure) -> Decoded
     ) throws(InputError) -> Decoded {
-        let start = currentStart
+        let start = record.start
         do throws(EntityDecoder.Failure) {
             let decoded: Decoded
-            if let data = current {
+            if let data = record.data {
                 decoded = try body(data)
             } else {
                 let result = scratch.withUnsafeBytes { data in
@@ -129,7 +126,7 @@ struct FirestoreRecords {
                 }
                 decoded = try result.get()
             }
-            if decodedCount == 0, let data = current, let app = EntityDecoder.app(data) {
+            if decodedCount == 0, let data = record.data, let app = EntityDecoder.app(data) {
                 // App IDs carry their partition before a tilde (`dev~`, `s~`).
                 project = app.split(separator: "~", maxSplits: 1).last.map(String.init)
             }
