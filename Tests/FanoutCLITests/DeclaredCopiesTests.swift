@@ -52,7 +52,7 @@ import Testing
                 let rule = finding["rule"] as! String
                 // Every kind carries its fix, but a reference the schema does not mark deletable, and a copy of a
                 // field its record lacks: the copy is the only place the value is left.
-                let unfixable = layout.unfixable.contains(rule) || drift.name == DeclaredFixtures.missingOriginal
+                let unfixable = layout.unfixable.contains(rule) || drift.isUnfixable
                 #expect(
                     (finding["fix"] as! [String: Any]).isEmpty == unfixable, "\(name): \(drift.name): \(rule)'s fix")
                 #expect(
@@ -121,8 +121,7 @@ import Testing
         // Fanout's own repaired export is the same data.
         #expect(try check(cli, "out/repaired.json", schema).findings.count == after.findings.count)
         if name != "friendlypix-comments" {
-            let missingOriginal = layout.drifts.filter { $0.name == DeclaredFixtures.missingOriginal }
-            let unfixed = layout.unfixable + missingOriginal.flatMap { $0.findings.map { $0[0] } }
+            let unfixed = layout.unfixable + layout.drifts.filter(\.isUnfixable).flatMap { $0.findings.map { $0[0] } }
             #expect(Set(after.findings.map { $0["rule"] as! String }) == Set(unfixed))
         }
     }
@@ -256,6 +255,10 @@ import Testing
         (
             "[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.caption\"\nvia = \"{post}\"\n",
             "line 13: copies[1].via: \"{post}\" names nothing: \"feed/{user}/{id}\" captures {user}, {id}"
+        ),
+        (
+            "[[copies]]\nname = \"c\"\nat = \"feed/{user}/{id}/text\"\nof = \"posts.caption\"\nvia = \"post\"\ntruth = \"cpy\"\n",
+            "line 14: copies[1].truth: \"cpy\" is not a choice; truth takes original (the record's field, the default) or copy (the field at at, which the app writes first) (did you mean \"copy\"?)"
         ),
         (
             "[[references]]\nname = \"like-count-mismatch\"\nat = \"pins/{id}/board\"\nto = \"users\"\n",

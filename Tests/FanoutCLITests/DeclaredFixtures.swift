@@ -13,6 +13,11 @@ enum DeclaredFixtures {
         let name: String
         let edit: @Sendable (inout JSONTree) -> Void
         let findings: [[String]]
+        /// Whether its findings have no fix: a choice between two sides, or a value only one side holds.
+        var leavesAChoice = false
+
+        /// Whether its findings have no fix.
+        var isUnfixable: Bool { leavesAChoice || name == missingOriginal }
     }
 
     /// A layout: its export (consistent unless noted), its schema file, and its drifts.
@@ -241,7 +246,26 @@ enum DeclaredFixtures {
                 ]),
         ], unfixable: ["thread-forum", "post-thread", "forum-category"])
 
-    static let all = [chirp, agora, pinwall, friendlyPixComments, forum]
+    /// Murmur (a chat app): users copy the display name of the profile each edits, which is the truth.
+    static let murmur = Layout(
+        name: "murmur", export: { try fixture("profiles.json") }, schema: "profiles.toml",
+        drifts: [
+            Drift(
+                name: "a user that missed a profile's new name", edit: { $0["users/uAda/displayName"] = "Ada" },
+                findings: [["profile-display-name", "users/uAda/displayName"]]),
+            Drift(
+                name: "a user without the name its profile holds", edit: { $0["users/uBob/displayName"] = nil },
+                findings: [["profile-display-name", "users/uBob/displayName"]]),
+            Drift(
+                name: "two profiles of one user that disagree",
+                edit: { $0["profiles/p-cyd2"] = ["uid": "uCyd", "displayName": "Cyd C.", "bio": "a second profile"] },
+                findings: [["profile-display-name", "users/uCyd/displayName"]], leavesAChoice: true),
+            Drift(
+                name: "a profile without its name", edit: { $0["profiles/p-dee/displayName"] = nil },
+                findings: [["profile-display-name", "users/uDee/displayName"]], leavesAChoice: true),
+        ])
+
+    static let all = [chirp, agora, pinwall, friendlyPixComments, forum, murmur]
 
     /// The schema file of `layout` as a path: the fixture, or for FriendlyPix the preset with the declarations.
     static func schema(_ layout: Layout, in cli: CLI) throws -> String {

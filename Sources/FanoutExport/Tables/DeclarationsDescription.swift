@@ -18,7 +18,8 @@ enum DeclarationsDescription {
                                 ("name", .string(copy.name)), ("at", .string(copy.at.description)),
                                 ("of", .string("\(copy.of.rawValue).\(copy.field)")),
                                 ("via", .string(copy.via.description)),
-                            ] + severity(copy.severity))
+                            ] + (copy.copyIsTruth ? [("truth", JSONValue.string("copy"))] : [])
+                                + severity(copy.severity))
                     })
             ),
             (
@@ -110,9 +111,10 @@ enum DeclarationsDescription {
             let source: KeySource =
                 via.hasPrefix("{") && via.hasSuffix("}")
                 ? .capture(String(via.dropFirst().dropLast())) : .field(FieldPath(via))
-            declarations.copies.append(
-                CopyDeclaration(
-                    name: name, at: at, of: relation, field: parts[1], via: source, severity: severity(item)))
+            var copy = CopyDeclaration(
+                name: name, at: at, of: relation, field: parts[1], via: source, severity: severity(item))
+            copy.copyIsTruth = item["truth"]?.stringValue == "copy"
+            declarations.copies.append(copy)
         }
         for item in value["references"]?.arrayValue ?? [] {
             guard let name = item["name"]?.stringValue, let at = pattern(item, "at"),

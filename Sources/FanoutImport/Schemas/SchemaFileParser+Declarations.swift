@@ -5,7 +5,7 @@ import FanoutCore
 extension SchemaFileParser {
     static let counterKeys = ["name", "at", "counts", "per", "self", "severity"]
     static let mirrorKeys = ["name", "of", "at", "user", "post", "poster", "target", "value", "severity"]
-    static let copyKeys = ["name", "at", "of", "via", "severity"]
+    static let copyKeys = ["name", "at", "of", "via", "truth", "severity"]
     static let referenceKeys = ["name", "at", "to", "deletable", "severity"]
 
     func declarations(from top: Entries, schema: Schema) throws(InputError) -> Declarations {
@@ -178,9 +178,19 @@ extension SchemaFileParser {
                 }
                 via = .field(FieldPath(viaText))
             }
-            found.append(
-                CopyDeclaration(
-                    name: name, at: at, of: of, field: parts[1], via: via, severity: try entries.severity("severity")))
+            var copy = CopyDeclaration(
+                name: name, at: at, of: of, field: parts[1], via: via, severity: try entries.severity("severity"))
+            if let truth = try entries.string("truth") {
+                guard truth == "original" || truth == "copy" else {
+                    throw fail(
+                        entries.path + ["truth"],
+                        "\"\(truth)\" is not a choice; truth takes original (the record's field, the default) or "
+                            + "copy (the field at at, which the app writes first)"
+                            + Suggestion.didYouMean(truth, among: ["original", "copy"]))
+                }
+                copy.copyIsTruth = truth == "copy"
+            }
+            found.append(copy)
         }
 
         return found

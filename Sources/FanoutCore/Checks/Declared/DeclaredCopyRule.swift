@@ -9,18 +9,40 @@ struct DeclaredCopyRule: CopyRule {
     init(_ declaration: CopyDeclaration) {
         self.declaration = declaration
         let of = "\(declaration.of.rawValue).\(declaration.field)", record = declaration.of.noun
+        let sides =
+            declaration.copyIsTruth
+            ? Self.copyTruth(record, declaration.field) : Self.originalTruth(record, declaration.field)
         descriptor = RuleDescriptor(
             id: declaration.name, defaultSeverity: declaration.severity ?? .warning,
             summary:
                 "`\(declaration.at)` equals the \(declaration.field) of the \(record) that `\(declaration.via)` names.",
             explanation: """
                 Declared in the schema ([[copies]] \(declaration.name)): the app copies \(of) into \
-                `\(declaration.at)`, so that a page can show it without reading the \(record). Changing the \
-                \(record) updates the \(record) but rarely every copy, so copies keep the old value, or a copy written \
-                half way lacks it. The \(record) is the source of truth: the fix writes its \(declaration.field) into \
-                the copy. A copy of a field the \(record) does not have gets no fix: it is the only place the value \
-                exists. A copy whose \(record) does not exist is not checked (declare a reference for that).
+                `\(declaration.at)`, so that a page can show it without reading the \(record). \
+                \(sides) \
+                A copy whose \(record) does not exist is not checked (declare a reference for that).
                 """)
+    }
+
+    var copyIsTruth: Bool { declaration.copyIsTruth }
+
+    /// What the explanation says of the sides when the record is the truth (the default).
+    private static func originalTruth(_ record: String, _ field: String) -> String {
+        """
+        Changing the \(record) updates the \(record) but rarely every copy, so copies keep the old value, or a copy \
+        written half way lacks it. The \(record) is the source of truth: the fix writes its \(field) into the copy. \
+        A copy of a field the \(record) does not have gets no fix: it is the only place the value exists.
+        """
+    }
+
+    /// What the explanation says of the sides when the copy is the truth (`truth = "copy"`).
+    private static func copyTruth(_ record: String, _ field: String) -> String {
+        """
+        The schema names the copy as the truth (truth = "copy"): the app writes it first and copies it into the \
+        \(record), so a \(record) whose \(field) differs missed an update. The fix writes the copy's value into \
+        the \(record); when the copy has no value, or copies of one \(record) disagree, there is no fix, as either \
+        side may be the one to keep.
+        """
     }
 
     func missingRequirement(in schema: Schema) -> String? {
@@ -97,6 +119,16 @@ struct DeclaredCopyRule: CopyRule {
     /// "\"x\" copies user u1's name, which the user does not have".
     func message(_ reading: CopyReading, in context: CheckContext) -> String {
         let noun = declaration.of.noun, whose = "\(noun) \(context.dataset.key(reading.record))'s \(declaration.field)"
+        if copyIsTruth {
+            let disagree = reading.copiesDisagree ? "; its copies disagree, so there is no fix" : ""
+            switch (reading.copy.comparable, reading.original.comparable) {
+            case (nil, let original?): return "the copy of \(whose) (\(original)), the truth, is missing"
+            case (let copy?, nil): return "\(whose) is missing; its copy, the truth, holds \(copy)\(disagree)"
+            default:
+                return "\(whose) \(reading.original.comparable ?? "") is stale; its copy, the truth, holds "
+                    + "\(reading.copy.comparable ?? "")\(disagree)"
+            }
+        }
         switch (reading.copy.comparable, reading.original.comparable) {
         case (nil, let original?): return "the copy of \(whose) (\(original)) is missing"
         case (let copy?, nil): return "\(copy) copies \(whose), which the \(noun) does not have"
@@ -120,24 +152,45 @@ struct DeclaredCopyRule: CopyRule {
         let copy = present("d.value"), original = present("o.value")
         let noun = declaration.of.noun
         let whose = q.text("\(noun) ") + " || d.a || " + q.text("'s \(declaration.field)")
-        let message =
-            "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || ') is missing' "
-            + "WHEN \(original) IS NULL THEN \(copy) || ' copies ' || \(whose) || \(q.text(", which the \(noun) does not have")) "
-            + "ELSE \(copy) || ' is a stale copy of ' || \(whose) || ' ' || \(original) END"
         let originals = """
             originals AS (
               SELECT o.* FROM \(q.table("declared")) o WHERE o.role = 'originals' AND o.name = \(q.text(originalSpec.name)) AND o.a IS NOT NULL
               QUALIFY row_number() OVER (PARTITION BY o.a ORDER BY o.seq DESC) = 1
             )
             """
-        let fix =
-            "CASE WHEN \(original) IS NULL OR \(original) IN ('{…}', '[…]') THEN \(q.fix([])) ELSE \(q.fix([(path, original)])) END"
-        return q.with(originals)
-            + q.finding(
-                paths: [path, originalPath], expected: "coalesce(\(original), 'null')",
-                actual: "coalesce(\(copy), 'null')", fix: fix,
-                message: [message]
+        let rows = "\nFROM \(q.declaredRows(spec)) d JOIN originals o ON o.a = d.a"
+        let differing = "\nWHERE d.a IS NOT NULL AND \(copy) IS DISTINCT FROM \(original)"
+        let unwritable = { (v: String) in "\(v) IS NULL OR \(v) IN ('{…}', '[…]')" }
+        guard declaration.copyIsTruth else {
+            let message =
+                "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || ') is missing' "
+                + "WHEN \(original) IS NULL THEN \(copy) || ' copies ' || \(whose) || \(q.text(", which the \(noun) does not have")) "
+                + "ELSE \(copy) || ' is a stale copy of ' || \(whose) || ' ' || \(original) END"
+            let fix = "CASE WHEN \(unwritable(original)) THEN \(q.fix([])) ELSE \(q.fix([(path, original)])) END"
+            return q.with(originals)
+                + q.finding(
+                    paths: [path, originalPath], expected: "coalesce(\(original), 'null')",
+                    actual: "coalesce(\(copy), 'null')", fix: fix, message: [message]) + rows + differing
+        }
+        // The copy is the truth: each record's present copies, whose lowest and highest value differ when they
+        // disagree.
+        let copies = """
+            copies AS (
+              SELECT c.a, min(c.value) AS low, max(c.value) AS high FROM \(q.declaredRows(spec)) c
+              WHERE c.a IS NOT NULL AND c.value IS NOT NULL AND c.value <> 'null' GROUP BY c.a
             )
-            + "\nFROM \(q.declaredRows(spec)) d JOIN originals o ON o.a = d.a\nWHERE d.a IS NOT NULL AND \(copy) IS DISTINCT FROM \(original)"
+            """
+        let disagree = "CASE WHEN k.low <> k.high THEN '; its copies disagree, so there is no fix' ELSE '' END"
+        let message =
+            "CASE WHEN \(copy) IS NULL THEN 'the copy of ' || \(whose) || ' (' || \(original) || '), the truth, is missing' "
+            + "WHEN \(original) IS NULL THEN \(whose) || ' is missing; its copy, the truth, holds ' || \(copy) || \(disagree) "
+            + "ELSE \(whose) || ' ' || \(original) || ' is stale; its copy, the truth, holds ' || \(copy) || \(disagree) END"
+        let fix =
+            "CASE WHEN \(unwritable(copy)) OR k.low <> k.high THEN \(q.fix([])) ELSE \(q.fix([(originalPath, copy)])) END"
+        return q.with(originals, copies)
+            + q.finding(
+                paths: [originalPath, path], expected: "coalesce(\(copy), 'null')",
+                actual: "coalesce(\(original), 'null')", fix: fix, message: [message])
+            + rows + " LEFT JOIN copies k ON k.a = d.a" + differing
     }
 }

@@ -15,6 +15,9 @@ public struct CopyDeclaration: Sendable, Equatable {
     public var via: KeySource
     /// The severity unless configured otherwise; nil for the kind's default.
     public var severity: Severity?
+    /// Whether the copy at ``at`` is the truth (`truth = "copy"`): the app writes it first and copies it into the
+    /// record, so a record that differs is what the fix changes.
+    public var copyIsTruth = false
 
     public init(
         name: String, at: PathPattern, of: DeclaredRelation, field: String, via: KeySource, severity: Severity? = nil
