@@ -159,7 +159,8 @@ public enum ExportLoader {
         try RelationMatches(schema: schema, counts: walker.matches, declaredCounts: walker.declaredMatches).check(
             source: bytes.source,
             found: LayoutDetector.foundKeys(walker.rootKeys, total: walker.rootKeyCount, subject: "the export's"),
-            nearest: { pattern in NearestKeys.stop(of: pattern, in: bytes.buffer)?.described(pattern) }, warn: warn)
+            nearest: { pattern in NearestKeys.stop(of: pattern, in: bytes.buffer)?.described(pattern) },
+            firstRow: { pattern in RowShape.first(of: pattern, in: bytes.buffer) }, warn: warn)
         return walker.sink
     }
 

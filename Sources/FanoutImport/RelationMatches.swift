@@ -1,4 +1,5 @@
 import FanoutCore
+import FanoutJSON
 
 /// What a walk found of each relation of the schema: a relation whose path reached no node is most often a
 /// schema that does not fit the export (`members/{user}` where the app writes `users/{uid}`), rarely an export
@@ -43,7 +44,8 @@ struct RelationMatches {
     /// relations that matched nothing through `warn`. `found` says what the export has instead (its top-level
     /// keys), unless `nearest` says where a pattern stops matching (``NearestKeys``); `source` names the export.
     func check(
-        source: String, found: String, nearest: ((PathPattern) -> String?)? = nil, warn: ((String) -> Void)?
+        source: String, found: String, nearest: ((PathPattern) -> String?)? = nil,
+        firstRow: ((PathPattern) -> RowShape?)? = nil, warn: ((String) -> Void)?
     ) throws(InputError) {
         let unmatched = self.unmatched
         if unmatched.contains(.users), counts.contains(where: { $0 > 0 }) {
@@ -59,7 +61,24 @@ struct RelationMatches {
         }
         for (set, count) in zip(RowSets(schema).sets, declaredCounts)
         where count == 0 && set.role != .originals && !(set.role == .records && set.name.contains(".")) {
-            warn("\(source): \(described(set)) matched nothing; \(nearest?(set.pattern) ?? found)")
+            let instead = nearest?(set.pattern) ?? firstRow?(set.pattern).flatMap { shape(of: $0, for: set) }
+            warn("\(source): \(described(set)) matched nothing; \(instead ?? found)")
         }
+    }
+
+    /// What the rows of `set` hold instead of the fields it reads, with the remedy that fits them: a mirror whose
+    /// rows are bare keys reads them with `post = "."`. Nil for a set that reads no field.
+    func shape(of row: RowShape, for set: RowSet) -> String? {
+        var fields = set.keyFields.map(\.description)
+        if case .field(let path)? = set.value, !path.keys.isEmpty { fields.append(path.description) }
+        guard !fields.isEmpty else { return nil }
+        var text = row.described(reading: fields)
+        if row.scalar != nil, row.kind != .null,
+            let mirror = schema.declarations.mirrors.first(where: { $0.name == set.name }),
+            let end = mirror.ends.keys.sorted().first
+        {
+            text += "; rows that are the key itself read it with \(end) = \".\""
+        }
+        return text
     }
 }

@@ -365,6 +365,51 @@ import Testing
         #expect(blocks == [try DeclaredFixtures.fixture("forum.toml"), try DeclaredFixtures.fixture("pinwall.toml")])
     }
 
+    /// A declaration whose pattern reaches rows that lack what it reads says what the rows hold, and suggests only a
+    /// remedy that fits them: a list of bare IDs is read with `post = "."`, a misspelt field is named.
+    @Test func aDeclarationWhoseRowsLackItsFieldsQuotesTheirShape() throws {
+        let cli = try CLI()
+        let schema = """
+            [users]
+            path = "users/{user}"
+            username = "username"
+            [posts]
+            path = "posts/{post}"
+            poster = "author"
+            caption = "body"
+            [[mirrors]]
+            name = "user-posts"
+            of = "posts"
+            at = "users/{poster}/posts/{id}"
+            post = "postId"
+
+            """
+        try cli.write(schema, to: "app.toml")
+        let post = "\"posts\": {\"p1\": {\"author\": \"ann\", \"body\": \"hi\"}}"
+        let cases = [
+            (
+                "{\"users\": {\"ann\": {\"username\": \"ann\", \"posts\": {\"a\": \"p1\"}}}, \(post)}",
+                "it reaches \"users/ann/posts/a\", which holds the string \"p1\", not an object with the field postId; "
+                    + "rows that are the key itself read it with post = \".\""
+            ),
+            (
+                "{\"users\": {\"ann\": {\"username\": \"ann\", \"posts\": {\"a\": {\"postID\": \"p1\"}}}}, \(post)}",
+                "it reaches \"users/ann/posts/a\", which has the fields \"postID\" but not postId (did you mean \"postID\"?)"
+            ),
+        ]
+        for (export, shape) in cases {
+            try cli.write(export, to: "e.json")
+            let result = try cli.run("check", "e.json", "--schema", "app.toml", "--format", "json")
+            #expect(
+                result.stderr.contains(
+                    "warning: e.json: [[mirrors]] user-posts at \"users/{poster}/posts/{id}\" matched nothing; \(shape)\n"),
+                "\(result.stderr)")
+            // The row without the field is a finding that says so, not a post with an empty key.
+            let findings = try json(result.stdout)["findings"] as! [[String: Any]]
+            #expect(findings.contains { ($0["message"] as! String).hasPrefix("ann's post (no postId) is in ") })
+        }
+    }
+
     /// A declaration whose pattern matches nothing is a warning naming it, as relations are.
     @Test func aDeclarationThatMatchesNothingIsAWarning() throws {
         let cli = try CLI()

@@ -197,17 +197,26 @@ struct DeclaredMirrorRule: MirrorRule {
 
     /// "alice's post -Kx", "bob's like of post -Kx", "alice's follow of bob", "comment -Kc on post -Kx".
     private func described(_ fact: Entry, in context: CheckContext) -> String {
-        let key = { context.dataset.key($0) }
+        let (first, second) = declaration.pair
+        let a = shownKey(fact.a, first, context.dataset), b = shownKey(fact.b, second, context.dataset)
         switch declaration.of {
-        case .posts: return "\(context.name(fact.a))'s post \(key(fact.b))"
-        case .likes: return "\(context.name(fact.b))'s like of post \(key(fact.a))"
+        case .posts: return "\(context.name(fact.a))'s post \(b)"
+        case .likes: return "\(context.name(fact.b))'s like of post \(a)"
         case .follows: return "\(context.name(fact.a))'s follow of \(context.name(fact.b))"
-        case .comments: return "comment \(key(fact.b)) on post \(key(fact.a))"
-        case .flags: return "\(context.name(fact.b))'s flag of post \(key(fact.a))"
-        case .records: return "\(declaration.of.noun) \(key(fact.b)) of \(declaration.pair.0) \(key(fact.a))"
+        case .comments: return "comment \(b) on post \(a)"
+        case .flags: return "\(context.name(fact.b))'s flag of post \(a)"
+        case .records: return "\(declaration.of.noun) \(b) of \(first) \(a)"
         case .users, .timeline: return ""
         }
     }
+
+    /// A key of end `end` as messages show it; an entry whose row lacks the field naming it shows the field
+    /// (`(no postId)`), rather than an empty name.
+    private func shownKey(_ key: KeyID, _ end: String, _ dataset: Dataset) -> String {
+        key == noKey ? Self.unnamed(declaration.ends[end]?.description ?? end) : dataset.key(key)
+    }
+
+    private static func unnamed(_ field: String) -> String { "(no \(field))" }
 
     func missingMessage(_ entry: Entry, in context: CheckContext) -> String {
         "\(described(entry, in: context)) is missing from \(declaration.at)"
@@ -307,17 +316,16 @@ struct DeclaredMirrorRule: MirrorRule {
     }
 
     private func sqlDescribed(_ row: String, _ q: SQLContext) -> [String] {
-        switch declaration.of {
-        case .posts: [q.name("\(row).poster"), "'''s post '", "\(row).post"]
-        case .likes: [q.name("\(row).user"), "'''s like of post '", "\(row).post"]
+        let key = { (end: String) in
+            "coalesce(\(row).\(end), \(q.text(Self.unnamed(self.declaration.ends[end]?.description ?? end))))"
+        }
+        return switch declaration.of {
+        case .posts: [q.name("\(row).poster"), "'''s post '", key("post")]
+        case .likes: [q.name("\(row).user"), "'''s like of post '", key("post")]
         case .follows: [q.name("\(row).user"), "'''s follow of '", q.name("\(row).target")]
-        case .comments: ["'comment '", "\(row).id", "' on post '", "\(row).post"]
-        case .flags: [q.name("\(row).user"), "'''s flag of post '", "\(row).post"]
-        case .records:
-            [
-                q.text("\(declaration.of.noun) "), "\(row).\(sqlPair.1)", q.text(" of \(sqlPair.0) "),
-                "\(row).\(sqlPair.0)",
-            ]
+        case .comments: ["'comment '", key("id"), "' on post '", key("post")]
+        case .flags: [q.name("\(row).user"), "'''s flag of post '", key("post")]
+        case .records: [q.text("\(declaration.of.noun) "), key(sqlPair.1), q.text(" of \(sqlPair.0) "), key(sqlPair.0)]
         case .users, .timeline: []
         }
     }
