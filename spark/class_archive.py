@@ -1,8 +1,8 @@
 """The class-data archive of the local Spark sessions Python starts: the classes a run loaded from Spark's jars,
 parsed and verified once, then mapped by every later run (the JVM's application class-data sharing:
-`-XX:ArchiveClassesAtExit`, then `-XX:SharedArchiveFile`). On this machine a local session starts in about 3 s with
-it against 6 s without, and the first queries wait less for classes (docs/performance.md "Spark's classes from an
-archive (issue 27 item 4, eleventh round)").
+`-XX:ArchiveClassesAtExit`, then `-XX:SharedArchiveFile`), because loading and verifying Spark's classes was most of
+a local session's start: with the archive it starts in about half the time (docs/performance.md "The rules on Spark
+and DuckDB").
 
 The first run on a machine, and the first after Java or PySpark changed (each virtual environment's jars have an
 archive of their own), writes the archive as its JVM exits (about 15 s more, once); `ClassArchive.finish` waits

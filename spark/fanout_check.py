@@ -69,8 +69,8 @@ def session(master=None, input_bytes=0, archive=None):
                    .config("spark.driver.extraJavaOptions", java))
         if heap:
             # A quarter of the memory off the heap, for the sorts', aggregations' and shuffles' pages (Tungsten's
-            # execution memory): on the 1.1 GB export the collector copied them between the young generations,
-            # about 8 s of pauses a run with all of it on the heap, 3.5 s with 2 GB off it (docs/performance.md).
+            # execution memory): on the heap the collector copied them between the young generations, which more than
+            # doubled its pauses on the 1.1 GB export (docs/performance.md "The rules on Spark and DuckDB").
             off_heap = heap // 4
             builder = (builder.config("spark.driver.memory", f"{(heap - off_heap) >> 20}m")
                        .config("spark.memory.offHeap.enabled", "true")
@@ -88,8 +88,8 @@ def session(master=None, input_bytes=0, archive=None):
     if running.startswith("local") and not spark.sparkContext.getConf().contains(
             "spark.sql.requireAllClusterKeysForCoPartition"):
         # A join may read sides already distributed by some of its keys: `timeline-missing`'s members come
-        # distributed by reader (`fanout sql`'s REPARTITION hints) and are not shuffled again by (reader, post),
-        # 7.3 M rows on the 1.1 GB export (docs/performance.md "The rules on Spark and DuckDB"). Spark requires all
+        # distributed by reader (`fanout sql`'s REPARTITION hints) and are not shuffled again by (reader, post)
+        # (docs/performance.md "The rules on Spark and DuckDB"). Spark requires all
         # the keys by default against skew, which a cluster's many partitions feel and local mode's few do not.
         spark.conf.set("spark.sql.requireAllClusterKeysForCoPartition", "false")
     if running.startswith("local") and not spark.sparkContext.getConf().contains("spark.sql.autoBroadcastJoinThreshold"):
@@ -108,10 +108,10 @@ SMALL_INPUT = 64 << 20
 
 # The optimizing compiler (C2) took a quarter of a large local job's CPU, some of it on the code that parses each
 # query (ANTLR), compiles the code generated for it (Janino) and serializes its tasks (java.io's object streams):
-# code that runs briefly per query, where C2's work does not pay back within a run (16 s of the compiler's time
-# on the 1.1 GB export's tables). Their methods wait for ten times as many calls before each compiler takes them;
-# the tables' loops, Spark's operators and the generated code are compiled as before (docs/performance.md
-# "Query tools compiled later (issue 27 item 4, twelfth round)").
+# code that runs briefly per query, where C2's work does not pay back within a run. Their methods wait for ten
+# times as many calls before each compiler takes them, which took a tenth off the job on the 1.1 GB export; the
+# tables' loops, Spark's operators and the generated code are compiled as before (docs/performance.md "The rules on
+# Spark and DuckDB").
 TOOLS_COMPILED_LATER = " ".join(
     ["-XX:CompileCommand=quiet"]
     + [f"-XX:CompileCommand=CompileThresholdScaling,{pattern},10.0"
@@ -388,7 +388,7 @@ def materialized(spark, name, query):
     rules' queries read it instead of each computing it again. Where `session` turned adaptive execution off (local
     mode, the user's configuration silent), the view is made with it on: a few large stages, where its statistics
     of each stage's output pay, as when the suspect timelines are none and `timeline_gaps` needs no scan of the
-    timeline (3.6 → 0.5 s on the 1.1 GB export), while the rules' union of many small stages took twice as long
+    timeline (a seventh of the time on the 1.1 GB export), while the rules' union of many small stages took twice as long
     with it (docs/performance.md "The rules on Spark and DuckDB")."""
     adaptive = (spark.sparkContext.master.startswith("local")
                 and spark.conf.get("spark.sql.adaptive.enabled") == "false"
@@ -405,7 +405,7 @@ def materialized(spark, name, query):
         # Empty, as the suspects of a consistent export are: made a view the optimizer knows is empty (`LIMIT 0`
         # becomes an empty local relation), so that it drops the joins and scans that read it, where a cached
         # empty view is found empty only as it is read, after the tables it is joined with (docs/performance.md
-        # "Empty views the optimizer sees (issue 27 item 4, thirteenth round)").
+        # "The rules on Spark and DuckDB").
         frame.unpersist()
         frame = spark.sql(query).limit(0)
     frame.createOrReplaceTempView(name)

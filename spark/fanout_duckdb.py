@@ -17,8 +17,9 @@ def load(con, folder, manifest, prefix=""):
     memory, spilled to disk past its memory limit), typed by the manifest: every rule's query reads the tables
     again, and parsing their JSON once costs less than parsing it per query. Parquet parts (`fanout tables --format
     parquet`) are not copied: each table is a view of them, each column cast to the manifest's type (the same
-    types: the casts cost nothing), which every query reads again, only the columns it names (on the 1.1 GB
-    export's tables the copy cost about 8 CPU-s, the whole job with views 19 against 28: docs/performance.md).
+    types: the casts cost nothing), which every query reads again, only the columns it names: the copy cost more
+    than the views save, about 8 CPU-s on the 1.1 GB export's tables (docs/performance.md "The rules on Spark and
+    DuckDB").
     A table without parts is empty (DuckDB's read_json needs at least one file)."""
     parquet = fanout_job.is_parquet(manifest)
     for table, spec in manifest["tables"].items():

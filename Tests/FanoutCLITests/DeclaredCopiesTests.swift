@@ -145,7 +145,7 @@ import Testing
         }
     }
 
-    /// The instaclone preset checks `user-posts` (the case: u1's list holds u2's post, u2's lacks it).
+    /// The instaclone preset checks `user-posts` (u1's list holds u2's post, u2's lacks it).
     @Test func instacloneReportsUserPostsDrift() throws {
         let cli = try CLI()
         var tree = try JSONTree(Feed.sample.instaclone)

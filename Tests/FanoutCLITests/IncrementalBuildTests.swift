@@ -26,8 +26,8 @@ import Testing
     }
 
     /// `FANOUT_PAGE_TIMES=FILE` lists how long each page rendered took, one `seconds<TAB>path` line a page, for
-    /// `bench/rebuild` to compare a rebuild's pages with the same pages of a full build (docs/performance.md "Rebuilds
-    /// after a new post"): every page of a first build, none of a rebuild with nothing changed.
+    /// `bench/rebuild` to compare a rebuild's pages with the same pages of a full build (docs/performance.md
+    /// "Rebuilds"): every page of a first build, none of a rebuild with nothing changed.
     @Test func pageTimesListTheRenderedPages() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "12", "--seed", "2", "--out", "export.json").code == 0)
@@ -95,7 +95,7 @@ import Testing
         #expect(written(restored) == [victim], "\(restored.stderr.prefix(400))")
         #expect(cli.exists("site/\(victim)"))
 
-        // The carried files are found by one walk of the folder (docs/performance.md "Rebuilds after a new post"):
+        // The carried files are found by one walk of the folder (docs/performance.md "Rebuilds"):
         // a folder deleted by hand brings all its pages back; a file it sees as a link is looked at by its path,
         // kept when the link leads to a file and rendered again when it leads nowhere; a top-level file deleted
         // comes back.

@@ -96,7 +96,7 @@ import Testing
     }
 
     /// NUL bytes on standard input and `/dev/zero` are refused at byte 1, as the same bytes in a file are, after
-    /// reading the first bytes: 3 GB of them took 4.2 GB and 7 s before.
+    /// reading the first bytes, where before they were all read (3 GB of them took 4.2 GB of memory).
     @Test func nulBytesAreRefusedAtTheFirstByte() throws {
         let cli = try CLI()
         let expected = "invalid JSON at line 1, column 1: expected a value, found byte 0x00"

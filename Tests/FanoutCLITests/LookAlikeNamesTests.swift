@@ -2,7 +2,7 @@ import FanoutTestSupport
 import Foundation
 import Testing
 
-/// Issue 50's look-alike usernames (docs/site.md "Names as they are", docs/checks.md "Look-alike usernames"): five
+/// Look-alike usernames (docs/site.md "Names as they are", docs/checks.md "Look-alike usernames"): five
 /// users who all read "alice", built and checked by the binary.
 @Suite struct LookAlikeNamesTests {
     /// By uid: the usernames, and how pages show them.

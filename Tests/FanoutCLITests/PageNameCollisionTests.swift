@@ -4,7 +4,7 @@ import Testing
 
 @testable import FanoutRender
 
-/// Issue 50's "two users can share one page": two users (and two posts) whose keys had one file name under the old
+/// Two users can share one page no more: two users (and two posts) whose keys had one file name under the old
 /// 48-bit hash, built and served by the binary (docs/site.md "File names").
 @Suite(.serialized) struct PageNameCollisionTests {
     /// Makestagram: the victim, the attacker whose keys collided with the victim's under the old names, and carol,

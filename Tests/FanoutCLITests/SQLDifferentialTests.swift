@@ -270,12 +270,12 @@ import Testing
 
         let pairs = try Self.diffPairs(cli)
         let script = CLI.repository.appendingPathComponent("scripts/test/sql-differential").path
-        // Spark's whole run is CPU-bound (216 CPU-s in 115 s here; two cores), and each case or side of a pair
+        // Spark's whole run is CPU-bound (two cores busy throughout), and each case or side of a pair
         // costs it seconds of fixed cost (tens of stages and their tasks) whatever its size: it runs the cases and
         // pairs that give every rule findings and exercise every part of the SQL, and DuckDB runs everything.
         // The pairs on Spark: the generated app a day apart (users, posts, likes, follows, timelines changed;
         // findings new and fixed) and Chirp's declared copies (counters, copies and mirrors of declarations
-        // changed). FriendlyPix's comments on Spark as a case (its pair took 35 s, the case 10); the Parse pair's
+        // changed). FriendlyPix's comments on Spark as a case (a case costs Spark a third of what its pair does); the Parse pair's
         // tables are those of every layout, its SQL the generated pair's. timeline-gaps is sql-edge-export with
         // more timeline rows, so Spark runs it alone of the two; Chirp's drifted export is the Chirp pair's newer
         // one, all its findings new; generated-9's rules are the generated pair's; the demo goes through Spark in
@@ -361,7 +361,7 @@ import Testing
             cli, submit,
             [
                 // The client compiler alone, as the job itself starts a local session for small inputs: under
-                // spark-submit the JVM is started before the job can choose (43.5 → 25.7 CPU-s here).
+                // spark-submit the JVM is started before the job can choose; it takes this run's CPU down by two fifths.
                 "--master", "local[2]", "--driver-java-options", "-XX:TieredStopAtLevel=1", job, "demo/tables",
                 "--out", "spark-out", "--derived", "--rule", "timeline-poster=warning",
             ])

@@ -142,7 +142,7 @@ import Testing
         #expect(stop.reason == .exit && stop.status == 0 && stop.rest.isEmpty, "\(stop)")
     }
 
-    /// Issue 15's "done when": index, a user found by the search endpoint, their timeline by `/u/<uid>`, a post by
+    /// What `serve` must do: index, a user found by the search endpoint, their timeline by `/u/<uid>`, a post by
     /// `/p/<key>`, the report, each equal to `build`'s file; a template edited (the page changes, open pages are
     /// told to reload), broken (its error on the page, the last good state still served) and mended; stopped.
     @Test func searchLookupAndLiveReload() throws {

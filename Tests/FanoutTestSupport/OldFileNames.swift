@@ -1,4 +1,4 @@
-/// The file names of Fanout before issue 50 (a slug, `~` and the top 48 bits of the key's FNV-1a hash), which two
+/// The file names of earlier Fanouts (a slug, `~` and the top 48 bits of the key's FNV-1a hash), which two
 /// keys could share, and keys that shared one: what the tests of today's names (docs/site.md "File names") show
 /// no longer collides.
 public enum OldFileNames {

@@ -111,7 +111,7 @@ struct BuildCommand: ParsableCommand {
 
     /// "timeline 5,146 pages in 0.6843 s (0.1330 ms a page), …, over all threads": each kind's pages and the time
     /// they took, by which a rebuild's pages are compared with a full build's of the same kinds (docs/performance.md
-    /// "Rebuilds after a new post").
+    /// "Rebuilds").
     static func describe(kinds: [BuildPhase]) -> String {
         kinds.map { kind in
             "\(kind.name) \(CountText.phrase(kind.pages, "page", "pages")) in \(String(format: "%.4f", kind.seconds)) s"
@@ -121,7 +121,7 @@ struct BuildCommand: ParsableCommand {
 
     /// "read 0.420 s, derive 0.080 s, …, pages 3.10 s (keys 0.400 s, templates 4.50 s, files 1.10 s over all
     /// threads)": milliseconds under a second and tenths of one under a tenth, where a rebuild's rate of rendering is
-    /// read from a phase of a few thousandths (docs/performance.md "Rebuilds after a new post").
+    /// read from a phase of a few thousandths (docs/performance.md "Rebuilds").
     static func describe(_ phases: [BuildPhase]) -> String {
         func seconds(_ phase: BuildPhase) -> String {
             "\(phase.name) \(String(format: phase.seconds < 0.1 ? "%.4f" : phase.seconds < 1 ? "%.3f" : "%.2f", phase.seconds)) s"

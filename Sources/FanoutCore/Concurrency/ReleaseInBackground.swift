@@ -3,7 +3,7 @@ import Dispatch
 /// Lets go of `value` on another thread. The last references to a build's pages and dataset free tens of thousands of
 /// objects, about a twentieth of a small rebuild's wall time, on the thread that then prints the summary and exits;
 /// let go of on another, they are freed meanwhile, or not at all when the process ends first, its memory going back
-/// whole (docs/performance.md "Rebuilds after a new post"). Nothing may be left to do when `value` goes but freeing
+/// whole (docs/performance.md "Rebuilds"). Nothing may be left to do when `value` goes but freeing
 /// memory: no file to close or flush.
 package func releaseInBackground<Value>(_ value: consuming Value) {
     let held = Held(value)

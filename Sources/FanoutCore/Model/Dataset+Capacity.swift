@@ -1,7 +1,7 @@
 extension Dataset {
     /// Makes room for the facts of about `bytes` bytes of an export laid out as ``schema``, so that reading them
     /// does not grow the arrays: each growth copied an array into fresh memory, a page fault every 4 KB, and
-    /// growing took a fifth of the read's time (docs/performance.md).
+    /// growing took a fifth of the read's time (docs/performance.md "The read phase beside JSON parsers").
     ///
     /// The room is what dense exports need: an edge or a timeline entry in 32 bytes of JSON, a post in 256, a
     /// user in 1 KB (Makestagram exports take 40, 70, 340 and 5,500). Room never written costs address space,

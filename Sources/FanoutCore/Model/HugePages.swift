@@ -4,10 +4,11 @@
 
 /// Large memory the read fills from its start, in 2 MB pages.
 ///
-/// The read writes hundreds of megabytes of fresh memory (facts, tickets, key bytes), and each 4 KB page of it
-/// is a page fault the kernel serves, costly on a virtual machine; a 2 MB page is one fault for 512 of them
-/// (docs/performance.md). Only whole 2 MB pages inside the region are advised, so a page the region shares with
-/// other memory is left alone; a page is still given to the process only when first written.
+/// The read writes hundreds of megabytes of fresh memory (facts, tickets, key bytes), and each 4 KB page of it is a
+/// page fault the kernel serves, costly on a virtual machine; a 2 MB page is one fault for 512 of them
+/// (docs/performance.md "The read phase beside JSON parsers"). Only whole 2 MB pages inside the region are advised, so
+/// a page the region shares with other memory is left alone; a page is still given to the process only when first
+/// written.
 enum HugePages {
     static let size = 2 << 20
 

@@ -6,7 +6,8 @@
 
 /// Interns keys in batches, so that the cache misses of many lookups overlap instead of following one another.
 ///
-/// A lookup in a large ``KeyTable`` misses the caches (docs/performance.md): the slot is somewhere in a table of
+/// A lookup in a large ``KeyTable`` misses the caches (docs/performance.md "The read phase beside JSON parsers"):
+/// the slot is somewhere in a table of
 /// megabytes, and the key's bytes it points at somewhere else. Looked up one at a time, each key waits for both
 /// misses. The queue instead hashes a key when it is read, asks the CPU to prefetch its slot, and hands back a
 /// *ticket*; once ``depth`` / 2 more keys have been queued, the slot has arrived and the bytes it points at are

@@ -7,7 +7,8 @@
 ///
 /// Slots used to be 64 bytes holding each key's first 56 bytes, so that a lookup missed the cache once. But the
 /// table was then a tenth of the export's size, all of it fresh memory that the kernel zeroes page by page before
-/// the process sees it, and on a virtual machine that was most of the read's kernel time (docs/performance.md).
+/// the process sees it, and on a virtual machine that was most of the read's kernel time (docs/performance.md "The
+/// read phase beside JSON parsers").
 /// A slot now points at the key's bytes, which the table keeps anyway; batched interning prefetches the slot and,
 /// a few keys later, the bytes it points at (``KeyQueue``), so neither access waits for memory.
 final class KeySlots: @unchecked Sendable {

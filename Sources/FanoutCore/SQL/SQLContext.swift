@@ -78,13 +78,13 @@ package struct SQLContext: Sendable {
     /// inside the job's union, `key not found`.)
     package var timelineMembers: String { members(byReader: false) }
 
-    /// `timelineMembers`, on Spark with each reader's sources distributed by reader before the join to their
-    /// posts (a `REPARTITION` hint on the 1.7 M (reader, source) pairs of the 1.1 GB export, not the 7.3 M members),
-    /// so that `timeline-missing`'s anti join, whose other side is the timeline distributed by user
-    /// (`timelineByUser`), shuffles the members no more: a partitioning by the reader alone satisfies the join
-    /// on (reader, post) where the session allows it (`spark.sql.requireAllClusterKeysForCoPartition` false,
-    /// which `spark/fanout_check.py` sets in local mode; else Spark shuffles both sides by (reader, post) as
-    /// before). DuckDB's query is `timelineMembers`' (docs/performance.md "The rules on Spark and DuckDB").
+    /// `timelineMembers`, on Spark with each reader's sources distributed by reader before the join to their posts (a
+    /// `REPARTITION` hint on the (reader, source) pairs, a fourth as many rows as the members), so that
+    /// `timeline-missing`'s anti join, whose other side is the timeline distributed by user (`timelineByUser`),
+    /// shuffles the members no more: a partitioning by the reader alone satisfies the join on (reader, post) where the
+    /// session allows it (`spark.sql.requireAllClusterKeysForCoPartition` false, which `spark/fanout_check.py` sets in
+    /// local mode; else Spark shuffles both sides by (reader, post) as before). DuckDB's query is `timelineMembers`'
+    /// (docs/performance.md "The rules on Spark and DuckDB").
     package var timelineMembersByReader: String { members(byReader: dialect == .spark) }
 
     /// The timeline's `user` and `post`, on Spark distributed by user (see `timelineMembersByReader`).
@@ -177,17 +177,16 @@ package struct SQLContext: Sendable {
         """
     }
 
-    /// `timeline_gaps`: the members of the suspect readers' timelines (`timeline_suspects`) and their stored entries
-    /// in one full outer join on (reader, post), keeping only the members without an entry (`listed` null:
+    /// `timeline_gaps`: the members of the suspect readers' timelines (`timeline_suspects`) and their stored entries in
+    /// one full outer join on (reader, post), keeping only the members without an entry (`listed` null:
     /// `timeline-missing`'s findings) and the entries without a member or, where entries carry a poster copy, whose
     /// poster is not the member's owner (`listed` true), which are the only entries `timeline-stale`,
     /// `timeline-unknown-post` and `timeline-poster` can report: an entry for an existing post by its reader or by
     /// someone the reader follows is a member, and a member's owner is its post's. Empty on a consistent export, and
-    /// made of the suspects' rows alone: Spark scanned the 7.3 M entries of the 1.1 GB export four times, three of
-    /// them probing the live posts' hash table (a cache miss a row), then joined all of them to all 7.3 M members
-    /// in one shuffle and sort of each, where only the suspects' are joined now (docs/performance.md "The rules on
-    /// Spark and DuckDB"). Written without a common table: Spark did not match a cached view holding one inside a
-    /// query with common tables of its own, such as the rules' union, and computed the view again.
+    /// made of the suspects' rows alone, because scanning, probing and joining every entry of the timeline was most of
+    /// the Spark job (docs/performance.md "The rules on Spark and DuckDB"). Written without a common table: Spark did
+    /// not match a cached view holding one inside a query with common tables of its own, such as the rules' union, and
+    /// computed the view again.
     var timelineGapsQuery: String {
         let posterDiffers = schema.timeline?.posterUID != nil ? " OR t.poster IS DISTINCT FROM m.owner" : ""
         return """
@@ -246,8 +245,8 @@ package struct SQLContext: Sendable {
     /// can report a like: a user in the set who does not exist, a post that does not exist, a user in it more than
     /// once; from `like_counts`, which has aggregated the likes by post already. Empty on a consistent export, where
     /// Spark's optimizer then drops the three rules' scans of the likes (`materialized` in spark/fanout_check.py
-    /// makes an empty view a relation it knows is empty): 4.3 M likes read and probed three times on the 1.1 GB
-    /// export, about 4 s (docs/performance.md "Empty views the optimizer sees (issue 27 item 4, thirteenth round)").
+    /// makes an empty view a relation it knows is empty), which spares about 4 s on the 1.1 GB export
+    /// (docs/performance.md "The rules on Spark and DuckDB").
     var likeSuspectsQuery: String {
         "SELECT c.post AS post FROM like_counts c WHERE c.strangers > 0 OR c.most > 1 OR NOT \(postExists("c.post"))"
     }
@@ -377,8 +376,8 @@ package struct SQLContext: Sendable {
     /// `live_users` holds one row per uid, so the subquery returns at most one row and needs no aggregate: Spark
     /// plans it as a broadcast hash join to the live users (a "single" join, which would fail on a second row),
     /// one hash table that every lookup of a query reuses, where `max(…)` made Spark sort and aggregate the live
-    /// users again for each of the 19 lookups of a run (the rules' union on the 1.1 GB export: 104.5 → 88.2 CPU-s;
-    /// docs/performance.md "The rules on Spark and DuckDB"). DuckDB took the same time either way.
+    /// users again for each lookup, a sixth of the rules' union on the 1.1 GB export (docs/performance.md "The rules
+    /// on Spark and DuckDB"). DuckDB took the same time either way.
     package func name(_ key: String) -> String {
         "CASE WHEN \(key) IS NULL THEN 'no one' ELSE coalesce((SELECT coalesce(n.username, n.name) FROM live_users n "
             + "WHERE n.user = \(key)), \(key)) END"

@@ -65,7 +65,8 @@ package protocol FactSink {
 /// The sink that fills the domain core.
 ///
 /// Keys are interned in batches (``KeyQueue``): ``key(_:)-(UnsafeRawBufferPointer)`` hands out a ticket, which
-/// facts carry until ``completeFacts()`` renumbers them to the keys' ids (docs/performance.md).
+/// facts carry until ``completeFacts()`` renumbers them to the keys' ids, so that the lookups' cache misses overlap
+/// (docs/performance.md "The read phase beside JSON parsers").
 package struct DatasetSink: FactSink {
     /// What was read, its records' stored keys indexed.
     package var dataset: Dataset {

@@ -1,12 +1,12 @@
 /// A trie frozen for the walker's hot path: its nodes, their keyed children and two integer lists per node in
 /// flat buffers of plain values, so that a lookup retains and releases nothing.
 ///
-/// ``PatternTrie`` and ``FieldTrie`` are built from the schema with arrays in each node; looking a key up in them
-/// while the walker mutates itself made Swift retain those arrays around every call, a tenth of the read's time
-/// (docs/performance.md). The walker reads this copy instead: for the patterns, `first` lists a node's capture
-/// slots, `second` its terminal relations, `extra` is its capture child and `link` the root of its fields in the
-/// fields' trie; for the fields, `first` lists a node's value slots, `second` (on an entity's root node) every
-/// slot of the entity, and `extra` is 1 when all of the node's slots name keys.
+/// ``PatternTrie`` and ``FieldTrie`` are built from the schema with arrays in each node; looking a key up in them while
+/// the walker mutates itself made Swift retain those arrays around every call, a tenth of the read's time
+/// (docs/performance.md "The read phase beside JSON parsers"). The walker reads this copy instead: for the patterns,
+/// `first` lists a node's capture slots, `second` its terminal relations, `extra` is its capture child and `link` the
+/// root of its fields in the fields' trie; for the fields, `first` lists a node's value slots, `second` (on an entity's
+/// root node) every slot of the entity, and `extra` is 1 when all of the node's slots name keys.
 struct FlatTrie {
     struct Node {
         var firstChild = 0, childCount = 0

@@ -23,7 +23,7 @@ enum DiffSummary {
             }.map(\.element)
         var data = moved.map { relation in
             let net = relation.after - relation.before, nouns = relation.relation.nouns
-            // U+2212, the minus sign, as the example writes it: a hyphen reads as a dash in prose.
+            // U+2212, the minus sign: a hyphen reads as a dash in prose.
             return (net > 0 ? "+" : "\u{2212}") + CountText.phrase(abs(net), nouns.one, nouns.other)
         }
         // As many added as removed leaves the count where it was, but not the data.

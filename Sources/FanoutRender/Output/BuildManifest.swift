@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A rebuild reads the manifest of a site of 232,822 files while it reads the export, and looks up every page it
 /// makes and every file of the folder in it: the paths stay bytes of the one file read, looked up through a table of
-/// their hashes, rather than a `String` and a dictionary entry each (docs/performance.md "Rebuilds after a new post").
+/// their hashes, rather than a `String` and a dictionary entry each (docs/performance.md "Rebuilds").
 struct BuildManifest: Sendable {
     static let fileName = ".fanout-manifest"
     static let header = "fanout-manifest 2"
@@ -170,7 +170,7 @@ struct BuildManifest: Sendable {
 
     /// The hash ``slot(of:hash:)`` looks `path` up by, its bucket asked of the memory now: a rebuild asks before it
     /// makes the page's input key, and looks the page up after, when the bucket has come (docs/performance.md
-    /// "Rebuilds after a new post").
+    /// "Rebuilds").
     func lookUp(_ path: String) -> UInt64 {
         var path = path
         let hash = path.withUTF8 { StableHasher.hash($0) }

@@ -138,8 +138,7 @@ final class CardStore: @unchecked Sendable {  // read-only once made
         // Keys are hashes, spread evenly: the directory narrows the search to the records sharing the key's top 16
         // bits, a few for a store of a few hundred thousand, rather than the whole index, most of whose levels are
         // cache misses (a rebuild reads a hundred thousand cards). A window around `count × key / 2⁶⁴` missed by
-        // hundreds of records as often as not, and each widening cost more misses (docs/performance.md "Rebuilds
-        // after a new post").
+        // hundreds of records as often as not, and each widening cost more misses (docs/performance.md "Rebuilds").
         guard !records.isEmpty else { return nil }
         let top = Int(key >> 48)
         var (low, high) = (Int(directory[top]), Int(directory[top + 1]))
@@ -152,7 +151,7 @@ final class CardStore: @unchecked Sendable {  // read-only once made
 
     /// Asks for the cache lines a look-up of `keys` reads (``record(_:)``), in two rounds (the directory's places,
     /// then the records they point to), so that the look-ups of a page's cards wait for their misses together
-    /// rather than one after another (docs/performance.md "Rebuilds after a new post").
+    /// rather than one after another (docs/performance.md "Rebuilds").
     func prefetch(_ keys: [UInt64]) {
         guard !records.isEmpty else { return }
         directory.withUnsafeBufferPointer { directory in

@@ -26,8 +26,7 @@ struct CardStoreUpdate {
         var kept = kept.sorted { $0.key < $1.key }
         kept = kept.indices.filter { $0 == 0 || kept[$0 - 1].key != kept[$0].key }.map { kept[$0] }
         // A rebuild keeps some 250,000 records and renders a few cards: each rendered key is looked for in the
-        // sorted records, rather than every record's key put in a set (docs/performance.md "Rebuilds after a new
-        // post"); packs are few.
+        // sorted records, rather than every record's key put in a set (docs/performance.md "Rebuilds"); packs are few.
         var seen = Set<UInt64>()
         let rendered = rendered.filter { !Self.has(kept, $0.key) && seen.insert($0.key).inserted }
         var keptPacks: [UInt32] = []

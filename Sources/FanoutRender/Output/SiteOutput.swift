@@ -72,8 +72,7 @@ public struct SiteOutput: Sendable {
     /// manifest: a run killed in the middle of the update leaves it, and the next build gives those files the entry
     /// ``BuildManifest/Entry/unknown`` (rendering them again, deleting those it no longer makes) instead of carrying
     /// any over on the old manifest's word. Before it, the previous manifest less those files was written whole for
-    /// that, a second manifest of every file of the site in each rebuild (docs/performance.md "Rebuilds after a new
-    /// post").
+    /// that, a second manifest of every file of the site in each rebuild (docs/performance.md "Rebuilds").
     static let changingName = ".fanout-manifest-changing"
 
     /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
@@ -153,12 +152,11 @@ public struct SiteOutput: Sendable {
 
     /// Whether the previous build's file is still in the folder (not deleted by hand since). A file the walk of the
     /// folder saw (``seen``) is; any other is looked at by its path, as every file was before the walk: one
-    /// `faccessat` each was a tenth of a rebuild with nothing changed (docs/performance.md "Rebuilds after a new
-    /// post").
+    /// `faccessat` each was a tenth of a rebuild with nothing changed (docs/performance.md "Rebuilds").
     private func stillThere(_ relativePath: String, slot: Int?) -> Bool {
         if let slot, slot < seen.count, seen[slot] { return true }
         // Relative to the open folder: a rebuild looks at every carried file, and the path's walk from the root
-        // was most of that look's cost (docs/performance.md "Rebuilds after a new post").
+        // was most of that look's cost (docs/performance.md "Rebuilds").
         guard let previousFolder else { return access(folder.target.path + "/" + relativePath, F_OK) == 0 }
         return faccessat(previousFolder.descriptor, relativePath, F_OK, 0) == 0
     }

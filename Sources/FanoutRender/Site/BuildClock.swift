@@ -12,7 +12,7 @@ public struct BuildPhase: Sendable, Equatable {
     public var parts: [BuildPhase] = []
     /// The page phase's time by kind of page (``PageDeclaration/name``), summed over threads, with the pages of each
     /// (``pages``): what a rebuild's rate is compared by with a full build's, page for page of the same kinds
-    /// (docs/performance.md "Rebuilds after a new post").
+    /// (docs/performance.md "Rebuilds").
     public var byKind: [BuildPhase] = []
     /// The pages a kind's time (``byKind``) was spent on.
     public var pages = 0

@@ -65,7 +65,7 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
 
     /// Page `page` (from 1) of user `u`'s list `list`: what `make` hashes of it, made for the first of the page and its
     /// twin to need it: the timeline and liked pages' keys were a quarter of a rebuild's deciding which pages changed,
-    /// each page and its twin hashing the same posts (docs/performance.md "Rebuilds after a new post").
+    /// each page and its twin hashing the same posts (docs/performance.md "Rebuilds").
     func postListPage(_ list: PostList, user u: Int, page: Int, _ make: () -> UInt64) -> UInt64 {
         let starts = listStarts[list.rawValue]
         guard u + 1 < starts.count, page >= 1, starts[u] + page - 1 < starts[u + 1] else { return make() }
@@ -77,7 +77,7 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
     func card(_ p: Int) -> UInt64 {
         cached(cards, p) { hasher in
             // The post read where the dataset keeps it, not copied out: a copy retains and releases each of its
-            // strings, and every post's card is hashed each build (docs/performance.md "Rebuilds after a new post").
+            // strings, and every post's card is hashed each build (docs/performance.md "Rebuilds").
             views.dataset.posts.withUnsafeBufferPointer { posts in
                 let post = posts.baseAddress! + p
                 let (dataset, derived) = (views.dataset, views.derived)
@@ -121,7 +121,7 @@ final class PageInputCache: @unchecked Sendable {  // the slots are only read an
         -> UInt64
     {
         // Without a lock: two threads that both find a slot empty make the same hash (a lock a look-up was 4 % of a
-        // rebuild with nothing changed, docs/performance.md "Rebuilds after a new post").
+        // rebuild with nothing changed, docs/performance.md "Rebuilds").
         let known = fanout_load_word(slots.baseAddress! + i)
         if known != 0 { return known }
         var hasher = StableHasher()

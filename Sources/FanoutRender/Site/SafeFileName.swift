@@ -28,7 +28,7 @@ package enum SafeFileName {
         var key = key
         // Over the bytes, into one string made in place: every page's path and every link on it goes through here,
         // and a post's key (a push ID, with capitals) is never plain; made of pieces, a name was a tenth of a
-        // rebuild's deciding which pages changed (docs/performance.md "Rebuilds after a new post").
+        // rebuild's deciding which pages changed (docs/performance.md "Rebuilds").
         return key.withUTF8 { buffer -> String? in
             let utf8 = UnsafeRawBufferPointer(buffer)
             let length = escapedLength(utf8: utf8)

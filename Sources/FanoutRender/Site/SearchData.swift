@@ -19,7 +19,7 @@ enum SearchData {
     /// The input key of `search.json` and `search-data.js`: what their entries are made from, each user's name and
     /// uid (``PageInputCache/person(_:)``, which many pages share) in the index's order; a user's `url` follows from
     /// the uid and the page patterns, which the renderer's identity covers. Making the text to hash it was a tenth of
-    /// a rebuild's deciding which pages changed (docs/performance.md "Rebuilds after a new post").
+    /// a rebuild's deciding which pages changed (docs/performance.md "Rebuilds").
     static func inputKey(_ r: PageRenderer, _ job: PageJob, path: String) -> UInt64 {
         var hasher = r.keyHasher(path, template: nil)
         hasher.combine(r.usersByName.count)

@@ -54,7 +54,7 @@ public struct SiteBuilder: Sendable {
     let templates: TemplateSet
     /// Whether the summary lists how long each page rendered took (``SiteOutput/Summary/pageTimes``): what
     /// `bench/rebuild` compares a rebuild's pages by with the same pages of a full build (`FANOUT_PAGE_TIMES`,
-    /// docs/performance.md "Rebuilds after a new post").
+    /// docs/performance.md "Rebuilds").
     public var recordsPageTimes = false
 
     /// A builder for one export.
@@ -122,10 +122,10 @@ public struct SiteBuilder: Sendable {
         let jobs = pages.jobs
         // Two phases, each on every core: which pages changed (their input keys, and a look at each carried file),
         // then the changed pages made and written. Timed apart, because a rebuild's rate of rendering is the
-        // second's alone (docs/performance.md "Rebuilds after a new post").
+        // second's alone (docs/performance.md "Rebuilds").
         // Each range of pages gathers what it did on its own and the ranges are merged in order once all are done:
         // taken for every range, a lock shared by both threads was met in the kernel (a priority-inheriting futex,
-        // spinning) for a tenth of a small rebuild's phase (docs/performance.md "Rebuilds after a new post").
+        // spinning) for a tenth of a small rebuild's phase (docs/performance.md "Rebuilds").
         var start = clock.now
         let decidedCount = Atomic<Int>(0)
         let decidedRanges = Self.inChunks(jobs.count) { range in
@@ -208,8 +208,8 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Runs `body` on the ranges of `0..<count`, on every core: pages are independent. 64 at a time, or fewer when
-    /// that would leave fewer than 8 ranges a core: a rebuild of 417 pages in ranges of 64 was 7 ranges on 2 cores,
-    /// one core doing 4 and the other 2.5, a fifth of the phase idle (docs/performance.md "Rebuilds after a new post").
+    /// that would leave fewer than 8 ranges a core: a small rebuild in ranges of 64 left a core idle for a fifth
+    /// of its phase (docs/performance.md "Rebuilds").
     /// Returns what `body` returned for each range, in order.
     private static func inChunks<Result>(_ count: Int, _ body: @Sendable (Range<Int>) -> Result) -> [Result] {
         let size = max(1, min(64, count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
@@ -235,7 +235,7 @@ public struct SiteBuilder: Sendable {
         log: inout SiteOutput.Log
     ) throws -> Pending? {
         // One reading of the clock between parts rather than two around each: a rebuild decides on every page of
-        // the site, and the clock was a twentieth of that (docs/performance.md "Rebuilds after a new post").
+        // the site, and the clock was a twentieth of that (docs/performance.md "Rebuilds").
         let start = PageWork.now()
         let path = renderer.path(of: job)
         let lookUp = output.lookUp(path)

@@ -10,8 +10,8 @@ struct SiteViews: @unchecked Sendable {  // `common` holds immutable strings and
     /// Keys of posts users flagged as inappropriate (Parse's `FlaggedContent`); their cards are marked.
     let flagged: Set<KeyID>
     /// Each user's file name (``SiteLinks/name(_:)``), by their place in the dataset: made once a build rather than
-    /// once for each of the user's pages (a rebuild makes every page's path; docs/performance.md "Rebuilds after a
-    /// new post"). A post has one page or two, so its name is made where it is needed.
+    /// once for each of the user's pages (a rebuild makes every page's path; docs/performance.md "Rebuilds").
+    /// A post has one page or two, so its name is made where it is needed.
     let userFileNames: [String]
 
     init(dataset: Dataset, derived: DerivedData, common: [String: Any]) {

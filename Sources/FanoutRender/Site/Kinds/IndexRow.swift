@@ -1,6 +1,6 @@
 /// One user as a page of the index lists them: their name, uid, links and counts, answered by name with a `switch`
 /// rather than made into a `[String: Any]` and converted into a ``TemplateValue`` dictionary per row, which was most
-/// of an index page's rendering (docs/performance.md "Rebuilds after a new post": a post or a like rewrites every
+/// of an index page's rendering (docs/performance.md "Rebuilds": a post or a like rewrites every
 /// page of the index, as each shows the site's totals).
 struct IndexRow: TemplateValues, InputHashable {
     static let names = [

@@ -26,8 +26,8 @@ enum IndexValues {
             "usersText": CountText.phrase(userCount, "user", "users"),
         ]
         // The site's totals of posts, likes and findings on the first page alone: on every page, a new post, like
-        // or finding changed all of them (the 400 pages of 20,000 users, where the pages it is about are a few
-        // dozen; docs/performance.md "Rebuilds after a new post").
+        // or finding changed all of them (every page of the index, where the pages it is about are a few
+        // dozen; docs/performance.md "Rebuilds").
         if page == 1 {
             // Counted here, once a build: only this page shows it.
             let postCount = derived.postIndexByKey.count { $0 >= 0 }, likeCount = derived.likers.values.count

@@ -2,7 +2,7 @@
 /// from the section's body and its items' ``TemplateValues/fragmentKey``s (``TemplateFragmentKey/list(body:items:)``),
 /// so that a page renders a list it has rendered before (in this build or, kept, in the previous one) by copying its
 /// bytes: the users on a page of the index, which every index page's rebuild shows again (docs/performance.md
-/// "Rebuilds after a new post").
+/// "Rebuilds").
 ///
 /// The engine uses it only for a list of values of one type that answers every name it answers for each of its
 /// values (``TemplateValues/answersEveryName``), all with a key, whose section's body (at any depth) looks up no

@@ -28,8 +28,8 @@ enum TemplateValue {
     init(_ value: Any) {
         // The lists, dictionaries and cards pages give are told apart by their concrete types before the protocol
         // is asked: a cast to a protocol looks through every conformance of the program the first time a process
-        // asks it of a type, a millisecond over a page's values, which a rebuild of twenty pages paid in every run
-        // (docs/performance.md "Rebuilds after a new post").
+        // asks it of a type, a millisecond over a page's values, which every small rebuild paid
+        // (docs/performance.md "Rebuilds").
         switch value {
         case let text as String: self = .string(text)
         case let flag as Bool: self = .bool(flag)
