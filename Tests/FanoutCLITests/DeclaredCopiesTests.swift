@@ -402,7 +402,8 @@ import Testing
             let result = try cli.run("check", "e.json", "--schema", "app.toml", "--format", "json")
             #expect(
                 result.stderr.contains(
-                    "warning: e.json: [[mirrors]] user-posts at \"users/{poster}/posts/{id}\" matched nothing; \(shape)\n"),
+                    "warning: e.json: [[mirrors]] user-posts at \"users/{poster}/posts/{id}\" matched nothing; \(shape)\n"
+                ),
                 "\(result.stderr)")
             // The row without the field is a finding that says so, not a post with an empty key.
             let findings = try json(result.stdout)["findings"] as! [[String: Any]]
