@@ -93,7 +93,7 @@ extension ExportLoader {
 
     /// The top-level keys of a Realtime Database file, which must be one object (checked whole, before it is
     /// walked, as a JSON export's syntax is).
-    static func databaseKeys(_ bytes: ExportBytes) throws(InputError) -> [String] {
+    package static func databaseKeys(_ bytes: ExportBytes) throws(InputError) -> [String] {
         var reader = JSONReader(bytes.buffer)
         var keys: [String] = []
         var isObject = false

@@ -235,6 +235,14 @@ import Testing
         #expect(counter["file"] as? String == "both/database_export/triply-4eb0c-default-rtdb.json", "\(counter)")
         #expect(counter["line"] as? Int == 1 && counter["column"] as? Int == 28 && counter["byte_offset"] == nil)
         #expect(findings.filter { $0["rule"] as? String == "post-unknown-poster" }.count == 2, "Firestore's too")
+        // The repair writes both databases: the counter in the database's own file, Firestore's documents beside it.
+        let repair = try cli.run("export", "both", "--schema", "both.toml", "--out", "out", "--repair")
+        #expect(repair.code == 0, "\(repair.stderr)")
+        #expect(cli.exists("out/repaired/firestore_export/firestore_export.overall_export_metadata"))
+        let repaired = try cli.run("check", "out/repaired", "--schema", "both.toml", "--format", "json")
+        let after = try #require(try JSONSerialization.jsonObject(with: repaired.stdoutData) as? [String: Any])
+        let left = (after["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(!left.contains("posts-count") && left.filter { $0 == "post-unknown-poster" }.count == 2, "\(left)")
 
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json")
         try FileManager.default.createDirectory(at: cli.url("rtdb/database_export"), withIntermediateDirectories: true)
@@ -260,6 +268,49 @@ import Testing
         let folderReport = try #require(try JSONSerialization.jsonObject(with: folder.stdoutData) as? [String: Any])
         let files = Set((folderReport["findings"] as? [[String: Any]] ?? []).map { $0["file"] as? String ?? "none" })
         #expect(files == ["rtdb/database_export/demo-default-rtdb.json"], "\(files)")
+    }
+
+    /// An emulator folder with several Realtime Database namespaces (a database sharded by user: both files have
+    /// `users` and `following`): each finding names the namespace file that holds its path, and the repair writes
+    /// each namespace's own file, whose check is clean.
+    @Test func eachNamespaceOfAnEmulatorFolderIsNamedAndRepairedOnItsOwn() throws {
+        let cli = try CLI()
+        let demo = try JSONTree(contentsOf: CLI.repository.appendingPathComponent("Content/demo-export.json"))
+        var first = demo
+        var second = try JSONTree("{}")
+        for (n, user) in demo.keys("users").enumerated() where n % 2 == 1 {
+            second["users/\(user)"] = demo["users/\(user)"]
+            first["users/\(user)"] = nil
+        }
+        second["following/zed/ghost"] = true
+        try FileManager.default.createDirectory(
+            at: cli.url("shards/database_export"), withIntermediateDirectories: true)
+        try cli.write(first.text, to: "shards/database_export/demo-default-rtdb.json")
+        try cli.write(second.text, to: "shards/database_export/demo-eu.json")
+        try cli.write(
+            #"{"version": "15.2.0", "database": {"version": "15.2.0", "path": "database_export"}}"#,
+            to: "shards/firebase-export-metadata.json")
+        let result = try cli.run("check", "shards", "--format", "json")
+        #expect(result.code == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let files = Dictionary(
+            uniqueKeysWithValues: (report["findings"] as? [[String: Any]] ?? []).map {
+                (($0["paths"] as? [String] ?? [])[0], $0["file"] as? String ?? "none")
+            })
+        #expect(files["following/zed/ghost"] == "shards/database_export/demo-eu.json", "\(files)")
+        #expect(files.values.filter { $0.hasSuffix("demo-default-rtdb.json") }.count == files.count - 1, "\(files)")
+        let whole = try cli.run("check", CLI.repository.appendingPathComponent("Content/demo-export.json").path)
+        #expect(whole.code == 1)
+
+        let repair = try cli.run("export", "shards", "--out", "out", "--repair")
+        #expect(repair.code == 0, "\(repair.stderr)")
+        for name in ["demo-default-rtdb", "demo-eu"] {
+            #expect(cli.exists("out/repaired/database_export/\(name).json"))
+        }
+        let repairedSecond = try JSONTree(cli.read("out/repaired/database_export/demo-eu.json"))
+        #expect(repairedSecond["following/zed"] == nil && repairedSecond.keys("users") == second.keys("users"))
+        let repaired = try cli.run("check", "out/repaired", "--format", "json")
+        #expect(repaired.code == 0, "\(repaired.stdout)")
     }
 
     @Test(.enabled(if: names.contains("triply"), "needs ../shared/testdata/exports/firestore/triply"))

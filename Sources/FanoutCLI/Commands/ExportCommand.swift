@@ -46,7 +46,9 @@ struct ExportCommand: ParsableCommand {
         }
         let patch = RepairPlanner.plan(CheckContext(dataset: analysis.dataset, derived: analysis.derived))
         let patchPath = folder.appendingPathComponent("repair.patch.json")
-        if export.path != "-", FirestoreExport.recognizes(export.path) {
+        if export.path != "-",
+            try FirestoreExport.recognizes(export.path) || !FirestoreExport.databaseFiles(export.path).isEmpty
+        {
             try writeFirestoreRepair(
                 patch, analysis: analysis, path: export.path, snapshot: snapshotPath, patch: patchPath)
             return
@@ -63,22 +65,40 @@ struct ExportCommand: ParsableCommand {
         printStatus("wrote \(snapshotPath), \(patchPath) (\(count) update\(count == 1 ? "" : "s")) and \(repairedPath)")
     }
 
-    /// A Firestore export's repair: the patch as `documents:commit` writes (repair.commit.json) and the export with
-    /// them applied, as an emulator folder (repaired/), beside the patch in the tree's paths that the findings name.
+    /// A Firestore export's or an emulator folder's repair: the patch as `documents:commit` writes
+    /// (repair.commit.json) and the export with it applied, as an emulator folder (repaired/) holding each
+    /// Realtime Database file of the folder repaired too (its part of the patch: ``DatabaseParts``), beside the
+    /// patch in the tree's paths that the findings name.
     private func writeFirestoreRepair(
         _ patch: RepairPatch, analysis: Analysis, path: String, snapshot: String, patch patchPath: String
     ) throws {
         let folder = out as NSString
-        let source = try FirestoreExport.read(path: path)
-        let commit = FirestoreCommit(
-            patch, documents: source.documents, project: source.project ?? EmulatorFolder.defaultProject)
+        let hasFirestore = FirestoreExport.recognizes(path)
+        let parts = try DatabaseParts(patch, files: try FirestoreExport.databaseFiles(path), hasFirestore: hasFirestore)
+        let source = hasFirestore ? try FirestoreExport.read(path: path) : nil
+        let documents = source?.documents ?? []
+        let project = source?.project ?? EmulatorFolder.defaultProject
+        let commit = FirestoreCommit(parts.firestore, documents: documents, project: project)
+        var databases: [(name: String, bytes: [UInt8])] = []
+        for database in parts.databases {
+            databases.append(
+                (
+                    (database.path as NSString).lastPathComponent,
+                    try PatchApplier.apply(database.patch, to: database.bytes.buffer)
+                ))
+        }
         let commitPath = folder.appendingPathComponent("repair.commit.json")
         let repairedPath = folder.appendingPathComponent("repaired")
         try EmulatorFolder.write(
-            commit.apply(to: source.documents), project: source.project ?? EmulatorFolder.defaultProject,
-            to: repairedPath)
+            commit.apply(to: documents), project: project, to: repairedPath, databases: databases,
+            firestore: hasFirestore)
         try AtomicFile.write(Snapshot.render(analysis.dataset, analysis.derived), to: snapshot)
         try AtomicFile.write(patch.render(), to: patchPath)
+        guard hasFirestore else {
+            let count = patch.entries.count
+            printStatus("wrote \(snapshot), \(patchPath) (\(count) update\(count == 1 ? "" : "s")) and \(repairedPath)")
+            return
+        }
         try AtomicFile.write(commit.render(), to: commitPath)
         let count = commit.writes.count
         printStatus(

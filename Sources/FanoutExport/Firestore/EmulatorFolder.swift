@@ -10,19 +10,45 @@ public enum EmulatorFolder {
     /// projects that exist nowhere).
     public static let defaultProject = "demo-fanout"
 
-    public static func write(_ documents: [FirestoreDocument], project: String = defaultProject, to path: String)
-        throws
-    {
-        try write(project: project, to: path) { add in documents.forEach(add) }
+    public static func write(
+        _ documents: [FirestoreDocument], project: String = defaultProject, to path: String,
+        databases: [(name: String, bytes: [UInt8])] = [], firestore: Bool = true
+    ) throws {
+        try write(project: project, to: path, databases: databases, firestore: firestore) { add in
+            documents.forEach(add)
+        }
     }
 
-    /// Writes the documents that `documents` hands to the function it is given, one at a time.
+    /// Writes the documents that `documents` hands to the function it is given, one at a time; with `databases`,
+    /// Realtime Database files beside them (`database_export/NAME.json`, one per namespace), and with `firestore`
+    /// false those alone, as the emulator writes a folder of a project without Firestore.
     public static func write(
-        project: String = defaultProject, to path: String,
-        _ documents: ((FirestoreDocument) -> Void) throws -> Void
+        project: String = defaultProject, to path: String, databases: [(name: String, bytes: [UInt8])] = [],
+        firestore: Bool = true, _ documents: ((FirestoreDocument) -> Void) throws -> Void
     ) throws {
         let folder = try StagedFolder(path: path)
         do {
+            for database in databases { try write(database.bytes, to: "database_export/\(database.name)", in: folder) }
+            let parts =
+                (firestore
+                    ? [
+                        """
+                          "firestore": {
+                            "version": "1.20.2",
+                            "path": "firestore_export",
+                            "metadata_file": "firestore_export/firestore_export.overall_export_metadata"
+                          }
+                        """
+                    ] : [])
+                + (databases.isEmpty
+                    ? [] : ["  \"database\": {\"version\": \"15.2.0\", \"path\": \"database_export\"}"])
+            try folder.write(
+                "{\n  \"version\": \"15.2.0\",\n" + parts.joined(separator: ",\n") + "\n}\n",
+                to: "firebase-export-metadata.json")
+            guard firestore else {
+                try folder.commit()
+                return
+            }
             var log = LevelDBLogWriter()
             var count = 0
             try documents { document in
@@ -59,18 +85,6 @@ public enum EmulatorFolder {
             metadata.append(Array("3".utf8))
             metadata.append(overall.bytes)
             try write(metadata.bytes, to: "firestore_export/firestore_export.overall_export_metadata", in: folder)
-            try folder.write(
-                """
-                {
-                  "version": "15.2.0",
-                  "firestore": {
-                    "version": "1.20.2",
-                    "path": "firestore_export",
-                    "metadata_file": "firestore_export/firestore_export.overall_export_metadata"
-                  }
-                }
-
-                """, to: "firebase-export-metadata.json")
             try folder.commit()
         } catch {
             folder.abandon()

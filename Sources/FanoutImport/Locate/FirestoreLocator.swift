@@ -67,31 +67,33 @@ enum FirestoreLocator {
     }
 
     /// Locates the findings at `unplaced` whose first path starts with a top-level key of one of the emulator
-    /// folder's Realtime Database files, in that file; with `anywhere` (a folder without Firestore files) the
-    /// others too, in the first database file (at its start, for a key it lacks).
+    /// folder's Realtime Database files, in the file that holds most of the path (several namespaces may share a
+    /// top-level key, as a database sharded by user does; the first such file on a tie); with `anywhere` (a folder
+    /// without Firestore files) the others too, in the first database file (at its start, for a key it lacks).
     private static func locateInDatabases(
         _ firstPaths: [String], unplaced: [Int], path: String, anywhere: Bool, into locations: inout [SourceLocation?]
     ) throws(InputError) {
-        var left = unplaced
-        for (n, file) in try FirestoreExport.databaseFiles(path).enumerated() where !left.isEmpty {
+        var best: [Int: (location: SourceLocation, depth: Int)] = [:]
+        for (n, file) in try FirestoreExport.databaseFiles(path).enumerated() {
             let bytes = try ExportBytes(path: file)
             let keys = Set(try ExportLoader.databaseKeys(bytes))
-            let mine = left.filter { (anywhere && n == 0) || keys.contains(Self.firstKey(firstPaths[$0])) }
+            let mine = unplaced.filter { (anywhere && n == 0) || keys.contains(Self.firstKey(firstPaths[$0])) }
             guard !mine.isEmpty else { continue }
-            let positions: [String: TextPosition]
+            let places: [String: (position: TextPosition, depth: Int)]
             do {
-                positions = try PathLocator.locate(mine.map { firstPaths[$0] }, in: bytes.buffer)
+                places = try PathLocator.placed(mine.map { firstPaths[$0] }, in: bytes.buffer)
             } catch {
                 throw InputError.syntax(source: bytes.source, error)
             }
             for i in mine {
-                let position = positions[firstPaths[i]]!
-                locations[i] = SourceLocation(
-                    file: name(file, given: path), line: position.line, column: position.column)
+                let place = places[firstPaths[i]]!
+                guard best[i].map({ place.depth > $0.depth }) ?? true else { continue }
+                let location = SourceLocation(
+                    file: name(file, given: path), line: place.position.line, column: place.position.column)
+                best[i] = (location, place.depth)
             }
-            let placed = Set(mine)
-            left.removeAll { placed.contains($0) }
         }
+        for (i, found) in best { locations[i] = found.location }
     }
 
     private static func firstKey(_ path: String) -> String {

@@ -33,6 +33,14 @@ package struct PathLocator {
     package static func locate(_ paths: [String], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [String:
         TextPosition]
     {
+        try placed(paths, in: buffer).mapValues(\.position)
+    }
+
+    /// Where each of `paths` is, as ``locate(_:in:)`` finds it, and how many of its keys the document has (all of
+    /// them when the path is there): what tells which of several files holds a path.
+    package static func placed(_ paths: [String], in buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> [String:
+        (position: TextPosition, depth: Int)]
+    {
         var locator = PathLocator()
         for path in Set(paths) { locator.insert(path) }
         var reader = JSONReader(buffer)
@@ -42,10 +50,10 @@ package struct PathLocator {
             _ = try locator.walk(0, &reader, buffer)
         }
         // Each path's deepest key that was found, then all offsets turned into lines and columns in one sweep.
-        var offsets: [String: Int] = [:]
-        for path in Set(paths) { offsets[path] = locator.deepestOffset(path) }
-        let positions = TextPosition.positions(of: Array(Set(offsets.values)), in: buffer)
-        return offsets.mapValues { positions[$0]! }
+        var deepest: [String: (offset: Int, depth: Int)] = [:]
+        for path in Set(paths) { deepest[path] = locator.deepest(path) }
+        let positions = TextPosition.positions(of: Array(Set(deepest.values.map(\.offset))), in: buffer)
+        return deepest.mapValues { (positions[$0.offset]!, $0.depth) }
     }
 
     private mutating func insert(_ path: String) {
@@ -67,15 +75,18 @@ package struct PathLocator {
         unsettled += 1
     }
 
-    private func deepestOffset(_ path: String) -> Int {
+    /// The offset of the deepest key of `path` that was found, and how many keys deep it is.
+    private func deepest(_ path: String) -> (offset: Int, depth: Int) {
         var node = 0
         var offset = nodes[0].offset ?? 0
+        var depth = 0
         for key in path.split(separator: "/" as Character, omittingEmptySubsequences: false) {
             guard let child = nodes[node].children[String(key)], let found = nodes[child].offset else { break }
             node = child
             offset = found
+            depth += 1
         }
-        return offset
+        return (offset, depth)
     }
 
     /// Reads the value at `reader`, which belongs to `node`, finding the keys of `node`'s children in it. On
