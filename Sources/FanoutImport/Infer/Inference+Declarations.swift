@@ -66,6 +66,7 @@ extension Inference {
                 for (_, owner) in posterOf { tally.byKey[owner, default: 0] += 1 }
                 found.append(tally)
             }
+            found += recordTallies(of: "users")
         } else {
             if let likes {
                 var tally = Tally(counts: "likes", per: "post", what: "its likes", word: "like")
@@ -81,6 +82,30 @@ extension Inference {
         return found
     }
 
+    /// The tally the numbers at `field` of `set`'s records (keyed `keys`) fit best, with the evidence and whether
+    /// the field's name names it: the count the name names, when most rows fit it; else the one most rows fit.
+    func bestTally(_ tallies: [Tally], for field: String, of set: ShapeScan.RecordSet, keys: [String]) -> (
+        Tally, Evidence, Bool
+    )? {
+        let hint = Self.normalized(field)
+        var best: (Tally, Evidence, Bool)?
+        for tally in tallies {
+            var evidence = Evidence()
+            for (index, item) in set.items.enumerated() {
+                let key = keys[index]
+                let other = keys.count > 1 ? tally.byKey[keys[(index + 1) % keys.count]] ?? 0 : nil
+                evidence.add(
+                    path: (item.path + [field]).joined(separator: "/"), stored: item.value.at(field),
+                    count: tally.byKey[key] ?? 0, other: other)
+            }
+            let named = hint.contains(tally.word) && evidence.agree * 2 >= evidence.rows && evidence.agree > 0
+            let rank = (named ? 1 : 0, evidence.agree)
+            if let current = best, (current.2 ? 1 : 0, current.1.agree) >= rank { continue }
+            best = (tally, evidence, named)
+        }
+        return best
+    }
+
     mutating func findCounters() {
         for onUsers in [true, false] {
             guard let set = onUsers ? users : posts else { continue }
@@ -92,25 +117,9 @@ extension Inference {
                     && field != postFields["created_at"] && field != postFields["image_height"]
             }
             for field in numeric {
-                let hint = Self.normalized(field)
-                var best: (Tally, Evidence, Bool)?
-                for tally in tallies {
-                    var evidence = Evidence()
-                    for (index, item) in set.items.enumerated() {
-                        let key = keys[index]
-                        let other = keys.count > 1 ? tally.byKey[keys[(index + 1) % keys.count]] ?? 0 : nil
-                        evidence.add(
-                            path: (item.path + [field]).joined(separator: "/"), stored: item.value.at(field),
-                            count: tally.byKey[key] ?? 0, other: other)
-                    }
-                    // The count the field's name names, when most rows fit it; else the one most rows fit.
-                    let named = hint.contains(tally.word) && evidence.agree * 2 >= evidence.rows && evidence.agree > 0
-                    let rank = (named ? 1 : 0, evidence.agree)
-                    if let current = best, (current.2 ? 1 : 0, current.1.agree) >= rank { continue }
-                    best = (tally, evidence, named)
+                guard let (tally, evidence, named) = bestTally(tallies, for: field, of: set, keys: keys) else {
+                    continue
                 }
-                guard let best else { continue }
-                let (tally, evidence, named) = best
                 let verdict = evidence.verdict(options, named: named, counter: true)
                 let owner = onUsers ? "users" : "posts"
                 judge(
@@ -190,6 +199,25 @@ extension Inference {
                         key: { $0.keys.last }, skip: Set([timelinePoster].compactMap { $0 })), posts, "posts"
                 ))
         }
+        // Other records and posts copy fields of the records their links name (a thread's forum's title).
+        let linked =
+            others.map { ($0.set, $0.name, [$0.capture], $0.links) }
+            + (posts.map { posts in
+                [(posts, "posts", posterField == "{poster}" ? ["poster", "post"] : ["post"], postLinks)]
+            } ?? [])
+        for (rows, name, captures, links) in linked {
+            for link in links where link.target != "users" && link.target != "posts" {
+                guard let target = collection(link.target) else { continue }
+                let field = link.field
+                sources.append(
+                    (
+                        CopySource(
+                            rows: rows, describe: name, captures: captures, via: field,
+                            key: { Self.idString($0.value.at(field)) },
+                            skip: Set(links.map(\.field) + [posterField ?? ""])), target, link.target
+                    ))
+            }
+        }
         for (source, target, relation) in sources { findCopies(source, of: target, relation) }
     }
 
@@ -249,7 +277,14 @@ extension Inference {
         }
         let named = relation == "users" ? userFields : postFields
         var ofName = named.first { $0.value == original }?.key
-        if ofName == nil {
+        if let index = others.firstIndex(where: { $0.name == relation }) {
+            let name = original.replacing("/", with: "_")
+            ofName = others[index].fields.first { $0.1 == original }?.0
+            if ofName == nil {
+                others[index].fields.append((name, original))
+                ofName = name
+            }
+        } else if ofName == nil {
             let name = original.replacing("/", with: "_")
             if relation == "users" {
                 if !extraUserFields.contains(where: { $0.0 == name }) { extraUserFields.append((name, original)) }
@@ -259,7 +294,7 @@ extension Inference {
             ofName = name
         }
         var section = SchemaText.Section("[[copies]]", comments: comments)
-        let singular = source.describe == "timeline rows" ? "timeline" : String(source.describe.dropLast())
+        let singular = source.describe == "timeline rows" ? "timeline" : Self.noun(source.describe)
         section.set("name", SchemaText.string(declarationName("\(singular)-\(Self.kebab(field))")))
         section.set("at", SchemaText.string(Self.pattern(source.rows.place, source.captures) + "/" + field))
         section.set("of", SchemaText.string("\(relation).\(ofName!)"))

@@ -40,6 +40,10 @@ package struct Inference {
     var keyFields: [String: String] = [:]
     /// The timeline rows' field naming the post's owner, checked by timeline-poster.
     var timelinePoster: String?
+    /// Collections beside users and posts that records name (``findRecords()``).
+    var others: [OtherRecords] = []
+    /// The posts' fields naming records of another collection (a thread).
+    var postLinks: [(field: String, target: String)] = []
 
     /// Infers a schema named `name` for `tree`.
     package static func run(_ tree: InferTree, source: String, name: String, options: InferOptions) throws(InputError)
@@ -144,8 +148,18 @@ package struct Inference {
         writeFollows()
         findTimeline()
         writeComments()
+        findRecords()
+        let recordsAt = schema.sections.count
         findCounters()
+        findRecordCounters()
+        findGlobalCounters()
+        findRecordMirrors()
+        findReferences()
         findCopies()
+        writeRecords(at: recordsAt)
+        for link in postLinks where !extraPostFields.contains(where: { $0.0 == link.field }) {
+            extraPostFields.append((link.field, link.field))
+        }
         // Copies name fields that the users' and posts' `fields` tables must list.
         if !extraUserFields.isEmpty, usersAt < schema.sections.count, schema.sections[usersAt].header == "[users]" {
             schema.sections[usersAt].set("fields", SchemaText.table(extraUserFields))
@@ -233,7 +247,11 @@ package struct Inference {
                 let owner = poster(set)
                 guard owner != nil || users == nil else { continue }
                 let score = Self.score(set, words: Self.postWords) * 2 + (owner != nil ? 3 : 0)
-                if score > (best?.1 ?? 0) { best = (set, score, owner) }
+                // On a tie, a collection of its own rather than rows under each user (a fan-out of copies).
+                let better =
+                    best.map { score > $0.1 || (score == $0.1 && Self.captures(set.place) < Self.captures($0.0.place)) }
+                    ?? (score > 0)
+                if better { best = (set, score, owner) }
             }
             guard let best else { return }
             posts = best.0

@@ -48,7 +48,18 @@ package struct ShapeScan {
     /// Where a budget of levels stopped the scan (deeper levels are not read).
     static let maximumDepth = 8
 
+    /// The keys of each top-level collection of records or edges (a map whose values are objects or `true`): a
+    /// level whose keys are mostly one collection's keys is a map of IDs, however little its keys look like IDs
+    /// (`reactions: {ann: true}` in an app whose users are keyed by name).
+    let collectionKeys: [Set<String>]
+
     package init(_ root: JSONValue) {
+        collectionKeys = (root.objectMembers ?? []).compactMap { _, value in
+            guard let members = value.objectMembers, !members.isEmpty,
+                members.allSatisfy({ $0.value.objectMembers != nil || $0.value == .bool(true) })
+            else { return nil }
+            return Set(members.map(\.key))
+        }
         for (key, value) in root.objectMembers ?? [] {
             visit([key], [Item(path: [key], keys: [], value: value)], depth: 1)
         }
@@ -70,7 +81,7 @@ package struct ShapeScan {
         }
         let objects = items.filter { $0.value.objectMembers != nil }
         guard !objects.isEmpty else { return }
-        if Self.isIDMap(place, objects) {
+        if Self.isIDMap(place, objects) || namesCollectionKeys(objects) {
             var scalars: [(from: String, to: String, path: [String])] = []
             var children: [Item] = []
             for item in objects {
@@ -131,6 +142,15 @@ package struct ShapeScan {
         guard objects.count >= 3 else { return false }
         let shared = counts.values.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(occurrences)
         return shared / Double(objects.count) < 0.35
+    }
+
+    /// Whether at least four fifths of the keys of `objects` (two or more distinct ones) are keys of one top-level
+    /// collection.
+    func namesCollectionKeys(_ objects: [Item]) -> Bool {
+        var keys: [String] = []
+        for item in objects { keys += item.value.objectMembers!.map(\.key) }
+        guard Set(keys).count >= 2 else { return false }
+        return collectionKeys.contains { collection in keys.filter(collection.contains).count * 5 >= keys.count * 4 }
     }
 
     /// Push IDs, numbers, Firebase and Firestore IDs, UUIDs: keys that field names almost never are.
