@@ -1,6 +1,7 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
+import FanoutReports
+import FanoutTemplates
 
 /// `fanout diff OLD NEW`: what changed between two exports of one app, in the data and in the audit
 /// (docs/diff-and-history.md).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
+import FanoutReports
 
 /// `fanout history [FILE]`: the trend of the runs `check --history FILE` recorded, rule by rule and relation by
 /// relation, and the runs whose findings jumped (docs/diff-and-history.md, "History").

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FanoutRender
+import FanoutReports
 
 /// `--format`'s value.
 struct ReportFormatArgument: ExpressibleByArgument {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// The options that choose and shape the reports a run writes — `--format`/`--output` pairs, `--fail-on`,

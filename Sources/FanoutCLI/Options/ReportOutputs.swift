@@ -1,5 +1,5 @@
 import ArgumentParser
-import FanoutRender
+import FanoutReports
 
 /// `--output FILE`…, paired with a command's `--format`s: the i-th output goes with the i-th format (docs/reports.md
 /// "Report formats"). `check` and `report` take it in ``ReportOptions``, `fanout diff` beside its own formats.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FanoutCore
 import FanoutOutput
-import FanoutRender
+import FanoutReports
+import FanoutTemplates
 
 /// The reports of one run: all rendered before any is written (so that a failure writes nothing), then written
 /// to their files, the one without a file printed, and on stderr what was written and the summary line — the

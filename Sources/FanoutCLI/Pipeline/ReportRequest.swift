@@ -1,4 +1,4 @@
-import FanoutRender
+import FanoutReports
 
 /// One report a `check` run writes: a format and where it goes (nil: standard output).
 struct ReportRequest: Equatable {
