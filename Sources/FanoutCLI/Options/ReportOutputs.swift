@@ -12,7 +12,7 @@ struct ReportOutputs: ParsableArguments {
     var outputs: [String] = []
 
     /// The reports asked for in `formats`, paired with their outputs.
-    func requests(_ formats: [ReportFormat]) throws -> [ReportRequest] {
+    func requests<Format>(_ formats: [Format]) throws -> [ReportRequest<Format>] {
         try ReportRequest.pair(formats: formats, outputs: outputs)
     }
 }

@@ -3,15 +3,10 @@ import FanoutTemplates
 
 /// Renders an ``ExportDiff`` in a report format: text, JSON, Markdown or HTML (docs/diff-and-history.md).
 public enum DiffWriter {
-    /// The formats a diff is written in.
-    public static let formats: [ReportFormat] = [.text, .json, .markdown, .html]
-
     /// The report text. `maxPerList` caps each list of entries and of findings in text, Markdown and HTML (nil:
-    /// all); JSON lists everything. HTML carries the stylesheet of `templates` (the built-in ones when nil). JUnit,
-    /// SARIF, GitHub annotations and GitLab Code Quality describe one audit, not a comparison: `fanout diff` refuses
-    /// them, and they are written here as text.
+    /// all); JSON lists everything. HTML carries the stylesheet of `templates` (the built-in ones when nil).
     public static func render(
-        _ diff: ExportDiff, info: DiffInfo, format: ReportFormat, maxPerList: Int?, templates: TemplateSet? = nil
+        _ diff: ExportDiff, info: DiffInfo, format: DiffFormat, maxPerList: Int?, templates: TemplateSet? = nil
     ) throws(RenderError) -> String {
         switch format {
         case .json: return DiffJSON.render(diff, info: info)
@@ -20,7 +15,7 @@ public enum DiffWriter {
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet.builtIn() }
             return DiffHTML.render(diff, info: info, maxPerList: maxPerList, style: set.assets["style.css"] ?? "")
-        case .text, .junit, .sarif, .github, .gitlab: return DiffText.render(diff, info: info, maxPerList: maxPerList)
+        case .text: return DiffText.render(diff, info: info, maxPerList: maxPerList)
         }
     }
 

@@ -1,5 +1,5 @@
 /// The formats `fanout check` can write its report in.
-public enum ReportFormat: String, CaseIterable, Sendable {
+public enum ReportFormat: String, OutputFormat {
     /// Grouped by rule, with counts and a summary line last.
     case text
     /// The versioned JSON report (docs/reports.md).
@@ -16,10 +16,4 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case github
     /// GitLab Code Quality (the Code Climate issue subset), shown in the merge request's widget.
     case gitlab
-
-    /// The formats, as help texts and messages list them: `text, json, … or gitlab`.
-    package static var listed: String {
-        let names = allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
 }
