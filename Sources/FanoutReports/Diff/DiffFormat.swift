@@ -7,6 +7,6 @@ public enum DiffFormat: String, OutputFormat {
     case json
     /// The text's lists as a Markdown document.
     case markdown
-    /// A page in the report's style, from the template `diff.mustache`.
+    /// A page in the report's style, with the site's stylesheet inside.
     case html
 }

@@ -2,6 +2,6 @@
 public enum HistoryFormat: String, OutputFormat {
     /// The trend per rule and per relation, and the flagged runs.
     case text
-    /// A page in the report's style with a chart per rule, from the template `history.mustache`.
+    /// A page in the report's style with a chart per rule.
     case html
 }
