@@ -9,7 +9,10 @@ let package = Package(
         // The library another Swift program uses: load an export, derive, run the rules, render, export.
         .library(
             name: "Fanout",
-            targets: ["FanoutJSON", "FanoutCore", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport"]),
+            targets: [
+                "FanoutJSON", "FanoutCore", "FanoutImport", "FanoutOutput", "FanoutTemplates", "FanoutReports",
+                "FanoutSite", "FanoutExport",
+            ]),
         // The commands, as a library, so that the CLI's logic is testable in-process.
         .library(name: "FanoutCLI", targets: ["FanoutCLI"]),
         .executable(name: "fanout", targets: ["fanout"]),
@@ -64,13 +67,22 @@ let package = Package(
         ),
         // Writing files and folders atomically (a temporary sibling moved into place): every output goes through it.
         .target(name: "FanoutOutput", dependencies: ["FanoutLocked"]),
-        // Site pages and reports.
+        // The template engine: Fanout's own Mustache renderer, swift-mustache for what it leaves, the template set.
+        // It knows nothing of the site: the values it renders come through `TemplateValues` and `TemplateValueKinds`.
         .target(
-            name: "FanoutRender",
+            name: "FanoutTemplates",
+            dependencies: ["FanoutLocked", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        // The reports: the report formats of an audit, `fanout diff`'s and `fanout history`'s, and the built-in
+        // templates (the site's too, which imports this module).
+        .target(name: "FanoutReports", dependencies: ["FanoutCore", "FanoutJSON", "FanoutTemplates"]),
+        // The site: its pages and kinds of page, its incremental output and card store, CommonMark.
+        .target(
+            name: "FanoutSite",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "FanoutOutput", "CCmark", "CPrefetch",
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "FanoutCore", "FanoutJSON", "FanoutLocked", "FanoutOutput", "FanoutTemplates", "FanoutReports",
+                "CCmark",
+                "CPrefetch", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Outputs that are data, not pages: the canonical snapshot, the repaired export and the tables (zlib for --gzip).
@@ -81,12 +93,12 @@ let package = Package(
         .target(name: "FanoutGenerate", dependencies: ["FanoutOutput"]),
         // `fanout serve` without the HTTP stack: its path rules, what it injects into pages, and the server it needs
         // (`SiteServing`), which the executable gives; the commands and the tests build on this alone.
-        .target(name: "FanoutServe", dependencies: ["FanoutCore", "FanoutLocked", "FanoutRender"]),
+        .target(name: "FanoutServe", dependencies: ["FanoutCore", "FanoutLocked", "FanoutTemplates", "FanoutSite"]),
         // `fanout serve`'s HTTP server: Hummingbird 2 on SwiftNIO, live reload, the swapped site state.
         .target(
             name: "FanoutServeHTTP",
             dependencies: [
-                "FanoutCore", "FanoutLocked", "FanoutRender", "FanoutServe",
+                "FanoutCore", "FanoutLocked", "FanoutTemplates", "FanoutSite", "FanoutServe",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -102,8 +114,8 @@ let package = Package(
         .target(
             name: "FanoutCLI",
             dependencies: [
-                "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "FanoutRender", "FanoutExport",
-                "FanoutGenerate", "FanoutServe", "CBuildInfo",
+                "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutOutput", "FanoutTemplates", "FanoutReports",
+                "FanoutSite", "FanoutExport", "FanoutGenerate", "FanoutServe", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -127,12 +139,28 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .testTarget(name: "FanoutOutputTests", dependencies: ["FanoutTestSupport", "FanoutOutput"]),
+        // FanoutSite: the engine's tests render the site's cards, and templates over the built-in ones.
         .testTarget(
-            name: "FanoutRenderTests",
+            name: "FanoutTemplatesTests",
+            dependencies: [
+                "FanoutTestSupport", "FanoutTemplates", "FanoutSite",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
+        .testTarget(
+            name: "FanoutReportsTests",
+            dependencies: [
+                "FanoutTestSupport", "FanoutReports", "FanoutTemplates", "FanoutSite", "FanoutCore", "FanoutJSON",
+            ]
+        ),
+        .testTarget(
+            name: "FanoutSiteTests",
             // FanoutImport and FanoutGenerate: the template engines' differential test builds sites of exports.
-            dependencies: ["FanoutTestSupport", "FanoutRender", "FanoutCore", "FanoutImport", "FanoutGenerate"]),
+            dependencies: [
+                "FanoutTestSupport", "FanoutSite", "FanoutReports", "FanoutTemplates", "FanoutCore", "FanoutJSON",
+                "FanoutImport", "FanoutGenerate",
+            ]),
         .testTarget(
-            name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutRender", "FanoutCore"]),
+            name: "FanoutServeTests", dependencies: ["FanoutTestSupport", "FanoutServe", "FanoutSite", "FanoutCore"]),
         .testTarget(
             name: "FanoutExportTests",
             dependencies: [
@@ -146,8 +174,8 @@ let package = Package(
         .testTarget(
             name: "FanoutCLITests",
             dependencies: [
-                "FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender",
-                "FanoutGenerate", "FanoutServe", "FanoutExport",
+                "FanoutCLI", "FanoutTestSupport", "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutTemplates",
+                "FanoutReports", "FanoutSite", "FanoutGenerate", "FanoutServe", "FanoutExport",
             ],
             exclude: ["Golden"], packageAccess: false),
     ]

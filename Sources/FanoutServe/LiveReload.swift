@@ -1,4 +1,4 @@
-import FanoutRender
+import FanoutTemplates
 
 /// What `serve` adds to the HTML pages it answers with, and nothing else does (docs/serve.md): one
 /// `<script>`, right before the page's first `</head>`, that tells the index's search where to ask

@@ -4,7 +4,7 @@
 /// one page is refused (400): a path not starting with `/`, a malformed or truncated `%XX`, invalid UTF-8,
 /// control bytes, `\`, an encoded `/` (`%2F`, which would smuggle a separator into a segment), and a `.` or `..`
 /// segment however it is spelt (`..`, `%2e%2e`, `.%2E`). The server never opens a file by the path: pages are
-/// looked up by it (``FanoutRender/SitePages``), so even a path that passed would find nothing outside the site.
+/// looked up by it (``FanoutSite/SitePages``), so even a path that passed would find nothing outside the site.
 package enum ServePath {
     /// The longest request target (path and query) answered; a longer one gets 414. Site paths are short (a hashed
     /// key is at most 53 characters), and the HTTP decoder's own limit (``SiteServer``) stops far longer ones

@@ -1,5 +1,5 @@
 import FanoutLocked
-import FanoutRender
+import FanoutSite
 
 /// An HTTP server that serves the site for `fanout serve` (docs/serve.md). The command line declares what it needs
 /// here and the executable gives the one it runs (`FanoutServeHTTP`'s ``HummingbirdSiteServer``), so that the

@@ -1,6 +1,6 @@
 import FanoutCore
-import FanoutRender
 import FanoutServe
+import FanoutSite
 import Foundation
 import Hummingbird
 import HummingbirdCore

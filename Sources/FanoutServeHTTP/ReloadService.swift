@@ -1,4 +1,3 @@
-import FanoutRender
 import FanoutServe
 import Foundation
 import NIOPosix

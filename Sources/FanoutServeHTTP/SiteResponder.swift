@@ -1,5 +1,6 @@
-import FanoutRender
 import FanoutServe
+import FanoutSite
+import FanoutTemplates
 import Foundation
 import Hummingbird
 import NIOCore

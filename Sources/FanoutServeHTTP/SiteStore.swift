@@ -1,6 +1,6 @@
 import FanoutCore
 import FanoutLocked
-import FanoutRender
+import FanoutSite
 
 /// The site the server answers with: the last one that loaded, swapped whole when a reload succeeds, so that a
 /// request keeps the site it started with and never sees half of a reload. A reload that fails leaves the site as

@@ -211,9 +211,18 @@ import Testing
                 ["diff", "-", "-"],
                 "Error: OLD and NEW are both standard input (-); one of them must be a file or folder"
             ),
+            // A format of check's that a diff is not written in is a usage error naming those it is, never text.
             (
                 ["diff", "old.json", "new.json.gz", "--format", "sarif", "--output", "x.sarif"],
-                "Error: --format sarif: a diff is written as text, json, markdown, html"
+                "Error: --format sarif: a diff is written as text, json, markdown or html"
+            ),
+            (
+                ["diff", "old.json", "new.json.gz", "--format", "junit"],
+                "Error: --format junit: a diff is written as text, json, markdown or html"
+            ),
+            (
+                ["diff", "old.json", "new.json.gz", "--format", "json", "--output", "x.json", "--format", "github"],
+                "Error: --format github: a diff is written as text, json, markdown or html"
             ),
             (["diff", "old.json", "missing.json", "--format", "json", "--output", "x.json"], "missing.json"),
             (

@@ -114,7 +114,7 @@ import Testing
         let refused = try cli.run(["diff", Self.demo, Self.demo, "--format", "gitlab"])
         #expect(refused.code == 2 && refused.stdout.isEmpty)
         #expect(
-            refused.stderr.contains("--format gitlab: a diff is written as text, json, markdown, html"),
+            refused.stderr.contains("--format gitlab: a diff is written as text, json, markdown or html"),
             "\(refused.stderr)")
         let unknown = try cli.run(["check", Self.demo, "--format", "gitlabb"])
         #expect(unknown.code == 2 && unknown.stderr.contains("gitlab"), "\(unknown.stderr)")

@@ -110,6 +110,14 @@ import Testing
                 ["history", "runs.ndjson", "--format", "json"],
                 "Error: --format json: a history is written as text or html\n"
             ),
+            (
+                ["history", "runs.ndjson", "--format", "junit"],
+                "Error: --format junit: a history is written as text or html\n"
+            ),
+            (
+                ["history", "runs.ndjson", "--format", "html", "--output", "h.html", "--format", "sarif"],
+                "Error: --format sarif: a history is written as text or html\n"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try cli.run(arguments)

@@ -1,3 +1,4 @@
+import FanoutReports
 import FanoutTestSupport
 import Foundation
 import Testing
@@ -8,17 +9,19 @@ import Testing
 /// The command line's logic, run in this process: pairing `--format` with `--output`, where the export and
 /// its settings come from (command line over project file), and exit codes. The end-to-end tests run the binary.
 @Suite struct InProcessCLITests {
+    typealias AuditRequest = ReportRequest<ReportFormat>
+
     @Test func formatsPairWithOutputsInOrderAndOneReportMayGoToStandardOutput() throws {
-        let requests = try ReportRequest.pair(formats: [.json, .sarif, .text], outputs: ["a.json", "b.sarif"])
+        let requests = try AuditRequest.pair(formats: [.json, .sarif, .text], outputs: ["a.json", "b.sarif"])
         #expect(
             requests == [
-                ReportRequest(format: .json, output: "a.json"), ReportRequest(format: .sarif, output: "b.sarif"),
-                ReportRequest(format: .text, output: nil),
+                AuditRequest(format: .json, output: "a.json"), AuditRequest(format: .sarif, output: "b.sarif"),
+                AuditRequest(format: .text, output: nil),
             ])
-        #expect(try ReportRequest.pair(formats: [], outputs: []) == [ReportRequest(format: .text, output: nil)])
-        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json, .text], outputs: []) }
-        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json], outputs: ["a", "b"]) }
-        #expect(throws: UsageError.self) { try ReportRequest.pair(formats: [.json, .sarif], outputs: ["a", "a"]) }
+        #expect(try AuditRequest.pair(formats: [], outputs: []) == [AuditRequest(format: .text, output: nil)])
+        #expect(throws: UsageError.self) { try AuditRequest.pair(formats: [.json, .text], outputs: []) }
+        #expect(throws: UsageError.self) { try AuditRequest.pair(formats: [.json], outputs: ["a", "b"]) }
+        #expect(throws: UsageError.self) { try AuditRequest.pair(formats: [.json, .sarif], outputs: ["a", "a"]) }
     }
 
     @Test func theCommandLineOverridesTheProjectFileWhosePathsAreRelativeToIt() throws {

@@ -1,6 +1,6 @@
 import FanoutCore
 import FanoutImport
-import FanoutRender
+import FanoutReports
 import Foundation
 import Testing
 

@@ -2,7 +2,7 @@ import FanoutTestSupport
 import Foundation
 import Testing
 
-@testable import FanoutRender
+@testable import FanoutSite
 
 /// Two users can share one page no more: two users (and two posts) whose keys had one file name under the old
 /// 48-bit hash, built and served by the binary (docs/site.md "File names").

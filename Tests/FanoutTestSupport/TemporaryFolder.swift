@@ -101,3 +101,10 @@ private final class KeptFolders: @unchecked Sendable {
 
     func removeAll() { lock.withLock { folders.removeAll() } }
 }
+
+/// A folder of template files, for `TemplateSet(overrides:)`, deleted when the tests end.
+public func templateFolder(_ files: [String: String]) throws -> String {
+    let folder = try TemporaryFolder.untilExit("templates")
+    try folder.write(files)
+    return folder.path
+}

@@ -1,7 +1,9 @@
 import ArgumentParser
 import FanoutCore
 import FanoutOutput
-import FanoutRender
+import FanoutReports
+import FanoutSite
+import FanoutTemplates
 import Foundation
 
 /// `fanout build`: renders the static feed site.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FanoutCore
 import FanoutOutput
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// `fanout check`: audits an export and reports its findings.

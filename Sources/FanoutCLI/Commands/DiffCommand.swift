@@ -1,6 +1,7 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
+import FanoutReports
+import FanoutTemplates
 
 /// `fanout diff OLD NEW`: what changed between two exports of one app, in the data and in the audit
 /// (docs/diff-and-history.md).
@@ -35,9 +36,8 @@ struct DiffCommand: ParsableCommand {
     @Option(
         name: .customLong("format"),
         help: ArgumentHelp(
-            "Report format: \(DiffWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.",
-            valueName: "FORMAT"))
-    var formats: [ReportFormatArgument] = []
+            "Report format: \(DiffFormat.listed). Repeatable.", valueName: "FORMAT"))
+    var formats: [FormatName<DiffFormat>] = []
 
     @OptionGroup var outputs: ReportOutputs
 
@@ -62,12 +62,7 @@ struct DiffCommand: ParsableCommand {
         let project = try layout.project()
         let schema = try layout.layout(project)
         let configuration = try rules.configuration(project, schema: schema)
-        let requests = try outputs.requests(formats.map(\.value))
-        if let other = requests.first(where: { !DiffWriter.formats.contains($0.format) }) {
-            throw UsageError(
-                message: "--format \(other.format.rawValue): a diff is written as "
-                    + DiffWriter.formats.map(\.rawValue).joined(separator: ", "))
-        }
+        let requests = try outputs.requests(formats.formats(of: "a diff"))
         if old == "-" && new == "-" {
             throw UsageError(message: "OLD and NEW are both standard input (-); one of them must be a file or folder")
         }

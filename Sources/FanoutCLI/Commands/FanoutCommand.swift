@@ -1,8 +1,8 @@
 import ArgumentParser
 import FanoutImport
 import FanoutOutput
-import FanoutRender
 import FanoutServe
+import FanoutTemplates
 import Foundation
 
 /// The `fanout` command: reads a social app's database export, derives feeds, audits copies, renders a site.

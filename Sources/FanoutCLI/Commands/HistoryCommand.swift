@@ -1,6 +1,6 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
+import FanoutReports
 
 /// `fanout history [FILE]`: the trend of the runs `check --history FILE` recorded, rule by rule and relation by
 /// relation, and the runs whose findings jumped (docs/diff-and-history.md, "History").
@@ -29,9 +29,8 @@ struct HistoryCommand: ParsableCommand {
     @Option(
         name: .customLong("format"),
         help: ArgumentHelp(
-            "Report format: \(HistoryWriter.formats.map(\.rawValue).joined(separator: ", ")). Repeatable.",
-            valueName: "FORMAT"))
-    var formats: [ReportFormatArgument] = []
+            "Report format: \(HistoryFormat.listed). Repeatable.", valueName: "FORMAT"))
+    var formats: [FormatName<HistoryFormat>] = []
 
     @OptionGroup var outputs: ReportOutputs
 
@@ -42,19 +41,14 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let project = try layout.project()
-        let requests = try outputs.requests(formats.map(\.value))
-        if let other = requests.first(where: { !HistoryWriter.formats.contains($0.format) }) {
-            throw UsageError(
-                message: "--format \(other.format.rawValue): a history is written as "
-                    + HistoryWriter.formats.map(\.rawValue).joined(separator: " or "))
-        }
+        let requests = try outputs.requests(formats.formats(of: "a history"))
         guard let path = file ?? project.history?.file.map(layout.resolve) else {
             throw UsageError(message: "missing the history: give FILE, or set history in \(ProjectConfig.fileName)")
         }
         let trend = HistoryTrend(
             try HistoryFile(path, mayBeMissing: false).records, settings: project.history?.settings ?? .init())
         let reports = RenderedReports(
-            rendered: try requests.map { ($0, try HistoryWriter.render(trend, html: $0.format == .html)) })
+            rendered: try requests.map { ($0, try HistoryWriter.render(trend, format: $0.format)) })
         reports.show(wrote: try reports.writeFiles())
         if failOn == .anomaly && trend.newestIsFlagged { throw ExitCode(1) }
     }

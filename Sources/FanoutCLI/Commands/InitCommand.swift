@@ -1,6 +1,6 @@
 import ArgumentParser
 import FanoutOutput
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// `fanout init DIR`: scaffolds a site project to edit and build.

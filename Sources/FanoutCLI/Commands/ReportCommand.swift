@@ -1,7 +1,6 @@
 import ArgumentParser
 import FanoutCore
 import FanoutImport
-import FanoutRender
 
 /// `fanout report`: renders JSON reports — `check --format json`'s, or a Spark job's in the same format — in any
 /// report format, with `check`'s exit codes (docs/reports.md "Rendering JSON reports").

@@ -2,7 +2,7 @@ import ArgumentParser
 import FanoutCore
 import FanoutExport
 import FanoutJSON
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// `fanout sql`: the rule catalogue and the derived data as SQL over the tables of `fanout tables`, for Spark or

@@ -2,8 +2,8 @@ import ArgumentParser
 import FanoutCore
 import FanoutLocked
 import FanoutOutput
-import FanoutRender
 import FanoutServe
+import FanoutSite
 import Foundation
 
 /// `fanout serve`: the site over HTTP, each page rendered on request, reloaded when its files change.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// The options that choose and shape the reports a run writes — `--format`/`--output` pairs, `--fail-on`,
@@ -37,11 +37,11 @@ struct ReportOptions: ParsableArguments {
     var quiet = false
 
     /// The reports asked for, paired with their outputs.
-    func requests() throws -> [ReportRequest] { try destinations.requests(formats.map(\.value)) }
+    func requests() throws -> [ReportRequest<ReportFormat>] { try destinations.requests(formats.map(\.value)) }
 
     /// Whether a requested report shows where findings are in the export (JSON, SARIF, GitLab, the full text report):
     /// only then is the export read a second time to find them (docs/reports.md).
-    func showsLocations(_ requests: [ReportRequest]) -> Bool {
+    func showsLocations(_ requests: [ReportRequest<ReportFormat>]) -> Bool {
         requests.contains { [.json, .sarif, .gitlab].contains($0.format) || ($0.format == .text && !quiet) }
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FanoutRender
+import FanoutReports
 
 /// `--output FILE`…, paired with a command's `--format`s: the i-th output goes with the i-th format (docs/reports.md
 /// "Report formats"). `check` and `report` take it in ``ReportOptions``, `fanout diff` beside its own formats.
@@ -12,7 +12,7 @@ struct ReportOutputs: ParsableArguments {
     var outputs: [String] = []
 
     /// The reports asked for in `formats`, paired with their outputs.
-    func requests(_ formats: [ReportFormat]) throws -> [ReportRequest] {
+    func requests<Format>(_ formats: [Format]) throws -> [ReportRequest<Format>] {
         try ReportRequest.pair(formats: formats, outputs: outputs)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FanoutCore
-import FanoutRender
+import FanoutReports
+import FanoutSite
+import FanoutTemplates
 import Foundation
 
 /// The options of the site's pages, which `build` writes and `serve` renders on request: each falls back to the

@@ -1,5 +1,5 @@
 import FanoutCore
-import FanoutRender
+import FanoutReports
 import Foundation
 
 /// The JSON reports `fanout report` reads, merged into one run's report (docs/reports.md "Rendering JSON reports").

@@ -1,13 +1,14 @@
-import FanoutRender
+import FanoutReports
 
-/// One report a `check` run writes: a format and where it goes (nil: standard output).
-struct ReportRequest: Equatable {
-    let format: ReportFormat
+/// One report a run writes: a format of the command's (`check`'s ``ReportFormat``, `fanout diff`'s
+/// ``DiffFormat``…) and where it goes (nil: standard output).
+struct ReportRequest<Format: OutputFormat>: Equatable {
+    let format: Format
     let output: String?
 
     /// Pairs the i-th `--output` with the i-th `--format`; formats without an output go to standard output,
     /// where at most one report fits. No `--format` at all means text.
-    static func pair(formats: [ReportFormat], outputs: [String]) throws -> [ReportRequest] {
+    static func pair(formats: [Format], outputs: [String]) throws -> [ReportRequest] {
         let formats = formats.isEmpty ? [.text] : formats
         guard outputs.count <= formats.count else {
             throw UsageError(
