@@ -83,12 +83,13 @@ import Testing
         #expect(missing == preset.filter { $0.rule == "post-mirror-missing" }.count && missing >= 17, "\(missing)")
     }
 
-    /// A forum and a board app keep collections beside users and posts: the schema inferred from the consistent
-    /// export places them as `[records.NAME]`, with the references, counters (per record, per user and of the
+    /// A forum and a board app keep collections beside users and posts, and a Twitter-like app rows keyed by push
+    /// IDs: the schema inferred from the consistent export places them as `[records.NAME]` and relations whose rows
+    /// name their end in a field, with the references, counters (per record, per user and of the
     /// whole export), mirrors and copies their data holds, finds nothing on that export, and finds each drift of
     /// `DeclaredFixtures` the manual's hand-written schema finds, but those its data cannot show (a counter on two
     /// records, under --min-support 3).
-    @Test(arguments: ["forum", "pinwall"])
+    @Test(arguments: ["forum", "pinwall", "chirp"])
     func recordsOfAnyCollectionAreInferredWithTheirDeclarations(_ name: String) throws {
         let layout = DeclaredFixtures.all.first { $0.name == name }!
         let cli = try CLI()
@@ -101,13 +102,24 @@ import Testing
                 "at = \"stats/threadCount\"",
                 "at = \"forums/{forum}/threadCount\"", "at = \"users/{author}/threadCount\"",
                 "at = \"forums/{forum}/threads/{thread}\"", "of = \"forums.title\"", "to = \"threads\"",
-            ] : ["[records.boards]", "to = \"boards\"", "of = \"boards.name\"", "path = \"pins/{post}\""]
+            ]
+            : name == "pinwall"
+                ? ["[records.boards]", "to = \"boards\"", "of = \"boards.name\"", "path = \"pins/{post}\""]
+                // Rows keyed by push IDs that name their end in a field, and copy the user or tweet it names.
+                : [
+                    "path = \"tweets/{post}\"", "following = { path = \"following/{user}/{id}\", target = \"key\" }",
+                    "followers = { path = \"followers/{target}/list/{id}\", user = \"key\" }", "post = \"tweetKey\"",
+                    "at = \"following/{user}/{id}/name\"", "at = \"timeline/{user}/{id}/text\"",
+                ]
         for line in expected { #expect(schema.contains(line), "\(name): no \(line) in\n\(schema)") }
         #expect(try Self.findings(cli, "clean.json", schema: "inferred.toml").isEmpty)
         // Counters on fewer than three records are below the default --min-support.
+        // A counter inside a per-user record beside a list of rows (Chirp's followers/{uid}/count) is not yet
+        // proposed.
         let unshown = { (path: String) in
             (path.hasPrefix("categories/") && path.hasSuffix("/forumCount"))
                 || (path.hasPrefix("boards/") && (path.hasSuffix("/pinCount") || path.hasSuffix("/owner")))
+                || (path.hasPrefix("followers/") && path.hasSuffix("/count"))
         }
         for drift in layout.drifts {
             var tree = try JSONTree(layout.export())

@@ -62,7 +62,9 @@ extension Inference {
                 found += [following, followers]
             }
             if !posterOf.isEmpty {
-                var tally = Tally(counts: "posts", per: "poster", what: "their posts", word: "post")
+                // Named like the posts' collection: a `tweetCount` counts tweets.
+                let word = Self.normalized(Self.singular(posts?.place.first.flatMap { $0 } ?? "posts"))
+                var tally = Tally(counts: "posts", per: "poster", what: "their posts", word: word)
                 for (_, owner) in posterOf { tally.byKey[owner, default: 0] += 1 }
                 found.append(tally)
             }
@@ -195,8 +197,36 @@ extension Inference {
             sources.append(
                 (
                     CopySource(
-                        rows: rows, describe: "timeline rows", captures: ["user", "post"], via: "post",
-                        key: { $0.keys.last }, skip: Set([timelinePoster].compactMap { $0 })), posts, "posts"
+                        rows: rows, describe: "timeline rows",
+                        captures: ["user", timelineField == nil ? "post" : "id"],
+                        via: timelineField ?? "post",
+                        key: { [timelineField] item in
+                            timelineField.map { item.value[$0]?.stringValue } ?? item.keys.last
+                        },
+                        skip: Set([timelinePoster, timelineField].compactMap { $0 })), posts, "posts"
+                ))
+        }
+        // Rows keyed by IDs of their own copy fields of the user their field names (a following row's name),
+        // timeline rows those of the post's author.
+        let reversed = follows.map { Self.mentions($0, "follower") } ?? false
+        for (edge, from) in [(follows, reversed ? "target" : "user"), (followsMirror, reversed ? "user" : "target")] {
+            guard let edge, let field = edge.field, let rows = scan.records.first(where: { $0.place == edge.place })
+            else { continue }
+            sources.append(
+                (
+                    CopySource(
+                        rows: rows, describe: edge.place.compactMap { $0 }.first ?? "follows", captures: [from, "id"],
+                        via: field, key: { Self.idString($0.value.at(field)) }, skip: [field]), users, "users"
+                ))
+        }
+        if let timelinePoster, let timelinePlace, let rows = scan.records.first(where: { $0.place == timelinePlace }) {
+            sources.append(
+                (
+                    CopySource(
+                        rows: rows, describe: "timeline rows",
+                        captures: ["user", timelineField == nil ? "post" : "id"],
+                        via: timelinePoster, key: { Self.idString($0.value.at(timelinePoster)) },
+                        skip: Set([timelinePoster, timelineField].compactMap { $0 })), users, "users"
                 ))
         }
         // Other records and posts copy fields of the records their links name (a thread's forum's title).

@@ -31,7 +31,15 @@ extension Inference {
 
     /// The pattern of an edge set whose ends are named `from` and `to` (an array's element is a row `{id}`).
     static func edgePattern(_ edge: ShapeScan.EdgeSet, _ from: String, _ to: String) -> String {
-        pattern(edge.place, [from, edge.storage == .array ? "id" : to])
+        pattern(edge.place, [from, edge.storage == .array || edge.field != nil ? "id" : to])
+    }
+
+    /// A relation's pattern as a schema file writes it: the pattern, or for rows naming their end `to` in a field,
+    /// `{ path = "…/{id}", to = "field" }`.
+    static func edgeValue(_ edge: ShapeScan.EdgeSet, _ from: String, _ to: String) -> String {
+        let path = SchemaText.string(edgePattern(edge, from, to))
+        guard let field = edge.field else { return path }
+        return "{ path = \(path), \(to) = \(SchemaText.string(field)) }"
     }
 
     /// `1 like`, `3 likes`.
@@ -223,12 +231,13 @@ extension Inference {
             "[likes]", comments: ["\(Self.plural(likes.pairs.count, "like")), from posts to the users who like them."])
         section.set("path", SchemaText.string(Self.edgePattern(likes, "post", "user")))
         if likes.storage == .array { section.set("user", SchemaText.string(".")) }
+        if let field = likes.field { section.set("user", SchemaText.string(field)) }
         for mirror in edges(from: { self.isUser($0) }, to: { self.isPost($0) })
         where !mirrored.contains(Self.label(mirror.place)) {
             let evidence = Self.transposed(likes, mirror)
             let verdict = evidence.verdict(options)
             judge("\(Self.label(mirror.place)) as the mirror of the likes", evidence, verdict)
-            guard verdict.kept, mirror.storage != .array else { continue }
+            guard verdict.kept, mirror.storage != .array, mirror.field == nil else { continue }
             section.set(
                 "mirror", SchemaText.string(Self.edgePattern(mirror, "user", "post")),
                 comment: "mirror: " + Self.comments(evidence, verdict).joined(separator: " "))
@@ -261,18 +270,17 @@ extension Inference {
         var section = SchemaText.Section("[follows]", comments: ["\(Self.plural(follows.pairs.count, "follow"))."])
         let reversed = Self.mentions(follows, "follower")
         section.set(
-            "following",
-            SchemaText.string(Self.edgePattern(follows, reversed ? "target" : "user", reversed ? "user" : "target")))
+            "following", Self.edgeValue(follows, reversed ? "target" : "user", reversed ? "user" : "target"))
         for other in edges(from: { self.isUser($0) }, to: { self.isUser($0) }) where other.place != follows.place {
             let evidence = Self.transposed(follows, other)
             let verdict = evidence.verdict(options)
             judge("\(Self.label(other.place)) as the mirror of \(Self.label(follows.place))", evidence, verdict)
             guard verdict.kept, other.storage != .array else { continue }
             section.set(
-                "followers",
-                SchemaText.string(Self.edgePattern(other, reversed ? "user" : "target", reversed ? "target" : "user")),
+                "followers", Self.edgeValue(other, reversed ? "user" : "target", reversed ? "target" : "user"),
                 comment: "followers: " + Self.comments(evidence, verdict).joined(separator: " "))
             mirrored.insert(Self.label(other.place))
+            followsMirror = other
             break
         }
         mirrored.insert(Self.label(follows.place))
@@ -318,13 +326,20 @@ extension Inference {
             var section = SchemaText.Section("[timeline]", comments: Self.comments(evidence, verdict))
             section.set("path", SchemaText.string(Self.edgePattern(edge, "user", "post")))
             if edge.storage == .array { section.set("post", SchemaText.string(".")) }
-            if edge.storage == .rows, let rows = scan.records.first(where: { $0.place == edge.place }) {
-                for field in rows.fields {
+            if let field = edge.field { section.set("post", SchemaText.string(field)) }
+            if edge.storage == .rows || edge.field != nil,
+                let rows = scan.records.first(where: { $0.place == edge.place })
+            {
+                // The row's post: its key, or the field naming it.
+                let post = { (item: ShapeScan.Item) in
+                    edge.field.flatMap { item.value[$0]?.stringValue } ?? item.keys.last!
+                }
+                for field in rows.fields where field != edge.field {
                     var poster = Evidence()
                     for item in rows.items {
                         poster.add(
                             path: (item.path + [field]).joined(separator: "/"), stored: item.value.at(field),
-                            expected: posterOf[item.keys.last!].map(JSONValue.string))
+                            expected: posterOf[post(item)].map(JSONValue.string))
                     }
                     guard poster.agree > 0 else { continue }
                     let kept = poster.verdict(options)
@@ -340,6 +355,7 @@ extension Inference {
             schema.sections.append(section)
             mirrored.insert(Self.label(edge.place))
             timelinePlace = edge.place
+            timelineField = edge.field
             return
         }
     }

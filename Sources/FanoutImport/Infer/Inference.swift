@@ -28,6 +28,8 @@ package struct Inference {
     var postFields: [String: String] = [:]
     var likes: ShapeScan.EdgeSet?
     var follows: ShapeScan.EdgeSet?
+    /// The follows' mirror, when one was found.
+    var followsMirror: ShapeScan.EdgeSet?
     var comments: (set: ShapeScan.RecordSet, user: String)?
     /// Fields named in `fields = { … }` of users and posts, for copies.
     var extraUserFields: [(String, String)] = []
@@ -36,6 +38,8 @@ package struct Inference {
     /// Edge sets already placed (as a relation or a mirror), by label.
     var mirrored: Set<String> = []
     var timelinePlace: Place?
+    /// The timeline rows' field naming their post, when rows are keyed by IDs of their own.
+    var timelineField: String?
     /// The field each top-level record set is named by, where it is not the stored key.
     var keyFields: [String: String] = [:]
     /// The timeline rows' field naming the post's owner, checked by timeline-poster.

@@ -35,12 +35,21 @@ package struct ShapeScan {
             case rows
             /// `to` is an element of an array under `from`'s record (`likes: ["uid1", "uid2"]`).
             case array
+            /// `to` is the value of a field of a row keyed by an ID of its own (`following/{uid}/{pushId}:
+            /// {key: "uid2"}`).
+            case field(String)
         }
         package let place: Place
         package let storage: Storage
         package let pairs: [(from: String, to: String, path: [String])]
         /// For rows, the rows themselves (aligned with `pairs`).
         package let rows: [JSONValue]
+
+        /// The field naming `to`, for rows that name it in a field.
+        package var field: String? {
+            if case .field(let name) = storage { return name }
+            return nil
+        }
     }
 
     package internal(set) var records: [RecordSet] = []
@@ -109,6 +118,7 @@ package struct ShapeScan {
             if captures >= 2 {
                 let pairs = objects.map { (from: $0.keys[$0.keys.count - 2], to: $0.keys.last!, path: $0.path) }
                 edges.append(EdgeSet(place: place, storage: .rows, pairs: pairs, rows: objects.map(\.value)))
+                edges += fieldEdges(place, objects)
             }
         }
         var order: [String] = []
@@ -142,6 +152,26 @@ package struct ShapeScan {
         guard objects.count >= 3 else { return false }
         let shared = counts.values.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(occurrences)
         return shared / Double(objects.count) < 0.35
+    }
+
+    /// Rows keyed by IDs of their own (no collection's keys) whose field names another collection's records: an
+    /// edge from the key above the row to that record, one set per such field.
+    func fieldEdges(_ place: Place, _ objects: [Item]) -> [EdgeSet] {
+        let rowKeys = objects.prefix(2_000).map { $0.keys.last! }
+        guard !collectionKeys.contains(where: { keys in rowKeys.filter(keys.contains).count * 2 >= rowKeys.count })
+        else { return [] }
+        var found: [EdgeSet] = []
+        for field in Self.fieldPaths(objects) where !field.contains("/") {
+            let values = objects.prefix(2_000).compactMap { $0.value[field]?.stringValue }
+            guard values.count * 5 >= min(objects.count, 2_000) * 4,
+                collectionKeys.contains(where: { keys in values.filter(keys.contains).count * 5 >= values.count * 4 })
+            else { continue }
+            let pairs = objects.compactMap { item in
+                item.value[field]?.stringValue.map { (from: item.keys[item.keys.count - 2], to: $0, path: item.path) }
+            }
+            found.append(EdgeSet(place: place, storage: .field(field), pairs: pairs, rows: objects.map(\.value)))
+        }
+        return found
     }
 
     /// Whether at least four fifths of the keys of `objects` (two or more distinct ones) are keys of one top-level
