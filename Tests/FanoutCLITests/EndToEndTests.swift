@@ -10,7 +10,7 @@ import Testing
     @Test func consistentGeneratedExportMatchesAnIndependentComputation() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "300", "--seed", "7", "--out", "export.json").code == 0)
-        let oracle = try Oracle(exportAt: cli.url("export.json"))
+        let oracle = try DerivedDataOracle(exportAt: cli.url("export.json"))
 
         let check = try cli.run("check", "export.json")
         #expect(check.code == 0, "\(check.stdout)\(check.stderr)")

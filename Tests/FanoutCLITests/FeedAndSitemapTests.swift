@@ -32,7 +32,7 @@ import Testing
     @Test func everyTimelineHasAWellFormedAtomFeedLinkingItsPostPages() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "60", "--seed", "11", "--out", "export.json").code == 0)
-        let oracle = try Oracle(exportAt: cli.url("export.json"))
+        let oracle = try DerivedDataOracle(exportAt: cli.url("export.json"))
         // A caption with markup and an ampersand, so the feed must escape it.
         var root = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.url("export.json"))) as! [String: Any]
         var posts = root["posts"] as! [String: [String: [String: Any]]]

@@ -249,7 +249,7 @@ import Testing
         likes[post] = moved
         root["postLikes"] = likes
         try JSONSerialization.data(withJSONObject: root).write(to: cli.url("export.json"))
-        let oracle = try Oracle(exportAt: cli.url("export.json"))
+        let oracle = try DerivedDataOracle(exportAt: cli.url("export.json"))
 
         let third = try cli.run(["build", "export.json", "--out", "site", "-v", "--per-page", "5"], in: ".")
         #expect(third.code == 0)

@@ -68,7 +68,7 @@ import Testing
         ])
         #expect(generated.code == 0, "\(generated.stderr)")
         try cli.write(try Self.moreDrift(try cli.read("generated.json"), seed: drift.seed), to: "drift.json")
-        let truth = try Oracle(exportAt: cli.url("drift.json"))
+        let truth = try DerivedDataOracle(exportAt: cli.url("drift.json"))
 
         // Every injected defect is reported under its rule with its path.
         let (code, before, _) = try cli.jsonReport("drift.json")

@@ -2,7 +2,7 @@ import Foundation
 
 /// An independent computation of docs/derived-data.md from a Makestagram export, with JSONSerialization.
 /// It shares no code with Fanout, so agreement between the two is evidence, not tautology.
-struct Oracle {
+struct DerivedDataOracle {
     var timelines: [String: [String]] = [:]
     var likeCounts: [String: Int] = [:]
     var likers: [String: [String]] = [:]

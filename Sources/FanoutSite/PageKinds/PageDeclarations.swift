@@ -4,7 +4,7 @@
 /// order within each subject; `serve` finds a page by matching its path against these patterns; `--pages` offers
 /// their kinds, in this order.
 ///
-/// A kind is a declaration here, its values in `Kinds/<Name>Values.swift` and its template in `Templates/`.
+/// A kind is a declaration here, its values in `PageKinds/<Name>Values.swift` and its template in `Templates/`.
 enum PageDeclarations {
     static let all: [PageDeclaration] = [
         index, searchJSON, searchScript, timelines, timelineMarkdown, profiles, liked, likedMarkdown, posts, report,
