@@ -1,77 +1,10 @@
-/// Bytes appended into one block of memory with plain copies (a Parquet column's values, as they are read from the
-/// rows); the block grows when a piece does not fit, and is kept from one row group to the next.
-struct ParquetBytes {
-    private final class Block {
-        var base: UnsafeMutableRawPointer
-        init(_ capacity: Int) { base = .allocate(byteCount: capacity, alignment: 8) }
-        deinit { base.deallocate() }
-    }
-
-    private let block: Block
-    private(set) var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    private(set) var count = 0
-
-    init(capacity: Int = 1 << 12) {
-        block = Block(capacity)
-        base = block.base
-        self.capacity = capacity
-    }
-
-    @inline(__always)
-    mutating func reserve(_ needed: Int) {
-        if count + needed > capacity { grow(needed) }
-    }
-
-    @inline(__always)
-    mutating func append(_ byte: UInt8) {
-        reserve(1)
-        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
-        count += 1
-    }
-
-    @inline(__always)
-    mutating func append(_ bytes: UnsafeRawPointer, _ length: Int) {
-        reserve(length)
-        (base + count).copyMemory(from: bytes, byteCount: length)
-        count += length
-    }
-
-    /// Appends `value` little-endian (Parquet's PLAIN encoding of integers and doubles).
-    @inline(__always)
-    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        reserve(MemoryLayout<T>.size)
-        (base + count).storeBytes(of: value.littleEndian, as: T.self)
-        count += MemoryLayout<T>.size
-    }
-
-    /// Overwrites the 4 bytes at `offset` with `value` little-endian (a string's length, known once it is read).
-    @inline(__always)
-    mutating func storeLength(_ value: UInt32, at offset: Int) {
-        (base + offset).storeBytes(of: value.littleEndian, as: UInt32.self)
-    }
-
-    mutating func removeAll() { count = 0 }
-
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
-    private mutating func grow(_ needed: Int) {
-        var bigger = capacity * 2
-        while bigger < count + needed { bigger *= 2 }
-        let new = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 8)
-        new.copyMemory(from: base, byteCount: count)
-        block.base.deallocate()
-        block.base = new
-        base = new
-        capacity = bigger
-    }
-}
+import FanoutJSON
 
 /// One leaf column's part of the row group being written: its values PLAIN-encoded (a `BYTE_ARRAY` as a 4-byte
 /// length and the bytes, an `INT64` or `DOUBLE` as 8 bytes little-endian, `BOOLEAN`s a bit each), and its levels.
 struct ParquetColumnChunk {
     let leaf: ParquetSchema.Leaf
-    var values = ParquetBytes()
+    var values = ByteBuffer()
     /// One definition level per value or null (only when the leaf has levels), one repetition level likewise.
     var definitions: [UInt8] = []
     var repetitions: [UInt8] = []
@@ -118,7 +51,7 @@ struct ParquetColumnChunk {
 /// hash table of the distinct values; its memory is kept from one row group to the next.
 struct ParquetDictionary {
     /// The distinct values, PLAIN-encoded (a 4-byte length and the bytes each).
-    private(set) var values = ParquetBytes()
+    private(set) var values = ByteBuffer()
     /// Per value of the chunk, its index into ``values``.
     private(set) var indices: [UInt32] = []
     /// How many distinct values.

@@ -1,4 +1,5 @@
 import CScan
+import FanoutJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -182,7 +183,7 @@ private struct Cursor {
     }
 
     /// A JSON string, unescaped, as a `BYTE_ARRAY`: its length (4 bytes, little-endian), then its bytes.
-    mutating func string(into out: inout ParquetBytes) throws(ParquetRowDecoder.DecodeError) {
+    mutating func string(into out: inout ByteBuffer) throws(ParquetRowDecoder.DecodeError) {
         try expect(0x22)
         let lengthAt = out.count
         out.appendLittleEndian(UInt32(0))
@@ -206,7 +207,7 @@ private struct Cursor {
     }
 
     /// The escape after a backslash.
-    private mutating func escape(into out: inout ParquetBytes) throws(ParquetRowDecoder.DecodeError) {
+    private mutating func escape(into out: inout ByteBuffer) throws(ParquetRowDecoder.DecodeError) {
         guard p < end else { throw error("an unterminated string") }
         let byte = p.pointee
         p += 1

@@ -5,7 +5,7 @@ import FanoutJSON
 /// appends one row without its closing brace, which `TableRowSink.endRow` writes.
 enum RowText {
     static func user(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User
+        _ out: inout ByteBuffer, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ user: User
     ) {
         format.withWriter(keys) { w in
             w.column(0, &out); w.path(path, &out)
@@ -17,7 +17,7 @@ enum RowText {
     }
 
     static func post(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ post: Post,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int, _ post: Post,
         _ problems: [FieldNote]
     ) {
         format.withWriter(keys) { w in
@@ -45,7 +45,7 @@ enum RowText {
 
     /// `a` and `b`: the post and the user of a like or a flag, the user and the target of a follow.
     static func edge(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
         _ a: KeyID, _ b: KeyID, _ id: KeyID
     ) {
         format.withWriter(keys) { w in
@@ -58,7 +58,7 @@ enum RowText {
     }
 
     static func timelineEntry(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
         _ entry: TimelineEntry
     ) {
         format.withWriter(keys) { w in
@@ -71,7 +71,7 @@ enum RowText {
     }
 
     static func comment(
-        _ out: inout RowBytes, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ keys: KeyStack, _ path: PathKeys, _ position: Int,
         _ comment: Comment
     ) {
         format.withWriter(keys) { w in
@@ -88,7 +88,7 @@ enum RowText {
     /// A row of a declared row set: its set's name and role, its path from its keys, its ends and its value as
     /// JSON text (`StoredValue.text`; a key's text as a JSON string).
     static func declared(
-        _ out: inout RowBytes, _ format: RowFormat, _ set: DeclaredFormat, _ keys: KeyStack,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ set: DeclaredFormat, _ keys: KeyStack,
         _ rowKeys: UnsafeBufferPointer<KeyID>,
         _ position: Int, _ value: StoredValue
     ) {
@@ -122,7 +122,7 @@ enum RowText {
 
     /// An invalid key captured by the piece at `through` of a fact of `table`, whose path is in `factFormat`.
     static func keyProblem(
-        _ out: inout RowBytes, _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,
+        _ out: inout ByteBuffer, _ format: RowFormat, _ factFormat: RowFormat, _ keys: KeyStack, _ path: PathKeys,
         _ position: Int, through: Int, table: Table, rank: Int, key: String, problem: String
     ) {
         format.withWriter(keys) { w in
@@ -139,7 +139,7 @@ enum RowText {
     }
 
     /// A relation stored too deep (the schema's own `key-invalid` finding).
-    static func depthProblem(_ out: inout RowBytes, _ format: RowFormat, _ problem: FirebaseKey.DepthProblem) {
+    static func depthProblem(_ out: inout ByteBuffer, _ format: RowFormat, _ problem: FirebaseKey.DepthProblem) {
         let table = Table(rawValue: problem.relation.replacingOccurrences(of: " ", with: "_"))
         format.withWriter(KeyStack()) { w in
             w.column(0, &out); string("depth", &out)
@@ -156,26 +156,26 @@ enum RowText {
 
     // MARK: values
 
-    private static func key(_ id: KeyID, _ keys: KeyView, _ out: inout RowBytes) {
+    private static func key(_ id: KeyID, _ keys: KeyView, _ out: inout ByteBuffer) {
         if id == noKey { null(&out) } else { keys.appendQuoted(id, to: &out) }
     }
 
-    private static func string(_ text: String?, _ out: inout RowBytes) {
+    private static func string(_ text: String?, _ out: inout ByteBuffer) {
         guard var text else { return null(&out) }
         text.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &out) }
     }
 
-    private static func double(_ value: Double?, _ out: inout RowBytes) {
+    private static func double(_ value: Double?, _ out: inout ByteBuffer) {
         guard let value, value.isFinite else { return null(&out) }
         JSONWriter.appendNumber(JSONNumber(value), to: &out)
     }
 
-    private static func null(_ out: inout RowBytes) {
+    private static func null(_ out: inout ByteBuffer) {
         for byte in [0x6E, 0x75, 0x6C, 0x6C] as [UInt8] { out.append(byte) }  // null
     }
 
     /// Decimal digits, without making a `String`.
-    private static func integer(_ value: Int, _ out: inout RowBytes) {
+    private static func integer(_ value: Int, _ out: inout ByteBuffer) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, room for 20 digits
@@ -199,13 +199,13 @@ struct RowWriter {
     let keys: KeyView
 
     /// Appends `{"name":` (the first column) or `,"name":` of column `index`.
-    func column(_ index: Int, _ out: inout RowBytes) {
+    func column(_ index: Int, _ out: inout ByteBuffer) {
         out.appendBytes(UnsafeBufferPointer(rebasing: text[columns[index]..<columns[index + 1]]))
     }
 
     /// Appends the relation's path for `path` as a JSON string: the whole path, the path up to the piece at
     /// `through`, or the path of a field below it.
-    func path(_ path: PathKeys, _ out: inout RowBytes, through: Int? = nil, field: FieldPath? = nil) {
+    func path(_ path: PathKeys, _ out: inout ByteBuffer, through: Int? = nil, field: FieldPath? = nil) {
         out.append(UInt8(ascii: "\""))
         for (index, piece) in pieces.enumerated() {
             if index > 0 { out.append(UInt8(ascii: "/")) }

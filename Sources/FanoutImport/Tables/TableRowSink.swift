@@ -24,7 +24,7 @@ package struct TableRowSink: FactSink {
     private let output: RowOutput
     private let rowsPerFile: Int?
     private var keys = KeyStack()
-    private var buffers: [RowBytes]
+    private var buffers: [ByteBuffer]
     /// Per table: rows written, and rows in the current part.
     private var rows: [Int], rowsInPart: [Int]
     /// The field problems of the post being read.
@@ -49,7 +49,7 @@ package struct TableRowSink: FactSink {
         self.output = output
         self.rowsPerFile = rowsPerFile
         let count = Table.allCases.count
-        buffers = (0..<count).map { _ in RowBytes(capacity: Self.flushBytes + (1 << 16)) }
+        buffers = (0..<count).map { _ in ByteBuffer(capacity: Self.flushBytes + (1 << 16)) }
         rows = Array(repeating: 0, count: count)
         rowsInPart = rows
         formats = Table.allCases.map { table in
@@ -366,7 +366,7 @@ struct RowFormat {
 /// The keys of the facts being read, as a stack the walker unwinds level by level, with what each key's
 /// bytes hold, found in one pass when it is read.
 struct KeyStack {
-    private var bytes = RowBytes(capacity: 1 << 12)
+    private var bytes = ByteBuffer(capacity: 1 << 12)
     /// Key `i` is `bytes[starts[i]..<starts[i + 1]]`.
     private var starts: [Int] = [0]
     /// Per key: whether it needs JSON escapes (bit 0), and whether it may be an invalid Firebase key (bit 1).
@@ -417,7 +417,7 @@ struct KeyView {
     }
 
     /// Appends key `id` as a JSON string; most keys need no escape and are copied as they are.
-    func appendQuoted(_ id: KeyID, to out: inout RowBytes) {
+    func appendQuoted(_ id: KeyID, to out: inout ByteBuffer) {
         guard flags[Int(id)] & KeyStack.needsEscape != 0 else {
             out.append(UInt8(ascii: "\""))
             out.appendBytes(self[id])
@@ -428,7 +428,7 @@ struct KeyView {
     }
 
     /// Appends key `id` escaped for the inside of a JSON string.
-    func appendEscaped(_ id: KeyID, to out: inout RowBytes) {
+    func appendEscaped(_ id: KeyID, to out: inout ByteBuffer) {
         if flags[Int(id)] & KeyStack.needsEscape != 0 {
             JSONWriter.appendEscaped(self[id], to: &out)
         } else {
