@@ -20,7 +20,7 @@ public struct SiteOptions: Sendable {
     /// links stay relative either way.
     public var baseURL: String?
 
-    /// The report page's trend section (``HistoryWriter/reportSection(_:)``, HTML), when the project keeps a
+    /// The report page's trend section (``HistoryWriter/reportSection(_:templates:)``, HTML), when the project keeps a
     /// history (`history` in fanout.toml, docs/diff-and-history.md); nil leaves the report page as it was.
     public var trend: String?
 

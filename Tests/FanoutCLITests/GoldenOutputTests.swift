@@ -53,6 +53,25 @@ import Testing
         try record(["report", "out/reports/report.json"])
         try record(["check", export, "--format", "github", "--rule", "push-id-time=error", "--fail-on", "warning"])
         try record(["export", export, "--out", "out/export", "--repair"])
+        // `fanout diff` of the export and its repair, in every format it writes, and `fanout history` of runs on
+        // both (their times fixed, so that the pages are the same every time).
+        let repaired = "out/export/repaired.json"
+        for format in ["text", "json", "markdown", "html"] {
+            try record([
+                "diff", export, repaired, "--format", format, "--output", "out/reports/diff.\(format)",
+                "--max-per-rule", "2", "--fail-on", "never",
+            ])
+        }
+        for file in [export, repaired, export, export] {
+            #expect(try cli.run(["check", file, "--history", "history.ndjson", "-q", "--fail-on", "never"]).code == 0)
+        }
+        let runs = try cli.read("history.ndjson").split(separator: "\n").enumerated().map { n, line in
+            line.replacing(/"time":"[^"]*"/, with: "\"time\":\"2026-11-0\(n + 1)T02:00:00Z\"")
+        }
+        try cli.write(runs.joined(separator: "\n") + "\n", to: "history.ndjson")
+        for format in ["text", "html"] {
+            try record(["history", "history.ndjson", "--format", format, "--output", "out/reports/history.\(format)"])
+        }
         return transcript
     }
 

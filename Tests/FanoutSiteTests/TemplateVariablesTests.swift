@@ -75,7 +75,7 @@ import Testing
                 counts: [.init(relation: "users", count: 3)],
                 findings: [.init(rule: "follow-self", severity: .warning, count: n == 4 ? 9 : 1)])
         }
-        options.trend = HistoryWriter.reportSection(HistoryTrend(runs))
+        options.trend = try HistoryWriter.reportSection(HistoryTrend(runs), templates: templates)
         try SiteBuilder(dataset: dataset, derived: derived, audit: audit, options: options, templates: templates).build(
             into: out)
         let baseline = ReportInfo(
@@ -84,6 +84,12 @@ import Testing
         for format in [ReportFormat.html, .markdown] {
             _ = try ReportWriter.render(audit, info: baseline, format: format, templates: templates)
         }
+        // `fanout diff`'s and `fanout history`'s pages: changes of every kind, lists longer than shown, findings
+        // new and fixed; runs that count relations, a flagged run.
+        _ = try HistoryWriter.render(HistoryTrend(runs), format: .html, templates: templates)
+        _ = try DiffWriter.render(
+            Self.diff(new: dataset), info: DiffInfo(oldName: "old.json", newName: "rich.json", schemaName: "test"),
+            format: .html, maxPerList: 1, templates: templates)
         let recorded = recorder.recorded
         for (template, variables) in TemplateVariables.own {
             var declared = Set(variables.flatMap(\.allNames))
@@ -142,6 +148,21 @@ import Testing
             Comment(id: id("-C2"), post: id("-P1"), user: id("u3")),
         ]
         return (dataset, DerivedData(dataset))
+    }
+
+    /// A diff from an older export to `new`: a user renamed, another gone, the rest added; a finding fixed, the
+    /// audit's new.
+    static func diff(new: Dataset) -> ExportDiff {
+        var older = DatasetBuilder(schema: new.schema)
+        older.user("u1", "alice-before", name: "Alice A.")
+        older.user("u99", "gone")
+        let fixed = AuditResult(
+            findings: [
+                Finding(
+                    rule: "follow-self", severity: .warning, message: "gone follows gone", paths: ["following/u99/u99"])
+            ],
+            rulesRun: [RuleCatalog.descriptor("follow-self")!], skipped: [])
+        return ExportDiff(old: older.dataset, new: new, oldAudit: fixed, newAudit: audit())
     }
 
     /// More findings of one rule than the report lists, with fixes and values, and a rule skipped.

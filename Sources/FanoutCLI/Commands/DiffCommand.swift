@@ -14,7 +14,8 @@ struct DiffCommand: ParsableCommand {
             rules on each, and reports per relation the facts added, removed and changed (by database path) and \
             per rule the findings new and fixed (matched by rule and first path, as a baseline matches them). \
             Exits 0 when no new finding is at or above --fail-on, 1 when one is, 2 on bad usage or input (one \
-            message, nothing written). Memory holds both exports at once. --format/--output pair as in check.
+            message, nothing written). Memory holds both exports at once. --format/--output pair as in check. \
+            HTML is rendered by diff.mustache, which --templates (or a project's Templates folder) may replace.
             """
     )
 
@@ -40,6 +41,7 @@ struct DiffCommand: ParsableCommand {
     var formats: [FormatName<DiffFormat>] = []
 
     @OptionGroup var outputs: ReportOutputs
+    @OptionGroup var templateOptions: TemplateOptions
 
     @Option(
         help: ArgumentHelp(
@@ -66,7 +68,7 @@ struct DiffCommand: ParsableCommand {
         if old == "-" && new == "-" {
             throw UsageError(message: "OLD and NEW are both standard input (-); one of them must be a file or folder")
         }
-        let templates = requests.contains { $0.format == .html } ? try TemplateSet() : nil
+        let templates = requests.contains { $0.format == .html } ? try templateOptions.templateSet(layout) : nil
 
         // One export at a time: each one's derived data is dropped once its rules have run, so that memory holds
         // the two datasets and their findings, not two derivations.

@@ -12,7 +12,8 @@ struct HistoryCommand: ParsableCommand {
             A run is flagged for a rule when its findings are more than `factor` times the median of the rule's \
             findings in the `window` runs before it (at least 3 of them); [history] in fanout.toml sets both \
             (defaults: 2 and 7). Exits 0, or with --fail-on anomaly 1 when the newest run is flagged; 2 on bad \
-            usage or a history it cannot read (nothing written).
+            usage or a history it cannot read (nothing written). HTML is rendered by history.mustache, which \
+            --templates (or a project's Templates folder) may replace.
             """
     )
 
@@ -33,6 +34,7 @@ struct HistoryCommand: ParsableCommand {
     var formats: [FormatName<HistoryFormat>] = []
 
     @OptionGroup var outputs: ReportOutputs
+    @OptionGroup var templateOptions: TemplateOptions
 
     @Option(
         help: ArgumentHelp(
@@ -45,10 +47,13 @@ struct HistoryCommand: ParsableCommand {
         guard let path = file ?? project.history?.file.map(layout.resolve) else {
             throw UsageError(message: "missing the history: give FILE, or set history in \(ProjectConfig.fileName)")
         }
+        let templates = requests.contains { $0.format == .html } ? try templateOptions.templateSet(layout) : nil
         let trend = HistoryTrend(
             try HistoryFile(path, mayBeMissing: false).records, settings: project.history?.settings ?? .init())
         let reports = RenderedReports(
-            rendered: try requests.map { ($0, try HistoryWriter.render(trend, format: $0.format)) })
+            rendered: try requests.map {
+                ($0, try HistoryWriter.render(trend, format: $0.format, templates: templates))
+            })
         reports.show(wrote: try reports.writeFiles())
         if failOn == .anomaly && trend.newestIsFlagged { throw ExitCode(1) }
     }

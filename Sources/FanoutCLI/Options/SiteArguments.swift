@@ -56,18 +56,23 @@ struct SiteArguments: ParsableArguments {
                 message:
                     "--pages sitemap: a sitemap needs absolute URLs; give --base-url URL (or base_url in fanout.toml)")
         }
+        let templatesDirectory = templates ?? input.existingFolder("Templates")
         return SiteSettings(
             title: title ?? project.title ?? "Fanout", contentDirectory: content ?? input.existingFolder("Content"),
-            templatesDirectory: templates ?? input.existingFolder("Templates"), strict: strict, kinds: kinds,
-            perPage: perPage, baseURL: baseURL, trend: try trend(input, project))
+            templatesDirectory: templatesDirectory, strict: strict, kinds: kinds, perPage: perPage, baseURL: baseURL,
+            trend: try trend(input, project, templatesDirectory: templatesDirectory))
     }
 
     /// The report page's trend, when the project keeps a history that has runs (docs/diff-and-history.md): read
-    /// now, so that a history that cannot be read stops the build before anything is read or written.
-    private func trend(_ input: ExportOptions, _ project: ProjectConfig) throws -> String? {
+    /// now, so that a history that cannot be read stops the build before anything is read or written. It is
+    /// rendered by the project's `history-trend.mustache` when it has one, as `fanout history` renders it.
+    private func trend(_ input: ExportOptions, _ project: ProjectConfig, templatesDirectory: String?) throws -> String?
+    {
         guard let history = project.history, let file = history.file else { return nil }
         let records = try HistoryFile(input.resolve(file), mayBeMissing: true).records
-        return records.isEmpty ? nil : HistoryWriter.reportSection(HistoryTrend(records, settings: history.settings))
+        guard !records.isEmpty else { return nil }
+        return try HistoryWriter.reportSection(
+            HistoryTrend(records, settings: history.settings), templates: TemplateSet(overrides: templatesDirectory))
     }
 
     private func pageKinds() throws -> Set<PageKind> {

@@ -2,94 +2,90 @@ import FanoutCore
 import FanoutJSON
 import FanoutTemplates
 
-/// The diff as a page in the report's style (docs/diff-and-history.md, "Reports"): the site's stylesheet inside,
-/// the summary line, the tables of relations and rules (folding on a phone), each relation's changes and the new
-/// and fixed findings, at most `maxPerList` of each list. Every value from the exports is escaped.
+/// The diff as a page in the report's style (docs/diff-and-history.md, "Reports"), rendered by `diff.mustache`
+/// (inside `standalone.mustache`, with the site's stylesheet): the summary line, the tables of relations and
+/// rules (folding on a phone), each relation's changes and the new and fixed findings, at most `maxPerList` of
+/// each list. The values are text, escaped by the template, except each entry's `description`, HTML already.
 enum DiffHTML {
-    static func render(_ diff: ExportDiff, info: DiffInfo, maxPerList: Int?, style: String) -> String {
-        let code = { (text: String) in "<code>\(HTMLText.escape(text))</code>" }
-        var body = "<h1>Diff</h1>\n<section class=\"summary\" aria-label=\"Summary\">\n"
-        body += "<p><strong>\(HTMLText.escape(DiffSummary.line(diff)))</strong></p>\n"
-        body +=
-            "<p>Old \(code(info.oldName)), new \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout).</p>\n</section>\n"
+    static func render(_ diff: ExportDiff, info: DiffInfo, maxPerList: Int?, templates: TemplateSet)
+        throws(RenderError) -> String
+    {
+        var context = values(diff, info: info, maxPerList: maxPerList)
+        context["title"] = "Diff"
+        // A page written on its own has no site's style.css beside it: it carries the stylesheet inside.
+        context["inlineStyle"] = templates.assets["style.css"] ?? ""
+        return StandalonePage.finished(try templates.render(context, template: "diff"))
+    }
 
-        body += "<section aria-labelledby=\"data-heading\">\n<h2 id=\"data-heading\">Data</h2>\n"
-        body +=
-            StandalonePage.table(
-                caption: "Facts per relation: distinct paths in each export, and those added, removed and changed.",
-                header: ["Relation", "Before", "After", "Added", "Removed", "Changed"],
-                rows: diff.data.map { r in
-                    (
-                        code(r.relation.name),
-                        [r.before, r.after, r.added.count, r.removed.count, r.changed.count].map(CountText.grouped)
-                    )
-                }) + "\n</section>\n"
-        let rules = diff.audit.rules.filter { $0.before + $0.after > 0 }
-        body += "<section aria-labelledby=\"rules-heading\">\n<h2 id=\"rules-heading\">Findings per rule</h2>\n"
-        if rules.isEmpty {
-            body += "<p class=\"empty\">No findings in either export.</p>\n"
-        } else {
-            body +=
-                StandalonePage.table(
-                    caption:
-                        "Findings of each rule in each export; new and fixed ones match by rule and first path, as a baseline does.",
-                    header: ["Rule", "Severity", "Before", "After", "New", "Fixed"],
-                    rows: rules.map { r in
-                        (
-                            code(r.rule),
-                            [r.severity.rawValue] + [r.before, r.after, r.new, r.fixed].map(CountText.grouped)
-                        )
-                    }) + "\n"
+    /// The values `diff.mustache` sees, but for the page's `title` and `inlineStyle`.
+    static func values(_ diff: ExportDiff, info: DiffInfo, maxPerList: Int?) -> [String: Any] {
+        let grouped = CountText.grouped
+        let data: [[String: Any]] = diff.data.map { r in
+            [
+                "relation": r.relation.name, "before": grouped(r.before), "after": grouped(r.after),
+                "added": grouped(r.added.count), "removed": grouped(r.removed.count),
+                "changed": grouped(r.changed.count),
+            ]
         }
-        body += "</section>\n"
-
+        let rules: [[String: Any]] = diff.audit.rules.filter { $0.before + $0.after > 0 }.map { r in
+            [
+                "rule": r.rule, "severity": r.severity.rawValue, "before": grouped(r.before),
+                "after": grouped(r.after), "new": grouped(r.new), "fixed": grouped(r.fixed),
+            ]
+        }
+        var relations: [[String: Any]] = []
         for (index, relation) in diff.data.enumerated() where !relation.isEmpty {
-            body += "<section class=\"rule\" aria-labelledby=\"relation-\(index)\">\n"
-            body +=
-                "<h2 id=\"relation-\(index)\">\(code(relation.relation.name)) <span class=\"count\">"
-                + "\(HTMLText.escape(DiffValueText.counts(relation)))</span></h2>\n"
-            for (kind, sign, entries) in DiffValueText.kinds(relation) {
-                body += "<h3>\(kind.prefix(1).uppercased() + kind.dropFirst())</h3>\n<ul class=\"paths\">\n"
-                for entry in entries.prefix(maxPerList ?? entries.count) {
-                    body += "<li>\(code(entry.path))" + describe(entry, sign: sign) + "</li>\n"
-                }
-                body += "</ul>\n" + more(entries.count, shown: maxPerList)
+            let kinds: [[String: Any]] = DiffValueText.kinds(relation).map { kind, sign, entries in
+                var view: [String: Any] = [
+                    "title": kind.prefix(1).uppercased() + kind.dropFirst(),
+                    "entries": entries.prefix(maxPerList ?? entries.count).map { entry in
+                        ["path": entry.path, "description": describe(entry, sign: sign)]
+                    },
+                ]
+                view["omitted"] = omitted(entries.count, shown: maxPerList)
+                return view
             }
-            body += "</section>\n"
+            relations.append([
+                "index": String(index), "relation": relation.relation.name,
+                "counts": DiffValueText.counts(relation), "kinds": kinds,
+            ])
         }
+        var sections: [[String: Any]] = []
         for (id, title, findings) in [
             ("new", "New findings", diff.audit.new), ("fixed", "Fixed findings", diff.audit.fixed),
         ]
         where !findings.isEmpty {
-            body +=
-                "<section aria-labelledby=\"\(id)-heading\">\n<h2 id=\"\(id)-heading\">\(title) "
-                + "<span class=\"count\">\(CountText.grouped(findings.count))</span></h2>\n"
-            for (rule, list) in DiffValueText.byRule(findings) {
-                body +=
-                    "<h3>\(code(rule)) <span class=\"sev-\(list[0].severity.rawValue)\">\(list[0].severity.rawValue)</span> "
-                    + "<span class=\"count\">\(CountText.grouped(list.count))</span></h3>\n<ol class=\"findings\">\n"
-                for finding in list.prefix(maxPerList ?? list.count) {
-                    body +=
-                        "<li class=\"finding sev-\(finding.severity.rawValue)\"><p>\(HTMLText.escape(finding.message))</p>"
-                        + "<ul class=\"paths\">" + finding.paths.map { "<li>\(code($0))</li>" }.joined()
-                        + "</ul></li>\n"
-                }
-                body += "</ol>\n" + more(list.count, shown: maxPerList)
+            let groups: [[String: Any]] = DiffValueText.byRule(findings).map { rule, list in
+                var view: [String: Any] = [
+                    "rule": rule, "severity": list[0].severity.rawValue, "count": grouped(list.count),
+                    "findings": list.prefix(maxPerList ?? list.count).map { finding in
+                        [
+                            "severity": finding.severity.rawValue, "message": finding.message,
+                            "paths": finding.paths,
+                        ] as [String: Any]
+                    },
+                ]
+                view["omitted"] = omitted(list.count, shown: maxPerList)
+                return view
             }
-            body += "</section>\n"
+            sections.append(["id": id, "title": title, "count": grouped(findings.count), "groups": groups])
         }
-        let footer =
-            "Generated by Fanout from \(code(info.oldName)) and \(code(info.newName)) (\(HTMLText.escape(info.schemaName)) layout)."
-        return StandalonePage.html(title: "Diff", body: body, footer: footer, style: style)
+        return [
+            "summary": DiffSummary.line(diff), "oldName": info.oldName, "newName": info.newName,
+            "schemaName": info.schemaName, "data": data, "hasRules": !rules.isEmpty, "rules": rules,
+            "relations": relations, "findingSections": sections,
+        ]
     }
 
+    /// What follows an entry's path, as HTML: its members' names escaped, their values as escaped code.
     private static func describe(_ entry: DiffEntry, sign: String) -> String {
         DiffValueText.described(
             entry, sign: sign, name: HTMLText.escape, value: { "<code>\(HTMLText.escape($0))</code>" })
     }
 
-    private static func more(_ count: Int, shown: Int?) -> String {
-        guard let shown, count > shown else { return "" }
-        return "<p class=\"omitted\">…and \(CountText.grouped(count - shown)) more, listed in the JSON report.</p>\n"
+    /// How many of `count` a list leaves out when it shows `shown`; nil when it shows them all.
+    private static func omitted(_ count: Int, shown: Int?) -> String? {
+        guard let shown, count > shown else { return nil }
+        return CountText.grouped(count - shown)
     }
 }

@@ -4,7 +4,8 @@ import FanoutTemplates
 /// Renders an ``ExportDiff`` in a report format: text, JSON, Markdown or HTML (docs/diff-and-history.md).
 public enum DiffWriter {
     /// The report text. `maxPerList` caps each list of entries and of findings in text, Markdown and HTML (nil:
-    /// all); JSON lists everything. HTML carries the stylesheet of `templates` (the built-in ones when nil).
+    /// all); JSON lists everything. HTML is rendered by `diff.mustache` of `templates` (the built-in ones when nil),
+    /// with their stylesheet inside.
     public static func render(
         _ diff: ExportDiff, info: DiffInfo, format: DiffFormat, maxPerList: Int?, templates: TemplateSet? = nil
     ) throws(RenderError) -> String {
@@ -14,7 +15,7 @@ public enum DiffWriter {
         case .html:
             let set: TemplateSet
             if let templates { set = templates } else { set = try TemplateSet.builtIn() }
-            return DiffHTML.render(diff, info: info, maxPerList: maxPerList, style: set.assets["style.css"] ?? "")
+            return try DiffHTML.render(diff, info: info, maxPerList: maxPerList, templates: set)
         case .text: return DiffText.render(diff, info: info, maxPerList: maxPerList)
         }
     }

@@ -178,13 +178,115 @@ enum TemplateVariables {
             ]),
     ]
 
+    /// What `standalone.mustache`, the parent of the pages written outside a site, sees from each of them.
+    static let standalone: [TemplateVariable] = [
+        .init("title", "the page's title: `Diff`, `History`"),
+        .init("inlineStyle", "the site's stylesheet (`style.css`), which the page carries inside"),
+    ]
+
+    /// `fanout diff --format html`'s page (docs/diff-and-history.md).
+    static let diff: [TemplateVariable] =
+        standalone + [
+            .init("summary", "the summary line: `+3 new errors, 12 fixed; +1,204 likes, −3 users`"),
+            .init("oldName", "the older export's name as given"), .init("newName", "the newer export's name"),
+            .init("schemaName", "the layout both were read with"),
+            .init(
+                "data", "every relation of the layout",
+                [
+                    .init("relation", "the relation's name"), .init("before", "its facts in the old export"),
+                    .init("after", "its facts in the new export"), .init("added", "facts added"),
+                    .init("removed", "facts removed"), .init("changed", "facts changed"),
+                ]),
+            .init("hasRules", "whether any rule has findings in either export"),
+            .init(
+                "rules", "the rules with findings in either export",
+                [
+                    .init("rule", "the rule's id"), .init("severity", "its severity"),
+                    .init("before", "its findings in the old export"), .init("after", "in the new export"),
+                    .init("new", "findings new in the new export"), .init("fixed", "findings fixed in it"),
+                ]),
+            .init(
+                "relations", "the relations with changes",
+                [
+                    .init("index", "the relation's position among all, from 0, for ids"),
+                    .init("relation", "its name"), .init("counts", "`3 added, 1 removed, 2 changed`"),
+                    .init(
+                        "kinds", "its kinds of change with entries: added, removed, changed",
+                        [
+                            .init("title", "`Added`, `Removed`, `Changed`"),
+                            .init(
+                                "entries", "the entries listed (`--max-per-rule`)",
+                                [
+                                    .init("path", "the fact's database path"),
+                                    .init(
+                                        "description",
+                                        "HTML (insert unescaped): `: member old → new, …` for a change, `: member "
+                                            + "value, …` for an added or removed fact; empty when nothing is left to show"
+                                    ),
+                                ]),
+                            .init("omitted", "the entries not listed; absent when all are"),
+                        ]),
+                ]),
+            .init(
+                "findingSections", "the new findings, then the fixed ones; absent when there are none",
+                [
+                    .init("id", "`new` or `fixed`"), .init("title", "`New findings`, `Fixed findings`"),
+                    .init("count", "the findings"),
+                    .init(
+                        "groups", "the findings by rule",
+                        [
+                            .init("rule", "the rule's id"), .init("severity", "its severity"),
+                            .init("count", "its findings"),
+                            .init(
+                                "findings", "those listed (`--max-per-rule`)",
+                                [
+                                    .init("severity", "the finding's severity"), .init("message", "what is wrong"),
+                                    .init("paths", "the database paths involved"),
+                                ]),
+                            .init("omitted", "the findings not listed; absent when all are"),
+                        ]),
+                ]),
+        ]
+
+    /// The trend of a history: `history-trend.mustache`, which `history.mustache` includes and the site's report
+    /// page shows (its `trend`) when the project keeps a history.
+    static let historyTrend: [TemplateVariable] = [
+        .init("headline", "the lines that sum the runs up"),
+        .init("hasAnomalies", "whether any run is flagged"),
+        .init("anomalies", "each flagged run and rule, in words"),
+        .init(
+            "charts", "a chart per rule (on the report page, those with findings in some run)",
+            [
+                .init("chart", "the SVG column chart of the rule's findings per run (insert unescaped)"),
+                .init("rule", "the rule's id"), .init("severity", "its severity in the newest run"),
+                .init("flagged", "whether the chart shows flagged runs"),
+            ]),
+    ]
+
+    /// `fanout history --format html`'s page (docs/diff-and-history.md "History").
+    static let history: [TemplateVariable] =
+        standalone + [
+            .init("trend", "the trend of every rule, which `history-trend.mustache` renders", historyTrend),
+            .init("hasRelations", "whether the runs counted relations"),
+            .init(
+                "relations", "the relations counted",
+                [
+                    .init("relation", "the relation's name"), .init("first", "its facts in the first run (`–`: none)"),
+                    .init("last", "in the newest run"), .init("min", "the fewest in a run"),
+                    .init("max", "the most in a run"),
+                ]),
+            .init(
+                "exports", "the exports the runs read, by name",
+                [.init("name", "the export's name"), .init("last", "true for the last")]),
+        ]
+
     /// Each template's own values, by template name (its file name without `.mustache`): a page's, as its kind
-    /// declares them (``PageDeclarations``), and the cards' and the heart's. Templates not listed (`layout`,
-    /// `pagination`, `pagination.md`, `post-list`) are parents and partials: they see the values of the templates
-    /// that include them.
+    /// declares them (``PageDeclarations``), the cards' and the heart's, and those of the pages `fanout diff` and
+    /// `fanout history` write. Templates not listed (`layout`, `standalone`, `pagination`, `pagination.md`,
+    /// `post-list`) are parents and partials: they see the values of the templates that include them.
     static let own: [String: [TemplateVariable]] = {
         var own: [String: [TemplateVariable]] = [
-            "post-card": card, "post-card.md": card,
+            "post-card": card, "post-card.md": card, "diff": diff, "history": history, "history-trend": historyTrend,
             "heart": [
                 .init("liked", "whether the page's user likes the post"),
                 .init("viewerName", "the page's user's name"),

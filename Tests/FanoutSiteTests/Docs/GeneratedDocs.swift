@@ -87,7 +87,7 @@ struct GeneratedSection: Sendable, CustomTestStringConvertible {
         lines += [
             "",
             partials.map { "`\($0).mustache`" }.joined(separator: ", ")
-                + " are a parent and partials: they see the values of the templates that include them.",
+                + " are parents and partials: they see the values of the templates that include them.",
         ]
         return lines.joined(separator: "\n")
     }
