@@ -11,7 +11,7 @@ import Testing
 /// The same inputs go to the commands that read the other files a user gives: each as a JSON report
 /// (`fanout report`) and as a history (`fanout history`); the templates (`*.mustache`) as a site's templates in
 /// `build --templates`, as the partial `post-card` and as every template at once (a template that includes itself
-/// is an error, not a stack overflow); the project files (`*.toml`) as `--config`.
+/// is an error, not a stack overflow); the TOML files (`*.toml`) as `--config` and as `--schema`.
 @Suite struct FuzzRegressionTests {
     static let folders = ["fuzz/regressions", "fuzz/seeds"].map { CLI.repository.appendingPathComponent($0) }
     static let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
@@ -86,6 +86,7 @@ import Testing
         for file in projects {
             let cli = try CLI()
             Self.expectDefined(try cli.run("check", Self.demo, "--config", file), "check --config \(file)")
+            Self.expectDefined(try cli.run("check", Self.demo, "--schema", file), "check --schema \(file)")
         }
     }
 

@@ -52,6 +52,8 @@ import Testing
         // fuzz/regressions/fanout-toml-nul-key.toml).
         ("[\"\\u0000\"]\n", "fanout.toml: a key holding U+0000: such keys are not supported"),
         ("[rules]\n\"a\\u0000b\" = \"off\"\n", "fanout.toml: [rules]: a key holding U+0000 after \"a\""),
+        // toml++ asserts rather than reports (fuzz/regressions/toml-header-brace.toml).
+        ("title = \"x\"\n[{\n", "fanout.toml:2: invalid TOML: a table header's [ must be followed by a key"),
     ])
     func errorsNameFileLineAndKey(_ text: String, _ message: String) {
         do {

@@ -90,6 +90,9 @@ public struct ProjectConfig: Sendable, Equatable {
 
     /// Parses the TOML `text`; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ProjectConfig {
+        if let at = TOMLHeaderCheck.firstBadHeader(in: text) {
+            throw ConfigError(file: file, line: at.line, message: "invalid TOML: \(TOMLHeaderCheck.message)")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
