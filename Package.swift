@@ -122,8 +122,11 @@ let package = Package(
         ),
         // The executable: FanoutCLI's commands, given the HTTP server `serve` runs.
         .executableTarget(name: "fanout", dependencies: ["FanoutCLI", "FanoutServeHTTP"]),
-        // libFuzzer target for the reader and the walker (`make fuzz`); a plain build makes a replayer of inputs.
-        .executableTarget(name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport"]),
+        // libFuzzer target for every reader and parser of input (`make fuzz`, docs/robustness.md "Fuzzing"); a plain
+        // build makes a replayer of inputs.
+        // FanoutRender and FanoutCLI: templates, JSON reports, history files and fanout.toml (RenderFuzz).
+        .executableTarget(
+            name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutCLI"]),
         // What every test target shares (CONTRIBUTING.md "Testing"): temporary folders that delete themselves, running
         // a binary and capturing its output, the repository's root, the dataset builder and the seeded generator.
         // A plain target under Tests/, not a product: only the test targets depend on it.

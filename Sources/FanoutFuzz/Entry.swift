@@ -1,4 +1,4 @@
-// The fuzz target for Fanout's JSON reader and export walker.
+// The fuzz target for every reader and parser of what a user gives Fanout (docs/robustness.md "Fuzzing").
 //
 // Built two ways:
 // - `make fuzz` compiles with `-DFUZZING -sanitize=fuzzer,address -parse-as-library`: `main` hands over to

@@ -12,8 +12,9 @@ import Foundation
 /// the data leaves fields missing, which the rules must survive). The input is also read as a user's file
 /// would be, through ``ExportLoader/load(path:schema:progress:)``: gzip (zlib), zip (ZIPFoundation, then the
 /// Parse class files inside) and layout detection; as every class file of a Parse export; and by the Firestore
-/// readers, as an `output-N` file and as one record's data (``FirestoreFuzz``); and as a schema file and a baseline
-/// (``TextFuzz``).
+/// readers, as an `output-N` file and as one record's data (``FirestoreFuzz``); as a schema file and a baseline
+/// (``TextFuzz``); and as a template, a site's Markdown page, a JSON report, a history and a `fanout.toml`
+/// (``RenderFuzz``).
 enum FuzzInput {
     static func run(_ bytes: UnsafeRawBufferPointer) {
         skip(bytes)
@@ -26,6 +27,7 @@ enum FuzzInput {
         asFiles(bytes)
         FirestoreFuzz.run(bytes, scratch: scratch)
         TextFuzz.run(bytes)
+        RenderFuzz.run(bytes)
     }
 
     /// Derivation and every check on what a schema read.

@@ -9,19 +9,37 @@ enum TemplateNesting {
     /// templates a page includes: far beyond what a site's templates use, and far within a render thread's stack.
     static let maximumDepth = 100
 
-    /// Where a template includes another: the tag's line and how many levels are open inside the template there.
+    /// Where a template includes another: the tag's line and how many levels are open inside the template there;
+    /// `via`, for a template a block's override includes, names that override (``check(_:shown:)``).
     private struct Include {
         let name: String
         let line: Int
         let depth: Int
+        var via: String? = nil
     }
 
     /// Refuses `texts` (template name → text) when a partial cycle or a nesting deeper than ``maximumDepth``
     /// exists; `shown` names each template's file (keyed by the file name, with `.mustache`).
     static func check(_ texts: [String: String], shown: [String: String]) throws(RenderError) {
         var includes: [String: [Include]] = [:], ownDepth: [String: Int] = [:]
+        // A block's override renders wherever a block of its name is rendered below the parent it fills, however deep
+        // (the outermost override wins): in the parent, and in any template the parent's content includes, which
+        // may be the template holding the override. So what an override includes counts as included by every
+        // template with a block of that name (`slots`), at that block's depth.
+        var overrides: [String: [Include]] = [:], slots: [String: [(template: String, line: Int, depth: Int)]] = [:]
         for (name, text) in texts.sorted(by: { $0.key < $1.key }) {
             var open = 0, deepest = 0, found: [Include] = []
+            // The blocks open at this tag, each with its depth.
+            var blocks: [(name: String, depth: Int, open: Int)] = []
+            func include(_ tag: TemplateTags.Tag, depth: Int) {
+                found.append(Include(name: tag.name, line: tag.line, depth: depth))
+                for block in blocks {
+                    overrides[block.name, default: []].append(
+                        Include(
+                            name: tag.name, line: tag.line, depth: depth - block.depth,
+                            via: "{{$\(block.name)}} of \(name)"))
+                }
+            }
             for tag in TemplateTags(text).tags {
                 switch tag.kind {
                 case .section, .block, .parent:
@@ -30,35 +48,55 @@ enum TemplateNesting {
                         throw tooDeep(file(name, shown), line: tag.line, path: [name])
                     }
                     deepest = max(deepest, open)
-                    if tag.kind == .parent { found.append(Include(name: tag.name, line: tag.line, depth: open)) }
+                    if tag.kind == .parent { include(tag, depth: open) }
+                    if tag.kind == .block {
+                        blocks.append((tag.name, open, open))
+                        slots[tag.name, default: []].append((name, tag.line, open))
+                    }
                 case .partial:
-                    found.append(Include(name: tag.name, line: tag.line, depth: open + 1))
+                    include(tag, depth: open + 1)
                     deepest = max(deepest, open + 1)
-                case .close: open = max(0, open - 1)
+                case .close:
+                    if blocks.last?.open == open { blocks.removeLast() }
+                    open = max(0, open - 1)
                 case .variable, .other: break
                 }
             }
-            includes[name] = found.filter { texts[$0.name] != nil }
+            includes[name] = found
             ownDepth[name] = deepest
         }
+        for (block, slotsOfBlock) in slots {
+            for slot in slotsOfBlock {
+                includes[slot.template, default: []] += (overrides[block] ?? []).map {
+                    Include(name: $0.name, line: slot.line, depth: slot.depth + $0.depth, via: $0.via)
+                }
+            }
+        }
+        includes = includes.mapValues { $0.filter { texts[$0.name] != nil } }
         // The deepest nesting a render of each template reaches, through what it includes; a template on the path
         // being walked met again is a cycle.
-        var reached: [String: Int] = [:], path: [String] = []
-        func walk(_ name: String) throws(RenderError) -> Int {
+        // `shownPath`: the same names, each reached through an override saying so.
+        var reached: [String: Int] = [:], path: [String] = [], shownPath: [String] = []
+        func walk(_ name: String, shownAs: String) throws(RenderError) -> Int {
             if let known = reached[name] { return known }
             path.append(name)
-            defer { path.removeLast() }
+            shownPath.append(shownAs)
+            defer {
+                path.removeLast()
+                shownPath.removeLast()
+            }
             var deepest = ownDepth[name] ?? 0
             for include in includes[name] ?? [] {
+                let shownAs = include.via.map { "\(include.name) (in \($0))" } ?? include.name
                 if let start = path.firstIndex(of: include.name) {
-                    let cycle = path[start...] + [include.name]
+                    let cycle = shownPath[start...] + [shownAs]
                     let message =
-                        cycle.count == 2
+                        cycle.count == 2 && include.via == nil
                         ? "template \"\(name)\" includes itself (\(cycle.joined(separator: " → ")))"
                         : "templates include each other without end: \(cycle.joined(separator: " → "))"
                     throw RenderError.templateLine(file: file(name, shown), line: include.line, message: message)
                 }
-                let inner = try walk(include.name), depth = include.depth + inner
+                let inner = try walk(include.name, shownAs: shownAs), depth = include.depth + inner
                 guard depth <= maximumDepth else {
                     throw tooDeep(file(name, shown), line: include.line, path: [name, include.name])
                 }
@@ -67,7 +105,7 @@ enum TemplateNesting {
             reached[name] = deepest
             return deepest
         }
-        for name in texts.keys.sorted() { _ = try walk(name) }
+        for name in texts.keys.sorted() { _ = try walk(name, shownAs: name) }
     }
 
     private static func file(_ name: String, _ shown: [String: String]) -> String {

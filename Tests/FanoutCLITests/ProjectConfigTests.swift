@@ -48,6 +48,12 @@ import Testing
         ("\n\ntitle = 3\n", "fanout.toml:3: title = 3: expected a string"),
         ("rules = \"off\"\n", "fanout.toml:1: rules: expected a table ([rules])"),
         ("title = \"unclosed\n", "fanout.toml:1: invalid TOML"),
+        // TOMLKit hands a key over cut at its NUL and traps on looking the cut key up (found by `make fuzz`:
+        // fuzz/regressions/fanout-toml-nul-key.toml).
+        ("[\"\\u0000\"]\n", "fanout.toml: a key holding U+0000: such keys are not supported"),
+        ("[rules]\n\"a\\u0000b\" = \"off\"\n", "fanout.toml: [rules]: a key holding U+0000 after \"a\""),
+        // toml++ asserts rather than reports (fuzz/regressions/toml-header-brace.toml).
+        ("title = \"x\"\n[{\n", "fanout.toml:2: invalid TOML: a table header's [ must be followed by a key"),
     ])
     func errorsNameFileLineAndKey(_ text: String, _ message: String) {
         do {

@@ -61,6 +61,25 @@ import Testing
             "sections, blocks and partials nest more than 100 deep (through timeline → deep)")
     }
 
+    /// A partial that inherits the layout whose `{{$body}}` the page including it fills: the page's override wins
+    /// inside the partial's layout too, and includes the partial again (found by the fuzz target:
+    /// `fuzz/regressions/template-post-card-inherits-layout.mustache`).
+    @Test func aPartialThatInheritsTheLayoutOfItsPage() throws {
+        try expectRefused(
+            ["post-card.mustache": "{{<layout}}{{$body}}x{{/body}}{{/layout}}\n"], file: "post-card.mustache",
+            line: 1, "templates include each other without end: layout → post-card (in {{$body}} of post) → layout")
+    }
+
+    /// Blocks of other names, and a partial whose own layout has none of the page's blocks, still build.
+    @Test func aPartialWithItsOwnLayoutBuilds() throws {
+        let cli = try CLI()
+        try cli.write("<div>{{$card}}{{/card}}</div>\n", to: "T/card-frame.mustache")
+        try cli.write(
+            "{{<card-frame}}{{$card}}<p>{{caption}}</p>{{/card}}{{/card-frame}}\n", to: "T/post-card.mustache")
+        let result = try cli.run("build", Self.demo, "--templates", "T", "--out", "site")
+        #expect(result.code == 0, "\(result.stderr)")
+    }
+
     /// At the bound, a template renders as swift-mustache renders it, and the build ends normally.
     @Test func nestingAtTheBoundBuilds() throws {
         let cli = try CLI()

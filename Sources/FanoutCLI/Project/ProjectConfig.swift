@@ -90,6 +90,9 @@ public struct ProjectConfig: Sendable, Equatable {
 
     /// Parses the TOML `text`; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ProjectConfig {
+        if let at = TOMLHeaderCheck.firstBadHeader(in: text) {
+            throw ConfigError(file: file, line: at.line, message: "invalid TOML: \(TOMLHeaderCheck.message)")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -138,16 +141,28 @@ private struct ConfigReader {
     }
 
     /// The table's members in the order of their lines, so the first error reported is the first in the file.
-    func ordered(_ table: TOMLTable, name: String? = nil) -> [(String, TOMLValueConvertible)] {
+    ///
+    /// Looked up key by key rather than with TOMLKit's iterator, which traps on a key it cannot look up: one holding
+    /// U+0000 (`["\u0000"]`), which TOMLKit hands over cut at the NUL.
+    func ordered(_ table: TOMLTable, name: String? = nil) throws(ConfigError) -> [(String, TOMLValueConvertible)] {
         let prefix = name.map { [$0] } ?? []
-        return table.map { ($0.0, $0.1) }.sorted { a, b in
+        var members: [(String, TOMLValueConvertible)] = []
+        for key in table.keys {
+            guard let value = table[key] else {
+                let table = name.map { "[\($0)]: " } ?? "", after = key.isEmpty ? "" : " after \"\(key)\""
+                throw ConfigError(
+                    file: file, line: nil, message: table + "a key holding U+0000\(after): such keys are not supported")
+            }
+            members.append((key, value))
+        }
+        return members.sorted { a, b in
             (lines.line(of: prefix + [a.0]) ?? .max, a.0) < (lines.line(of: prefix + [b.0]) ?? .max, b.0)
         }
     }
 
     mutating func read(_ table: TOMLTable) throws(ConfigError) -> ProjectConfig {
         var config = ProjectConfig()
-        for (key, value) in ordered(table) {
+        for (key, value) in try ordered(table) {
             switch key {
             case "export": config.export = try string(key, value)
             case "schema": config.schema = try string(key, value)
@@ -188,7 +203,7 @@ private struct ConfigReader {
     /// The settings of `[history]`: `file`, `factor` (above 1) and `window` (at least the runs a median needs).
     func readHistory(_ table: TOMLTable) throws(ConfigError) -> HistoryConfig {
         var history = HistoryConfig()
-        for (key, value) in ordered(table, name: "history") {
+        for (key, value) in try ordered(table, name: "history") {
             switch key {
             case "file": history.file = try string(key, value)
             case "factor":
@@ -222,7 +237,7 @@ private struct ConfigReader {
         RuleSetting]
     {
         var settings: [String: RuleSetting] = [:]
-        for (rule, value) in ordered(table, name: "rules") {
+        for (rule, value) in try ordered(table, name: "rules") {
             guard RuleCatalog.descriptor(rule) != nil else {
                 if let setting = Self.topLevelKey(like: rule) {
                     // TOML puts every key after `[rules]` into that table, so a setting appended at the end of the

@@ -5,9 +5,16 @@ import Dispatch
 /// let go of on another, they are freed meanwhile, or not at all when the process ends first, its memory going back
 /// whole (docs/performance.md "Rebuilds"). Nothing may be left to do when `value` goes but freeing
 /// memory: no file to close or flush.
+///
+/// In the fuzz target's build (`-DFUZZING`), let go of at once: libFuzzer looks for leaks as each input returns, and
+/// would take memory still on its way to another thread for a leak (docs/robustness.md "Fuzzing").
 package func releaseInBackground<Value>(_ value: consuming Value) {
-    let held = Held(value)
-    DispatchQueue.global(qos: .utility).async { withExtendedLifetime(held) {} }
+    #if FUZZING
+        _ = consume value
+    #else
+        let held = Held(value)
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(held) {} }
+    #endif
 }
 
 /// A value carried to the thread that lets go of it; only that thread touches it, and only to release it.

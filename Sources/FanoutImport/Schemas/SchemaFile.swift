@@ -26,6 +26,10 @@ public enum SchemaFile {
 
     /// Parses schema file `text`; `source` names it in messages, `defaultName` is used when it sets no `name`.
     public static func parse(_ text: String, source: String, defaultName: String) throws(InputError) -> Schema {
+        if let at = TOMLHeaderCheck.firstBadHeader(in: text) {
+            throw InputError.schema(
+                "\(source): invalid TOML at line \(at.line), column \(at.column): \(TOMLHeaderCheck.message)")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
