@@ -124,9 +124,13 @@ let package = Package(
         .executableTarget(name: "fanout", dependencies: ["FanoutCLI", "FanoutServeHTTP"]),
         // libFuzzer target for every reader and parser of input (`make fuzz`, docs/robustness.md "Fuzzing"); a plain
         // build makes a replayer of inputs.
-        // FanoutRender and FanoutCLI: templates, JSON reports, history files and fanout.toml (RenderFuzz).
+        // FanoutSite, FanoutReports and FanoutCLI: templates, JSON reports, history files and fanout.toml (RenderFuzz).
         .executableTarget(
-            name: "FanoutFuzz", dependencies: ["FanoutCore", "FanoutJSON", "FanoutImport", "FanoutRender", "FanoutCLI"]),
+            name: "FanoutFuzz",
+            dependencies: [
+                "FanoutCore", "FanoutJSON", "FanoutImport", "FanoutTemplates", "FanoutReports", "FanoutSite",
+                "FanoutCLI",
+            ]),
         // What every test target shares (CONTRIBUTING.md "Testing"): temporary folders that delete themselves, running
         // a binary and capturing its output, the repository's root, the dataset builder and the seeded generator.
         // A plain target under Tests/, not a product: only the test targets depend on it.

@@ -1,7 +1,9 @@
 import FanoutCLI
 import FanoutCore
 import FanoutImport
-import FanoutRender
+import FanoutReports
+import FanoutSite
+import FanoutTemplates
 import Foundation
 
 /// The input as the files a user gives the renderers: a Mustache template, a JSON report, a history file and a site
@@ -75,9 +77,9 @@ enum RenderFuzz {
             HistoryTrend.Settings(), HistoryTrend.Settings(factor: 1.01, window: HistoryTrend.Settings.minimumRuns),
         ] {
             let trend = HistoryTrend(records, settings: settings)
-            _ = try? HistoryWriter.render(trend, html: false)
-            _ = try? HistoryWriter.render(trend, html: true, templates: builtin)
-            _ = HistoryWriter.reportSection(trend)
+            _ = try? HistoryWriter.render(trend, format: .text)
+            _ = try? HistoryWriter.render(trend, format: .html, templates: builtin)
+            _ = try? HistoryWriter.reportSection(trend)
             _ = trend.newestIsFlagged
         }
     }
@@ -178,7 +180,7 @@ enum RenderFuzz {
         guard let data = FileManager.default.contents(atPath: repository + "/fuzz/seeds/history-demo.ndjson"),
             let records = try? HistoryRecord.parse(String(decoding: data, as: UTF8.self)), !records.isEmpty
         else { return nil }
-        return HistoryWriter.reportSection(HistoryTrend(records))
+        return try? HistoryWriter.reportSection(HistoryTrend(records))
     }()
 
     /// The repository's root, found from this file's place in it, where `make fuzz` and the replayer run.

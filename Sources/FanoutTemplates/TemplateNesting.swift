@@ -77,6 +77,9 @@ enum TemplateNesting {
         // being walked met again is a cycle.
         // `shownPath`: the same names, each reached through an override saying so.
         var reached: [String: Int] = [:], path: [String] = [], shownPath: [String] = []
+        // `lines[i]`: the line of `path[i]` that includes `path[i + 1]`.
+        var lines: [Int] = []
+        let builtIn = { (name: String) in shown[name + ".mustache"]?.hasSuffix("(built in)") ?? false }
         func walk(_ name: String, shownAs: String) throws(RenderError) -> Int {
             if let known = reached[name] { return known }
             path.append(name)
@@ -94,8 +97,14 @@ enum TemplateNesting {
                         cycle.count == 2 && include.via == nil
                         ? "template \"\(name)\" includes itself (\(cycle.joined(separator: " → ")))"
                         : "templates include each other without end: \(cycle.joined(separator: " → "))"
-                    throw RenderError.templateLine(file: file(name, shown), line: include.line, message: message)
+                    // Named in the last of the user's templates on the cycle (where it closes, if that one is), at its line
+                    // leading on.
+                    let at = (start..<path.count).last { !builtIn(path[$0]) } ?? path.count - 1
+                    let line = at < path.count - 1 ? lines[at] : include.line
+                    throw RenderError.templateLine(file: file(path[at], shown), line: line, message: message)
                 }
+                lines.append(include.line)
+                defer { lines.removeLast() }
                 let inner = try walk(include.name, shownAs: shownAs), depth = include.depth + inner
                 guard depth <= maximumDepth else {
                     throw tooDeep(file(name, shown), line: include.line, path: [name, include.name])
@@ -105,7 +114,10 @@ enum TemplateNesting {
             reached[name] = deepest
             return deepest
         }
-        for name in texts.keys.sorted() { _ = try walk(name, shownAs: name) }
+        // The user's templates first, so that a cycle is reported in a file the user wrote.
+        for name in texts.keys.sorted(by: { (builtIn($0) ? 1 : 0, $0) < (builtIn($1) ? 1 : 0, $1) }) {
+            _ = try walk(name, shownAs: name)
+        }
     }
 
     private static func file(_ name: String, _ shown: [String: String]) -> String {

@@ -63,11 +63,12 @@ import Testing
 
     /// A partial that inherits the layout whose `{{$body}}` the page including it fills: the page's override wins
     /// inside the partial's layout too, and includes the partial again (found by the fuzz target:
-    /// `fuzz/regressions/template-post-card-inherits-layout.mustache`).
+    /// `fuzz/regressions/template-post-card-inherits-layout.mustache`). The cycle is walked from the user's
+    /// template, and named in it.
     @Test func aPartialThatInheritsTheLayoutOfItsPage() throws {
         try expectRefused(
             ["post-card.mustache": "{{<layout}}{{$body}}x{{/body}}{{/layout}}\n"], file: "post-card.mustache",
-            line: 1, "templates include each other without end: layout → post-card (in {{$body}} of post) → layout")
+            line: 1, "templates include each other without end: post-card → layout → post-card (in {{$body}} of post)")
     }
 
     /// Blocks of other names, and a partial whose own layout has none of the page's blocks, still build.
