@@ -45,7 +45,11 @@ public struct TemplateSet: Sendable {
         var files = builtIn
         // Where each file comes from, for messages: `Templates/timeline.mustache`, or the built-in one.
         var shown = Dictionary(uniqueKeysWithValues: files.keys.map { ($0, "\($0) (built in)") })
-        if let overrides, FileManager.default.fileExists(atPath: overrides) {
+        if let overrides {
+            // A folder named that is not there is a mistake in the command, not a site without overrides.
+            guard FileManager.default.fileExists(atPath: overrides) else {
+                throw RenderError.template(file: overrides, message: "no such folder")
+            }
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: overrides)

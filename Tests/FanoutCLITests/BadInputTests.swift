@@ -104,6 +104,9 @@ import Testing
         let cli = try CLI()
         let demo = CLI.repository.appendingPathComponent("Content/demo-export.json").path
         try cli.write("# Mine\n", to: file)
+        for folder in ["Content", "Templates"] {
+            try FileManager.default.createDirectory(at: cli.url(folder), withIntermediateDirectories: true)
+        }
         let project = ["--content", "Content", "--templates", "Templates"]
         let refused = try cli.run(["build", demo, "--out", "site"] + project + options)
         #expect(refused.code == 2, "\(refused.stderr)")

@@ -71,6 +71,18 @@ import Testing
             line: 1, "templates include each other without end: post-card → layout → post-card (in {{$body}} of post)")
     }
 
+    /// A `--templates` folder that is not there is one error naming it, in build and in diff, nothing written.
+    @Test func aTemplatesFolderThatIsNotThereIsAnError() throws {
+        let cli = try CLI()
+        let build = try cli.run("build", Self.demo, "--templates", "nowhere", "--out", "site")
+        #expect(build.code == 2 && build.stderr == "Error: template nowhere: no such folder\n", "\(build.stderr)")
+        #expect(!cli.exists("site"))
+        let diff = try cli.run(
+            "diff", Self.demo, Self.demo, "--format", "html", "--templates", "nowhere", "--output", "diff.html")
+        #expect(diff.code == 2 && diff.stderr == "Error: template nowhere: no such folder\n", "\(diff.stderr)")
+        #expect(!cli.exists("diff.html"))
+    }
+
     /// Blocks of other names, and a partial whose own layout has none of the page's blocks, still build.
     @Test func aPartialWithItsOwnLayoutBuilds() throws {
         let cli = try CLI()
