@@ -1,8 +1,8 @@
 /// The tags of a Mustache template, found by a scan independent of swift-mustache's parser: for the line and the
 /// open section of a syntax error, and for `--strict`, the names a template looks up.
 ///
-/// Only the default `{{ }}` delimiters are understood: the scan stops at a set-delimiter tag (`{{=<% %>=}}`),
-/// and ``complete`` says so.
+/// A set-delimiter tag (`{{=<% %>=}}`) changes the delimiters the scan looks for, as it changes the parser's; a
+/// malformed one stops the scan, and ``complete`` says so.
 struct TemplateTags {
     struct Tag: Equatable {
         enum Kind: Equatable {
@@ -31,7 +31,7 @@ struct TemplateTags {
     }
 
     private(set) var tags: [Tag] = []
-    /// False when the scan stopped early, at a set-delimiter tag.
+    /// False when the scan stopped early, at a malformed set-delimiter tag.
     private(set) var complete = true
     /// The line and column of a tag opened with `{{` and never closed, if any.
     private(set) var unterminated: (line: Int, column: Int)?
@@ -39,8 +39,9 @@ struct TemplateTags {
     init(_ text: String) {
         let bytes = Array(text.utf8)
         var i = 0, line = 1, lineStart = 0
+        var opener = Array("{{".utf8), ender = Array("}}".utf8)
         func isOpen(_ at: Int) -> Bool {
-            at + 1 < bytes.count && bytes[at] == UInt8(ascii: "{") && bytes[at + 1] == UInt8(ascii: "{")
+            at + opener.count <= bytes.count && bytes[at..<(at + opener.count)].elementsEqual(opener)
         }
         while i < bytes.count {
             if bytes[i] == 0x0A {
@@ -54,9 +55,10 @@ struct TemplateTags {
                 continue
             }
             let column = i - lineStart + 1
-            let triple = i + 2 < bytes.count && bytes[i + 2] == UInt8(ascii: "{")
-            let start = i + (triple ? 3 : 2)
-            let closer: [UInt8] = triple ? Array("}}}".utf8) : Array("}}".utf8)
+            // A triple mustache exists only with the default delimiters.
+            let triple = opener == Array("{{".utf8) && i + 2 < bytes.count && bytes[i + 2] == UInt8(ascii: "{")
+            let start = i + opener.count + (triple ? 1 : 0)
+            let closer: [UInt8] = triple ? Array("}}}".utf8) : ender
             var end = start
             while end + closer.count <= bytes.count, !bytes[end..<(end + closer.count)].elementsEqual(closer) {
                 end += 1
@@ -79,8 +81,16 @@ struct TemplateTags {
             case "&": kind = .variable; name = rest(body)
             case "!", "%": kind = .other
             case "=":
-                complete = false
-                return
+                // `=<% %>=`: the two new delimiters, apart from each other by spaces.
+                let inner = body.trimmedSpaces
+                let parts = inner.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard inner.count >= 2, inner.hasSuffix("="), parts.count == 2 else {
+                    complete = false
+                    return
+                }
+                opener = Array(parts[0].utf8)
+                ender = Array(parts[1].utf8)
+                kind = .other
             default: kind = .variable
             }
             tags.append(Tag(kind: kind, name: name, line: line, column: column))

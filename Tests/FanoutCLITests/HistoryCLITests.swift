@@ -128,12 +128,15 @@ import Testing
         #expect(
             try cli.read("bad.ndjson") == before + "{\"tool\": \"fanout\", \"version\": 1}\n",
             "the bad history is left as it was")
-        try cli.write("[history]\nfile = \"runs.ndjson\"\nfactor = 1\n", to: "fanout.toml")
-        let config = try cli.run("history")
-        #expect(
-            config.code == 2
-                && config.stderr.contains("fanout.toml:3: [history] factor = 1: expected a number above 1"),
-            "\(config.stderr)")
+        for factor in ["1", "inf"] {
+            try cli.write("[history]\nfile = \"runs.ndjson\"\nfactor = \(factor)\n", to: "fanout.toml")
+            let config = try cli.run("history")
+            #expect(
+                config.code == 2
+                    && config.stderr.contains(
+                        "fanout.toml:3: [history] factor = \(factor): expected a finite number above 1"),
+                "\(config.stderr)")
+        }
         #expect(try cli.read("runs.ndjson") == before)
     }
 }

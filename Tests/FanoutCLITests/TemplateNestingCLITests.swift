@@ -71,6 +71,16 @@ import Testing
             line: 1, "templates include each other without end: post-card → layout → post-card (in {{$body}} of post)")
     }
 
+    /// A partial that includes itself after changing the delimiters is found as one written with `{{ }}` is.
+    @Test func aPartialThatIncludesItselfWithOtherDelimiters() throws {
+        try expectRefused(
+            [
+                "heart.mustache": "{{=<% %>=}}\n<b><%> heart%></b>\n",
+                "timeline.mustache": Self.timeline(including: "heart"),
+            ],
+            file: "heart.mustache", line: 2, "template \"heart\" includes itself (heart → heart)")
+    }
+
     /// A `--templates` folder that is not there is one error naming it, in build and in diff, nothing written.
     @Test func aTemplatesFolderThatIsNotThereIsAnError() throws {
         let cli = try CLI()

@@ -207,10 +207,10 @@ private struct ConfigReader {
             switch key {
             case "file": history.file = try string(key, value)
             case "factor":
-                guard let factor = value.double ?? value.int.map(Double.init), factor > 1 else {
+                guard let factor = value.double ?? value.int.map(Double.init), factor > 1, factor.isFinite else {
                     throw fail(
                         key, in: "history",
-                        "[history] factor = \(Self.shown(value)): expected a number above 1 (2 flags a count "
+                        "[history] factor = \(Self.shown(value)): expected a finite number above 1 (2 flags a count "
                             + "more than twice the median)")
                 }
                 history.factor = factor
