@@ -93,7 +93,7 @@ extension ExportLoader {
 
     /// The top-level keys of a Realtime Database file, which must be one object (checked whole, before it is
     /// walked, as a JSON export's syntax is).
-    package static func databaseKeys(_ bytes: ExportBytes) throws(InputError) -> [String] {
+    static func databaseKeys(_ bytes: ExportBytes) throws(InputError) -> [String] {
         var reader = JSONReader(bytes.buffer)
         var keys: [String] = []
         var isObject = false

@@ -67,37 +67,20 @@ enum FirestoreLocator {
     }
 
     /// Locates the findings at `unplaced` whose first path starts with a top-level key of one of the emulator
-    /// folder's Realtime Database files, in the file that holds most of the path (several namespaces may share a
-    /// top-level key, as a database sharded by user does; the first such file on a tie); with `anywhere` (a folder
-    /// without Firestore files) the others too, in the first database file (at its start, for a key it lacks).
+    /// folder's Realtime Database files, in the file that holds most of the path (``DatabaseFilePlaces``); with
+    /// `anywhere` (a folder without Firestore files) the others too, in the first database file.
     private static func locateInDatabases(
         _ firstPaths: [String], unplaced: [Int], path: String, anywhere: Bool, into locations: inout [SourceLocation?]
     ) throws(InputError) {
-        var best: [Int: (location: SourceLocation, depth: Int)] = [:]
-        for (n, file) in try FirestoreExport.databaseFiles(path).enumerated() {
-            let bytes = try ExportBytes(path: file)
-            let keys = Set(try ExportLoader.databaseKeys(bytes))
-            let mine = unplaced.filter { (anywhere && n == 0) || keys.contains(Self.firstKey(firstPaths[$0])) }
-            guard !mine.isEmpty else { continue }
-            let places: [String: (position: TextPosition, depth: Int)]
-            do {
-                places = try PathLocator.placed(mine.map { firstPaths[$0] }, in: bytes.buffer)
-            } catch {
-                throw InputError.syntax(source: bytes.source, error)
-            }
-            for i in mine {
-                let place = places[firstPaths[i]]!
-                guard best[i].map({ place.depth > $0.depth }) ?? true else { continue }
-                let location = SourceLocation(
-                    file: name(file, given: path), line: place.position.line, column: place.position.column)
-                best[i] = (location, place.depth)
-            }
+        let placed = try DatabaseFilePlaces(
+            unplaced.map { firstPaths[$0] }, files: try FirestoreExport.databaseFiles(path),
+            firstTakesTheRest: anywhere)
+        for (n, i) in unplaced.enumerated() {
+            guard let place = placed.places[n] else { continue }
+            locations[i] = SourceLocation(
+                file: name(placed.files[place.file], given: path), line: place.position.line,
+                column: place.position.column)
         }
-        for (i, found) in best { locations[i] = found.location }
-    }
-
-    private static func firstKey(_ path: String) -> String {
-        String(path.prefix { $0 != "/" })
     }
 
     /// `file`, a path under the folder `given` as ``FirestoreExport`` spells it (absolute), spelled from `given`
