@@ -230,12 +230,7 @@ extension Inference {
                 ))
         }
         // Other records and posts copy fields of the records their links name (a thread's forum's title).
-        let linked =
-            others.map { ($0.set, $0.name, [$0.capture], $0.links) }
-            + (posts.map { posts in
-                [(posts, "posts", posterField == "{poster}" ? ["poster", "post"] : ["post"], postLinks)]
-            } ?? [])
-        for (rows, name, captures, links) in linked {
+        for (rows, name, captures, links) in linkedSets {
             for link in links where link.target != "users" && link.target != "posts" {
                 guard let target = collection(link.target) else { continue }
                 let field = link.field

@@ -106,14 +106,18 @@ extension Inference {
         }
     }
 
+    /// The record sets whose fields name other collections' records: each other collection, then the posts, with
+    /// the names of their patterns' captures.
+    var linkedSets:
+        [(set: ShapeScan.RecordSet, name: String, captures: [String], links: [(field: String, target: String)])]
+    {
+        others.map { ($0.set, $0.name, [$0.capture], $0.links) }
+            + (posts.map { [($0, "posts", posterField == "{poster}" ? ["poster", "post"] : ["post"], postLinks)] } ?? [])
+    }
+
     /// A reference for each link: the field names an existing record of its collection.
     mutating func findReferences() {
-        var sources: [(set: ShapeScan.RecordSet, name: String, captures: [String], links: [(String, String)])] =
-            others.map { ($0.set, $0.name, [$0.capture], $0.links) }
-        if let posts, !postLinks.isEmpty {
-            sources.append((posts, "posts", posterField == "{poster}" ? ["poster", "post"] : ["post"], postLinks))
-        }
-        for source in sources {
+        for source in linkedSets {
             for (field, target) in source.links {
                 guard let records = collection(target) else { continue }
                 var evidence = Evidence()
@@ -143,17 +147,13 @@ extension Inference {
     /// records (or, for `users`, in the users) may count.
     func recordTallies(of target: String) -> [Tally] {
         var found: [Tally] = []
-        var sources: [(items: [ShapeScan.Item], name: String, links: [(field: String, target: String)])] = others.map {
-            ($0.set.items, $0.name, $0.links)
-        }
-        if let posts { sources.append((posts.items, "posts", postLinks)) }
-        for source in sources {
+        for source in linkedSets {
             for link in source.links where link.target == target {
                 let singular = Self.noun(source.name)
                 var tally = Tally(
                     counts: source.name, per: link.field, what: "the \(source.name) naming it in \(link.field)",
                     word: Self.normalized(singular))
-                for item in source.items {
+                for item in source.set.items {
                     if let key = Self.idString(item.value.at(link.field)) { tally.byKey[key, default: 0] += 1 }
                 }
                 found.append(tally)
