@@ -46,12 +46,15 @@ struct ExportCommand: ParsableCommand {
         }
         let patch = RepairPlanner.plan(CheckContext(dataset: analysis.dataset, derived: analysis.derived))
         let patchPath = folder.appendingPathComponent("repair.patch.json")
-        if export.path != "-",
-            try FirestoreExport.recognizes(export.path) || !FirestoreExport.databaseFiles(export.path).isEmpty
-        {
-            try writeFirestoreRepair(
-                patch, analysis: analysis, path: export.path, snapshot: snapshotPath, patch: patchPath)
-            return
+        if export.path != "-" {
+            let hasFirestore = FirestoreExport.recognizes(export.path)
+            let databases = try FirestoreExport.databaseFiles(export.path)
+            if hasFirestore || !databases.isEmpty {
+                try writeFirestoreRepair(
+                    patch, analysis: analysis, path: export.path, hasFirestore: hasFirestore, databases: databases,
+                    snapshot: snapshotPath, patch: patchPath)
+                return
+            }
         }
         let repairedPath = folder.appendingPathComponent("repaired.json")
         // The repaired export streams into a temporary file that replaces repaired.json only once complete.
@@ -65,16 +68,16 @@ struct ExportCommand: ParsableCommand {
         printStatus("wrote \(snapshotPath), \(patchPath) (\(count) update\(count == 1 ? "" : "s")) and \(repairedPath)")
     }
 
-    /// A Firestore export's or an emulator folder's repair: the patch as `documents:commit` writes
+    /// A Firestore export's (`hasFirestore`) or an emulator folder's (its `databases` files) repair: the patch as `documents:commit` writes
     /// (repair.commit.json) and the export with it applied, as an emulator folder (repaired/) holding each
     /// Realtime Database file of the folder repaired too (its part of the patch: ``DatabaseParts``), beside the
     /// patch in the tree's paths that the findings name.
     private func writeFirestoreRepair(
-        _ patch: RepairPatch, analysis: Analysis, path: String, snapshot: String, patch patchPath: String
+        _ patch: RepairPatch, analysis: Analysis, path: String, hasFirestore: Bool, databases: [String],
+        snapshot: String, patch patchPath: String
     ) throws {
         let folder = out as NSString
-        let hasFirestore = FirestoreExport.recognizes(path)
-        let parts = try DatabaseParts(patch, files: try FirestoreExport.databaseFiles(path), hasFirestore: hasFirestore)
+        let parts = try DatabaseParts(patch, files: databases, hasFirestore: hasFirestore)
         let source = hasFirestore ? try FirestoreExport.read(path: path) : nil
         let documents = source?.documents ?? []
         let project = source?.project ?? EmulatorFolder.defaultProject
