@@ -45,7 +45,11 @@ struct PageSource {
     func renderBytes(templates: TemplateSet, fragments: (any TemplateFragments)? = nil) throws(RenderError) -> [UInt8] {
         switch body {
         case .template(let name, let values):
-            return try templates.renderBytes(values, template: name, fragments: fragments)
+            do {
+                return try templates.renderBytes(values, template: name, fragments: fragments)
+            } catch {
+                throw error.onPage(path)
+            }
         case .text(let text): return Array(text.utf8)
         case .bytes(let bytes): return bytes
         }
@@ -54,7 +58,12 @@ struct PageSource {
     /// The page's text.
     func render(templates: TemplateSet) throws(RenderError) -> String {
         switch body {
-        case .template(let name, let values): return try templates.render(values, template: name)
+        case .template(let name, let values):
+            do {
+                return try templates.render(values, template: name)
+            } catch {
+                throw error.onPage(path)
+            }
         case .text(let text): return text
         case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
         }

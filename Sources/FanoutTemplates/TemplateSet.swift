@@ -26,6 +26,10 @@ public struct TemplateSet: Sendable {
     private let inputHashes: [String: UInt64]
     /// The program's own types of values, told apart first when a page's values are converted.
     private let kinds: (any TemplateValueKinds.Type)?
+    /// The templates' texts by name and their files as messages name them, for a render that runs out of its
+    /// budget (``RenderOverrun``).
+    private let texts: [String: String]
+    private let shown: [String: String]
 
     /// The templates `builtIn` (file name → text), overridden by the files in `overrides` when given and present.
     ///
@@ -93,6 +97,8 @@ public struct TemplateSet: Sendable {
         }
         self.library = library
         self.kinds = kinds
+        self.texts = texts
+        self.shown = shown
         compiled = engine == .swiftMustache ? CompiledTemplates([:]) : CompiledTemplates(texts)
         self.assets = assets
         assetOrigins = shown.filter { assets[$0.key] != nil }
@@ -116,8 +122,11 @@ public struct TemplateSet: Sendable {
     package func render(_ context: [String: Any], template name: String) throws(RenderError) -> String {
         recorder?.record(context, template: name)
         if compiled.renders(name) {
-            return compiled.render(.dictionary(context.mapValues { TemplateValue($0, kinds: kinds) }), template: name)
-                ?? ""
+            return try withinBudget { () throws(RenderOverrun) in
+                try compiled.render(
+                    .dictionary(context.mapValues { TemplateValue($0, kinds: kinds) }), template: name,
+                    budget: Self.budget(context))
+            } ?? ""
         }
         return try swiftMustache(context, template: name)
     }
@@ -129,9 +138,11 @@ public struct TemplateSet: Sendable {
     ) throws(RenderError) -> [UInt8] {
         recorder?.record(context, template: name)
         if compiled.renders(name) {
-            return compiled.bytes(
-                .dictionary(context.mapValues { TemplateValue($0, kinds: kinds) }), template: name, capacity: 65_536,
-                fragments: fragments) ?? []
+            return try withinBudget { () throws(RenderOverrun) in
+                try compiled.bytes(
+                    .dictionary(context.mapValues { TemplateValue($0, kinds: kinds) }), template: name,
+                    capacity: 65_536, fragments: fragments, budget: Self.budget(context))
+            } ?? []
         }
         return Array(try swiftMustache(context, template: name).utf8)
     }
@@ -145,8 +156,25 @@ public struct TemplateSet: Sendable {
     /// Renders `values` with the template called `name` (its file name without `.mustache`).
     package func render(_ values: some TemplateValues, template name: String) throws(RenderError) -> String {
         recorder?.record(values, template: name)
-        if compiled.renders(name) { return compiled.render(.object(values), template: name) ?? "" }
+        if compiled.renders(name) {
+            return try withinBudget { () throws(RenderOverrun) in try compiled.render(.object(values), template: name) }
+                ?? ""
+        }
         return try swiftMustache(values, template: name)
+    }
+
+    /// The budget of a page rendered with `context`: by the items its lists hold (``RenderBudget/page(listing:)``).
+    private static func budget(_ context: [String: Any]) -> RenderBudget {
+        .page(listing: context.values.reduce(0) { $0 + (($1 as? any Collection)?.count ?? 0) })
+    }
+
+    /// What `render` returns, or the error naming where a render ran out of its budget (``RenderBudget``).
+    private func withinBudget<T>(_ render: () throws(RenderOverrun) -> T) throws(RenderError) -> T {
+        do {
+            return try render()
+        } catch {
+            throw error.error(texts: texts, shown: shown)
+        }
     }
 
     /// Renders `context` with swift-mustache: the templates Fanout's engine leaves to it, and the differential

@@ -81,6 +81,40 @@ import Testing
             file: "heart.mustache", line: 2, "template \"heart\" includes itself (heart → heart)")
     }
 
+    /// Nine sections over a timeline's posts inside each other are legal and would render 8⁹ times, each writing a
+    /// long text: `build` stops at the render budget (here its 256 MiB) with exit 2, the page, the template's lines,
+    /// and nothing written; `serve` answers that page with the error and keeps serving the others.
+    @Test func sectionsOverListsNestedNineDeepRunOutOfTheBudget() throws {
+        let cli = try CLI()
+        // Text rather than tags: swift-mustache's parser, which checks every template first, is slow on many tags.
+        let long = "<p>{{caption}}</p>" + String(repeating: "x", count: 65_536)
+        let nested =
+            String(repeating: "{{#posts}}\n", count: 9) + long + "\n" + String(repeating: "{{/posts}}\n", count: 9)
+        try cli.write("<main>\n" + nested + "</main>\n", to: "T/timeline.mustache")
+        let result = try cli.run("build", Self.demo, "--templates", "T", "--out", "site")
+        #expect(result.code == 2, "exit \(result.code): \(result.stderr)")
+        let lines = (2...10).map { "{{#posts}} (line \($0))" }.joined(separator: " › ")
+        #expect(result.stderr.hasPrefix("Error: T/timeline.mustache:2: rendering users/"), "\(result.stderr)")
+        // The budget grows with the page's lists (16 renders an item above 10 million), so its figure varies by page.
+        #expect(result.stderr.contains("/index.html went past the render budget (10,"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix(
+                " lists rendered or 256 MiB written) in \(lines): "
+                    + "sections over lists nested inside each other multiply what a page renders; no page was written\n"
+            ),
+            "\(result.stderr)")
+        #expect(!cli.exists("site"), "nothing written")
+
+        let page = try #require(result.stderr.split(separator: " ").first { $0.hasPrefix("users/") })
+        let server = try ServeProcess(cli, [Self.demo, "--templates", "T"])
+        defer { _ = server.stop(SIGTERM) }
+        let timeline = try server.request("/" + page)
+        #expect(
+            timeline.status == 500 && timeline.text.contains("went past the render budget"),
+            "\(timeline.status) \(timeline.text.prefix(600))")
+        #expect(try server.request("/report.html").status == 200)
+    }
+
     /// A `--templates` folder that is not there is one error naming it, in build and in diff, nothing written.
     @Test func aTemplatesFolderThatIsNotThereIsAnError() throws {
         let cli = try CLI()

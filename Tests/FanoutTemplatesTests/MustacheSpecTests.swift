@@ -59,7 +59,7 @@ import Testing
         for test in spec.tests {
             var texts = test.partials ?? [:]
             texts["__test__"] = test.template
-            let output = CompiledTemplates(texts).render(test.data.value, template: "__test__")
+            let output = try CompiledTemplates(texts).render(test.data.value, template: "__test__")
             #expect(output == test.expected, "\(module): \(test.name)\n\(test.template.debugDescription)")
         }
     }

@@ -42,20 +42,27 @@ struct CompiledTemplates: Sendable {
     func renders(_ name: String) -> Bool { renderable.contains(name) }
 
     /// `value` rendered with the template `name`, nil when it is not one rendered here.
-    func render(_ value: TemplateValue, template name: String) -> String? {
-        bytes(value, template: name, capacity: 2048).map { String(decoding: $0, as: UTF8.self) }
+    func render(
+        _ value: TemplateValue, template name: String, budget: RenderBudget = .standard
+    ) throws(RenderOverrun) -> String? {
+        try bytes(value, template: name, capacity: 2048, budget: budget).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// ``render(_:template:)``'s UTF-8 bytes, for a page written to a file as they are: making a `String` of them
     /// would check every byte again. `capacity`: the bytes to reserve, about what the template renders.
     /// `fragments`: where list items' bodies are kept and copied from (``TemplateFragments``).
+    /// `budget`: how much the render may do (``RenderBudget``), past which it throws.
     func bytes(
-        _ value: TemplateValue, template name: String, capacity: Int, fragments: (any TemplateFragments)? = nil
-    ) -> [UInt8]? {
+        _ value: TemplateValue, template name: String, capacity: Int, fragments: (any TemplateFragments)? = nil,
+        budget: RenderBudget = .standard
+    ) throws(RenderOverrun) -> [UInt8]? {
         guard renderable.contains(name), let list = nodes[name] else { return nil }
         var renderer = TemplateRenderer(
-            templates: nodes, text: pool, value: value, capacity: capacity, fragments: fragments)
+            templates: nodes, text: pool, value: value, capacity: capacity, fragments: fragments, budget: budget)
         renderer.render(list, TemplateRenderer.Frame(escaping: .html))
+        if let open = renderer.overrun {
+            throw RenderOverrun(template: name, open: open.reversed(), budget: budget)
+        }
         return renderer.out
     }
 

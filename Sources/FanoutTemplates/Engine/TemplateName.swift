@@ -21,4 +21,10 @@ struct TemplateName: Sendable {
         tail = parts.count > 1 ? Array(parts.dropFirst()) : []
         start = name.first == "." ? .top : .stack
     }
+
+    /// The name as a tag writes it, for messages.
+    var text: String {
+        guard let head else { return "." }
+        return (start == .top ? "." : "") + ([head] + tail).joined(separator: ".")
+    }
 }

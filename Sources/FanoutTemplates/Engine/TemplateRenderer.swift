@@ -23,13 +23,20 @@ struct TemplateRenderer {
     private(set) var out: [UInt8] = []
     /// Where the bodies rendered for items with a ``TemplateValues/fragmentKey`` are kept; nil to keep none.
     private let fragments: (any TemplateFragments)?
+    private let budget: RenderBudget
+    /// The lists of nodes rendered so far, against ``RenderBudget/renders``.
+    private var renders = 0
+    /// Set when the budget ran out: the sections and partials left since, innermost first; every render returns at
+    /// once from then on, so the ones still open add themselves as they return.
+    private(set) var overrun: [RenderOverrun.Open]?
 
     init(
         templates: [String: [TemplateNode]], text: TemplateTextPool, value: TemplateValue, capacity: Int,
-        fragments: (any TemplateFragments)? = nil
+        fragments: (any TemplateFragments)? = nil, budget: RenderBudget = .standard
     ) {
         self.templates = templates
         self.fragments = fragments
+        self.budget = budget
         self.text = .passUnretained(text)
         stack = [value]
         stack.reserveCapacity(8)
@@ -41,9 +48,18 @@ struct TemplateRenderer {
     mutating func render(_ nodes: [TemplateNode], _ frame: Frame) {
         // The frame is passed on as it is, not copied per list (a section renders its list once per item), and
         // only its escaping changes as the list's pragmas go.
+        renders += 1
+        guard overrun == nil else { return }
+        guard renders <= budget.renders, out.count <= budget.bytes else {
+            overrun = []
+            return
+        }
         var escaping = frame.escaping
         guard let indentation = frame.indentation, !indentation.isEmpty else {
-            for node in nodes { render(node, frame, &escaping) }
+            for node in nodes {
+                render(node, frame, &escaping)
+                if overrun != nil { return }
+            }
             return
         }
         let start = out.count
@@ -53,6 +69,7 @@ struct TemplateRenderer {
             if out.count > at, at > start, out[at - 1] == 0x0A, !(at - 1 > start && out[at - 2] == 0x0D) {
                 out.insert(contentsOf: indentation, at: at)
             }
+            if overrun != nil { return }
         }
     }
 
@@ -71,7 +88,9 @@ struct TemplateRenderer {
         case .section(let name, let body, inverted: false):
             switch lookUp(name) {
             case nil, .null, .bool(false): break
-            case .bool(true): render(body, frame, escaping: escaping)
+            case .bool(true):
+                render(body, frame, escaping: escaping)
+                overrun?.append(.section(name.text))
             case .list(let items):
                 // What the body renders over these items follows from their values and its text alone: copied
                 // when kept (``TemplateFragments``), else rendered and kept.
@@ -89,6 +108,11 @@ struct TemplateRenderer {
                     stack.append(item)
                     render(body, frame, escaping: escaping)
                     stack.removeLast()
+                    if overrun != nil { break }
+                }
+                if overrun != nil {
+                    overrun?.append(.section(name.text))
+                    break
                 }
                 if let kept {
                     out.withUnsafeBytes {
@@ -99,14 +123,18 @@ struct TemplateRenderer {
                 stack.append(value)
                 render(body, frame, escaping: escaping)
                 stack.removeLast()
+                overrun?.append(.section(name.text))
             }
         case .section(let name, let body, inverted: true):
             switch lookUp(name) {
-            case nil, .null, .bool(false): render(body, frame, escaping: escaping)
+            case nil, .null, .bool(false):
+                render(body, frame, escaping: escaping)
+                overrun?.append(.section(name.text))
             case .list(let items) where items.isEmpty:
                 stack.append(.list(items))
                 render(body, frame, escaping: escaping)
                 stack.removeLast()
+                overrun?.append(.section(name.text))
             default: break
             }
         case .partial(let name, let indentation, let overrides):
@@ -118,6 +146,7 @@ struct TemplateRenderer {
                 inner.overrides = (frame.overrides ?? [:]).merging(overrides) { outer, _ in outer }
             }
             render(nodes, inner)
+            overrun?.append(.partial(name))
         case .block(let name, let body, let indentation, let intrinsic):
             var inner = Frame(
                 escaping: escaping, indentation: Self.indent(frame.indentation, indentation),
