@@ -52,10 +52,13 @@ struct InferCommand: ParsableCommand {
         if let out, !force, FileManager.default.fileExists(atPath: out) {
             throw UsageError(message: "\(out) exists; pass --force to replace it")
         }
-        let tree = try InferTree.read(path: export)
+        // Phases as `check` shows them: on a terminal, and as `timing` lines for the benchmark.
+        let tree = try PhaseClock.measure("read") { try InferTree.read(path: export) }
         let options = InferOptions(minimumSupport: minSupport, threshold: threshold, users: users, posts: posts)
-        let inference = try Inference.run(
-            tree, source: export == "-" ? "standard input" : export, name: schemaName, options: options)
+        let inference = try PhaseClock.measure("infer") {
+            try Inference.run(
+                tree, source: export == "-" ? "standard input" : export, name: schemaName, options: options)
+        }
         if explain {
             for line in inference.explanations { printStatus(line) }
         }
