@@ -301,6 +301,22 @@ import Testing
         #expect(files.values.filter { $0.hasSuffix("demo-default-rtdb.json") }.count == files.count - 1, "\(files)")
         let whole = try cli.run("check", CLI.repository.appendingPathComponent("Content/demo-export.json").path)
         #expect(whole.code == 1)
+        // Every report names the namespaces it read, and `fanout report` renders them from the JSON report.
+        #expect(report["namespaces"] as? [String] == ["demo-default-rtdb", "demo-eu"], "\(report.keys)")
+        #expect(whole.stdout.contains("(makestagram layout)\n") && !whole.stdout.contains("namespaces"))
+        let text = try cli.run("check", "shards")
+        #expect(
+            text.stdout.contains(
+                "rules on shards (makestagram layout; Realtime Database namespaces demo-default-rtdb, demo-eu)"),
+            "\(text.stdout.prefix(400))")
+        try cli.write(result.stdout, to: "report.json")
+        let markdown = try cli.run("report", "report.json", "--format", "markdown")
+        #expect(
+            markdown.stdout.contains("of `shards` (Realtime Database namespaces demo-default-rtdb, demo-eu)."),
+            "\(markdown.stdout.prefix(600))")
+        let html = try cli.run("report", "report.json", "--format", "html")
+        #expect(
+            html.stdout.contains("<code>shards</code> (Realtime Database namespaces demo-default-rtdb, demo-eu).</p>"))
 
         let repair = try cli.run("export", "shards", "--out", "out", "--repair")
         #expect(repair.code == 0, "\(repair.stderr)")

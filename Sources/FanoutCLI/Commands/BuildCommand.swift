@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutCore
+import FanoutImport
 import FanoutOutput
 import FanoutReports
 import FanoutSite
@@ -72,7 +73,9 @@ struct BuildCommand: ParsableCommand {
             let lines = summary.pageTimes.map { String(format: "%.9f", $0.seconds) + "\t" + $0.path + "\n" }
             try AtomicFile.write(lines.joined(), to: pageTimesFile)
         }
-        let info = ReportInfo(exportName: export.path, schemaName: analysis.dataset.schema.name)
+        let info = ReportInfo(
+            exportName: export.path, schemaName: analysis.dataset.schema.name,
+            namespaces: try FirestoreExport.databaseNamespaces(export.path))
         printStatus("\(out)/: " + Self.describe(summary) + " — " + TextReport.summaryLine(analysis.audit, info: info))
         if verbose {
             for file in summary.written { printStatus("  wrote \(file)") }

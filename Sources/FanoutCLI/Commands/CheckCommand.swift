@@ -1,5 +1,6 @@
 import ArgumentParser
 import FanoutCore
+import FanoutImport
 import FanoutOutput
 import FanoutReports
 import Foundation
@@ -80,7 +81,9 @@ struct CheckCommand: ParsableCommand {
             let file = export.path == "-" ? stdinFilename ?? SARIFReport.standardInputURI : export.path
             audit.findings = try analysis.locate(audit.findings, name: file)
         }
-        let info = ReportInfo(exportName: exportName, schemaName: analysis.dataset.schema.name, baseline: outcome)
+        let info = ReportInfo(
+            exportName: exportName, schemaName: analysis.dataset.schema.name, baseline: outcome,
+            namespaces: try FirestoreExport.databaseNamespaces(export.path))
         let coverage =
             needsCoverage
             ? ChartsData.timelineCoverage(dataset: analysis.dataset, derived: analysis.derived).map(

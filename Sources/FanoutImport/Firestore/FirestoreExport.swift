@@ -126,6 +126,14 @@ public struct FirestoreExport: Sendable {
         return names.filter { $0.hasSuffix(".json") }.sorted().map { databases.appendingPathComponent($0).path }
     }
 
+    /// The Realtime Database namespaces of an emulator folder (its files' names without `.json`), when it holds more
+    /// than one: what the reports' headers name, as the findings' locations name each file.
+    public static func databaseNamespaces(_ path: String) throws(InputError) -> [String] {
+        let files = try databaseFiles(path)
+        guard files.count > 1 else { return [] }
+        return files.map { String(($0 as NSString).lastPathComponent.dropLast(".json".count)) }
+    }
+
     /// The folder `firestore.path` names in the emulator's metadata; nil when it has no Firestore part.
     private static func emulatorFirestorePath(_ metadata: URL) throws(InputError) -> String? {
         try emulatorPath(metadata, part: "firestore")

@@ -126,6 +126,12 @@ private struct ReportReader {
         }
         let exportName = try string(member(root, "export", at: ""), at: "export")
         let schemaName = try string(member(root, "schema", at: ""), at: "schema")
+        var namespaces: [String] = []
+        if let list = root["namespaces"] {
+            for (i, item) in try array(list, at: "namespaces").enumerated() {
+                namespaces.append(try string(item, at: "namespaces[\(i)]"))
+            }
+        }
         let summary = try member(root, "summary", at: "")
         try readDeclaredRules(summary)
 
@@ -205,7 +211,9 @@ private struct ReportReader {
             try timelineCoverage(value)
         }
         return ParsedReport(
-            result: result, info: ReportInfo(exportName: exportName, schemaName: schemaName, baseline: baseline),
+            result: result,
+            info: ReportInfo(
+                exportName: exportName, schemaName: schemaName, baseline: baseline, namespaces: namespaces),
             coverage: coverage)
     }
 

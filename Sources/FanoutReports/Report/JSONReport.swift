@@ -69,10 +69,14 @@ package enum JSONReport {
         }
         let summary = object(summaryMembers)
         let findings = result.findings.map(findingValue)
-        return object([
+        var members: [(String, JSONValue)] = [
             ("version", .int(version)), ("tool", .string("fanout")), ("export", .string(info.exportName)),
-            ("schema", .string(info.schemaName)), ("summary", summary), ("findings", .array(findings)),
-        ])
+            ("schema", .string(info.schemaName)),
+        ]
+        // Only for a folder of several namespaces, so that every other report reads as before.
+        if !info.namespaces.isEmpty { members.append(("namespaces", .array(info.namespaces.map { .string($0) }))) }
+        members += [("summary", summary), ("findings", .array(findings))]
+        return object(members)
     }
 
     /// One finding as the report's `findings` list holds it (and `fanout diff`'s lists of new and fixed ones).

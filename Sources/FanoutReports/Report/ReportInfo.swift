@@ -8,11 +8,22 @@ public struct ReportInfo: Sendable {
     public var schemaName: String
     /// What the baseline hid and which of its entries are fixed, when the run used one.
     public var baseline: BaselineOutcome?
+    /// The Realtime Database namespaces of an emulator folder read as one export (each file of its
+    /// `database_export/`, without `.json`), when it holds more than one; else empty.
+    public var namespaces: [String] = []
 
     /// Report metadata.
-    public init(exportName: String, schemaName: String, baseline: BaselineOutcome? = nil) {
+    public init(
+        exportName: String, schemaName: String, baseline: BaselineOutcome? = nil, namespaces: [String] = []
+    ) {
         self.exportName = exportName
         self.schemaName = schemaName
         self.baseline = baseline
+        self.namespaces = namespaces
+    }
+
+    /// `Realtime Database namespaces a, b`, for the reports' headers; nil when there are not several.
+    public var namespacesText: String? {
+        namespaces.isEmpty ? nil : "Realtime Database namespaces " + namespaces.joined(separator: ", ")
     }
 }

@@ -64,6 +64,7 @@ package enum ReportView {
             "skipped": result.skipped.map { ["rule": $0.rule, "reason": $0.reason] },
             "exportName": info.exportName, "schemaName": info.schemaName,
             "exportNameCode": MarkdownCode.span(info.exportName),
+            "hasNamespaces": !info.namespaces.isEmpty, "namespacesText": info.namespacesText ?? "",
         ]
         context["charts"] = charts(ChartsData(result, coverage: coverage))
         if let baseline = info.baseline {

@@ -102,7 +102,7 @@ public enum TextReport {
             return n == 0 ? text : paint(text, severity, options)
         }
         return "\(part(.error, "error")), \(part(.warning, "warning")), \(part(.info, "info")) from "
-            + "\(result.rulesRun.count) rules on \(TerminalText.escape(info.exportName)) (\(TerminalText.escape(info.schemaName)) layout)"
+            + "\(result.rulesRun.count) rules on \(TerminalText.escape(info.exportName)) (\(TerminalText.escape(info.schemaName)) layout\(info.namespacesText.map { "; " + TerminalText.escape($0) } ?? ""))"
     }
 
     /// `  … and 2,980 more`, when fewer than `count` were shown.

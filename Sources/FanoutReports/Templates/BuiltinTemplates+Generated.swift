@@ -323,7 +323,7 @@ Page {{pageNumber}} of {{pageCount}}:{{#pages}} {{#gap}}…{{/gap}}{{^gap}}{{#cu
 {{%CONTENT_TYPE:MARKDOWN}}
 # Validation report
 
-**{{totalText}}**: {{errorsText}}, {{warningsText}}, {{infosText}}. {{rulesRunText}} on the {{schemaName}} layout of {{{exportNameCode}}}.
+**{{totalText}}**: {{errorsText}}, {{warningsText}}, {{infosText}}. {{rulesRunText}} on the {{schemaName}} layout of {{{exportNameCode}}}{{#hasNamespaces}} ({{namespacesText}}){{/hasNamespaces}}.
 {{#baseline}}
 
 The baseline hid **{{hiddenText}}**; {{fixedText}}.
@@ -372,7 +372,7 @@ The baseline hid **{{hiddenText}}**; {{fixedText}}.
 {{$body}}
 <h1>Validation report</h1>
 <section class="summary" aria-label="Summary">
-<p><strong>{{totalText}}</strong>: <span class="sev-error">{{errorsText}}</span>, <span class="sev-warning">{{warningsText}}</span>, <span class="sev-info">{{infosText}}</span>. {{rulesRunText}} on the {{schemaName}} layout of <code>{{exportName}}</code>.</p>
+<p><strong>{{totalText}}</strong>: <span class="sev-error">{{errorsText}}</span>, <span class="sev-warning">{{warningsText}}</span>, <span class="sev-info">{{infosText}}</span>. {{rulesRunText}} on the {{schemaName}} layout of <code>{{exportName}}</code>{{#hasNamespaces}} ({{namespacesText}}){{/hasNamespaces}}.</p>
 {{#baseline}}
 <p class="baseline">The baseline hid <strong>{{hiddenText}}</strong>; {{fixedText}}.</p>
 {{#hasFixed}}

@@ -155,6 +155,8 @@ enum TemplateVariables {
         .init("hasSkipped", "whether rules were skipped"),
         .init("skipped", "the rules skipped", [.init("rule", "the rule's id"), .init("reason", "why it did not run")]),
         .init("exportNameCode", "the export's name as a Markdown code span"),
+        .init("hasNamespaces", "whether the export is an emulator folder of several Realtime Database namespaces"),
+        .init("namespacesText", "`Realtime Database namespaces a, b`: those namespaces, when there are several"),
         .init(
             "charts", "the SVG charts (insert unescaped)",
             [
