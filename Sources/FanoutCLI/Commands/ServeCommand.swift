@@ -41,7 +41,8 @@ struct ServeCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The most memory rendered pages are kept in, answered again without rendering until their inputs change "
-                + "(256MB, 1GB; 0 keeps none).", valueName: "SIZE"),
+                + "(\(ByteSize.text(SiteServer.Settings.defaultPageCacheBytes)) by default; 1GB, 512KB; 0 keeps none).",
+            valueName: "SIZE"),
         transform: { argument in
             guard let bytes = ByteSize.parse(argument) else { throw ValidationError("expected \(ByteSize.expected)") }
             return bytes
