@@ -6,7 +6,7 @@ SWIFT = TMPDIR=$(SWIFT_TMPDIR) $(SWIFT_COMMAND)
 EXPORT ?= Content/demo-export.json
 OUT ?= _site
 
-.PHONY: cluster-after-test-build test-release help sql-deps firestore-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
+.PHONY: cluster-after-test-build test-release help sql-deps firestore-deps test-deps run test build release deps templates protos check-templates docs docs-images bench bench-scale bench-limits clean format check-format swift-test test-build validate fuzz validate-sites validate-html validate-pages validate-reports validate-search test-cluster
 
 .DEFAULT_GOAL := run
 
@@ -269,6 +269,10 @@ bench: deps
 ## bench-scale: the benchmark's scale section alone (bench/scale), on the 1.1 GB and 11 GB exports
 bench-scale: deps
 	bench/scale
+
+## bench-limits: the benchmark's limits section alone (bench/limits): check, serve and build beside simdjson, nginx, cp -a
+bench-limits: deps
+	bench/limits
 
 ## clean: delete the build folder and the demo site
 clean:

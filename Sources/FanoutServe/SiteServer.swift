@@ -41,10 +41,18 @@ public enum SiteServer {
         /// 0 picks a free port.
         public var port: Int
         public var pollInterval: Duration
-        public init(host: String, port: Int, pollInterval: Duration = .milliseconds(500)) {
+        /// The most bytes of rendered pages kept in memory (docs/serve.md "The page cache"); 0 keeps none.
+        public var pageCacheBytes: Int
+        /// `--page-cache-size`'s default: about ten thousand timeline pages of a large export.
+        public static let defaultPageCacheBytes = 256_000_000
+        public init(
+            host: String, port: Int, pollInterval: Duration = .milliseconds(500),
+            pageCacheBytes: Int = defaultPageCacheBytes
+        ) {
             self.host = host
             self.port = port
             self.pollInterval = pollInterval
+            self.pageCacheBytes = pageCacheBytes
         }
     }
 

@@ -43,9 +43,10 @@ public struct HummingbirdSiteServer: SiteServing {
         logger.logLevel = .error
         let store = SiteStore(pages)
         let broadcaster = Broadcaster()
+        let cache = PageCache(capacity: settings.pageCacheBytes)
         let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
         let app = Application(
-            responder: SiteResponder(store: store, broadcaster: broadcaster),
+            responder: SiteResponder(store: store, broadcaster: broadcaster, cache: cache),
             server: .http1(configuration: Self.http1),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
@@ -53,8 +54,8 @@ public struct HummingbirdSiteServer: SiteServing {
             },
             logger: logger)
         let reload = ReloadService(
-            watched: watched, store: store, broadcaster: broadcaster, interval: settings.pollInterval, load: load,
-            log: log)
+            watched: watched, store: store, broadcaster: broadcaster, cache: cache, interval: settings.pollInterval,
+            load: load, log: log)
         // Stopped in reverse order: the server first, whose graceful shutdown ends the event streams and waits
         // for requests in progress, then the reload.
         let group = ServiceGroup(

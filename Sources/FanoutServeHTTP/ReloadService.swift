@@ -12,6 +12,7 @@ struct ReloadService: Service {
     let watched: SiteServer.WatchedPaths
     let store: SiteStore
     let broadcaster: Broadcaster
+    let cache: PageCache
     let interval: Duration
     let load: SiteServer.Loader
     let log: @Sendable (String) -> Void
@@ -45,7 +46,7 @@ struct ReloadService: Service {
                 let seconds = Double(took.seconds) + Double(took.attoseconds) / 1e18
                 log(
                     "reloaded (\(dataChanged ? "the export" : "templates or pages") changed) in "
-                        + String(format: "%.1f s", seconds))
+                        + String(format: "%.1f s", seconds) + "; " + cacheStatus())
             } catch {
                 store.fail(String(describing: error))
                 log("reload failed, still serving the last good state: \(error)")
@@ -53,5 +54,14 @@ struct ReloadService: Service {
             broadcaster.send(.reload)
         }
         broadcaster.finishAll()
+    }
+
+    /// The page cache's figures since the start, for the reload's line: pages changed since are rendered again as
+    /// they are asked for, the others still answered from memory.
+    private func cacheStatus() -> String {
+        guard cache.capacity > 0 else { return "no page cache" }
+        let usage = cache.usage
+        return "page cache: \(usage.pages) pages, \(ByteSize.text(usage.bytes)) of \(ByteSize.text(cache.capacity)), "
+            + "\(usage.hits) hits and \(usage.misses) misses so far"
     }
 }

@@ -16,6 +16,7 @@ struct SiteResponder: HTTPResponder {
 
     let store: SiteStore
     let broadcaster: Broadcaster
+    let cache: PageCache
     /// The most users one search answers with.
     static let searchLimit = 20
     /// Request headers beyond this many bytes in all get 431 (the HTTP decoder closes the connection on yet more).
@@ -58,23 +59,7 @@ struct SiteResponder: HTTPResponder {
         }
         let sitePath = ServePath.sitePath(path)
         let pages = state.pages, reloadError = state.error
-        let type = Self.contentType(sitePath), isHTML = type.hasPrefix("text/html")
-        let body: ByteBuffer?
-        do {
-            // Rendering is CPU work: on NIO's thread pool, so that it neither blocks an event loop nor queues behind
-            // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md). The page's
-            // bytes go into the response's buffer there, the script with them, in one copy.
-            body = try await NIOThreadPool.singleton.runIfActive {
-                try pages.renderBytes(path: sitePath).map { bytes in
-                    isHTML ? LiveReload.inject(into: bytes, error: reloadError) : ByteBuffer(bytes: bytes)
-                }
-            }
-        } catch let error as RenderError {
-            return html(
-                .internalServerError, Self.message("This page could not be rendered", String(describing: error)),
-                state: state, isHead: isHead)
-        }
-        guard let body else {
+        guard let page = pages.requestedPage(at: sitePath) else {
             // A folder's path without its slash (`/users/<folder>`): to the folder, as static servers answer.
             if !sitePath.isEmpty, !path.hasSuffix("/"), pages.hasPage(at: sitePath + "/index.html") {
                 return Response(
@@ -82,7 +67,66 @@ struct SiteResponder: HTTPResponder {
             }
             return notFound(path, state: state, isHead: isHead)
         }
-        return Self.response(.ok, body, type: type, isHead: isHead)
+        let type = Self.contentType(sitePath), isHTML = type.hasPrefix("text/html")
+        // A page keyed by its data is looked up here, in the request's task: a hit is answered without leaving it.
+        if let dataKey = page.dataKey {
+            let key = PageCache.key(dataKey, reloadError: reloadError)
+            if Self.matches(request, key) { return Self.notModified(key) }
+            if let body = cache.body(key, path: sitePath) {
+                return Self.pageResponse(body, key: key, hit: true, type: type, isHead: isHead)
+            }
+        }
+        let answer: (body: ByteBuffer, key: UInt64, hit: Bool)
+        do {
+            // Rendering is CPU work: on NIO's thread pool, so that it neither blocks an event loop nor queues behind
+            // other renders on the cooperative pool, whose latency was 10 times worse (docs/serve.md). The page's
+            // bytes go into the response's buffer there, the script with them, in one copy.
+            answer = try await NIOThreadPool.singleton.runIfActive { () throws -> (ByteBuffer, UInt64, Bool) in
+                let prepared = try page.prepare()
+                let key = PageCache.key(prepared.inputKey, reloadError: reloadError)
+                if page.dataKey == nil, let body = cache.body(key, path: sitePath) { return (body, key, true) }
+                let bytes = try prepared.renderBytes()
+                let body = isHTML ? LiveReload.inject(into: bytes, error: reloadError) : ByteBuffer(bytes: bytes)
+                cache.insert(key, path: sitePath, body: body)
+                return (body, key, false)
+            }
+        } catch let error as RenderError {
+            return html(
+                .internalServerError, Self.message("This page could not be rendered", String(describing: error)),
+                state: state, isHead: isHead)
+        }
+        if Self.matches(request, answer.key) { return Self.notModified(answer.key) }
+        return Self.pageResponse(answer.body, key: answer.key, hit: answer.hit, type: type, isHead: isHead)
+    }
+
+    /// A page's ETag: its cache key, which changes whenever anything the page shows does.
+    private static func etag(_ key: UInt64) -> String {
+        let hex = String(key, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// Whether the request's `If-None-Match` names the page's ETag (or `*`): the client has these bytes already.
+    private static func matches(_ request: Request, _ key: UInt64) -> Bool {
+        guard let tags = request.headers[.ifNoneMatch] else { return false }
+        let etag = etag(key)
+        return tags.split(separator: ",").contains { tag in
+            let tag = tag.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    private static func notModified(_ key: UInt64) -> Response {
+        Response(status: .notModified, headers: [.eTag: etag(key), .cacheControl: "no-cache"])
+    }
+
+    /// A page of the site: its body, its ETag, and whether it came from the page cache (`X-Fanout-Page-Cache`).
+    private static func pageResponse(_ body: ByteBuffer, key: UInt64, hit: Bool, type: String, isHead: Bool) -> Response
+    {
+        var response = response(.ok, body, type: type, isHead: isHead)
+        response.headers[.eTag] = etag(key)
+        // Says whether a page came from the page cache (docs/serve.md "The page cache").
+        response.headers[.init("X-Fanout-Page-Cache")!] = hit ? "hit" : "miss"
+        return response
     }
 
     /// The key after `prefix` in a lookup path (`/u/<uid>`, `/p/<key>`); nil for other paths.

@@ -201,11 +201,18 @@ public final class SitePages: Sendable {
     /// ``render(path:)``'s UTF-8 bytes, as `build` writes them to the page's file: what `serve` answers with,
     /// without making a `String` of them, which would check every byte again (docs/serve.md "Benchmark").
     public func renderBytes(path: String) throws(RenderError) -> [UInt8]? {
+        try requestedPage(at: path)?.prepare().renderBytes()
+    }
+
+    /// The page `build` writes at `path` (relative to the site's root), found and keyed but not rendered, or nil
+    /// when it writes none there: what `serve` looks its page cache up by (docs/serve.md "The page cache").
+    public func requestedPage(at path: String) -> RequestedPage? {
         if path.hasPrefix("sitemap"), path.hasSuffix(".xml") {
-            return sitemap().first { $0.path == path }.map { Array($0.text.utf8) }
+            return sitemap().first { $0.path == path }.map {
+                RequestedPage(renderer: renderer, text: $0.text, path: path)
+            }
         }
-        guard let job = job(at: path) else { return nil }
-        return try renderer.source(job).renderBytes(templates: renderer.templates)
+        return job(at: path).map { RequestedPage(renderer: renderer, job: $0, path: path) }
     }
 
     /// `sitemap.xml` (with more pages than a sitemap may list, an index and its parts): every HTML page, in byte

@@ -101,6 +101,22 @@ final class ServeProcess: @unchecked Sendable {  // after init, only `request` a
         return try Self.parse(answer)
     }
 
+    /// Reads from `socket` until `marker` has arrived (since the last call), or `seconds` pass.
+    static func read(_ socket: Int32, until marker: String, seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(socket, &buffer, buffer.count, 0)
+            if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) }
+            if text.contains(marker) { return true }
+            if n == 0 { return false }
+        }
+        return false
+    }
+
     /// A connected socket to the server.
     func connect() throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -222,24 +222,24 @@ import Testing
         defer { close(events) }
         let get = "GET \(LiveReload.eventsPath) HTTP/1.1\r\nHost: x\r\n\r\n"
         _ = get.withCString { send(events, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        #expect(read(events, until: ": connected", seconds: 10))
+        #expect(ServeProcess.read(events, until: ": connected", seconds: 10))
         let template = cli.url("proj/Templates/timeline.mustache")
         let original = try String(contentsOf: template, encoding: .utf8)
         try (original + "<p>served-edit-marker</p>\n").write(to: template, atomically: true, encoding: .utf8)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         let edited = try server.request("/" + timelinePath).text
         #expect(edited.contains("served-edit-marker") && !edited.contains("fanout-serve-error"))
 
         // A broken template: the error on the page, over the last good state.
         try (original + "{{#posts}}\n").write(to: template, atomically: true, encoding: .utf8)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         let broken = try server.request("/" + timelinePath).text
         #expect(
             broken.contains("id=\"fanout-serve-error\"") && broken.contains("timeline.mustache"),
             "\(broken.suffix(600))")
         #expect(broken.contains("served-edit-marker"))
         try original.write(to: template, atomically: true, encoding: .utf8)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         #expect(
             Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
 
@@ -248,18 +248,18 @@ import Testing
         let exportFile = cli.url("gen.json")
         let export = try Data(contentsOf: exportFile)
         try export.prefix(export.count / 2).write(to: exportFile)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         #expect(try server.request("/" + timelinePath).text.contains("id=\"fanout-serve-error\""))
         try (original + "<p>edited-while-broken</p>\n").write(to: template, atomically: true, encoding: .utf8)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         let stillBroken = try server.request("/" + timelinePath).text
         #expect(
             stillBroken.contains("id=\"fanout-serve-error\"") && stillBroken.contains("gen.json"),
             "\(stillBroken.suffix(600))")
         try original.write(to: template, atomically: true, encoding: .utf8)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         try export.write(to: exportFile)
-        #expect(read(events, until: "event: reload", seconds: 15))
+        #expect(ServeProcess.read(events, until: "event: reload", seconds: 15))
         #expect(
             Self.withoutScript(try server.request("/" + timelinePath), path: timelinePath) == (try built(timelinePath)))
 
@@ -383,22 +383,6 @@ import Testing
             notOurs.code == 2 && notOurs.stderr.hasPrefix("Error: 192.0.2.1:0: cannot listen: "), "\(notOurs.stderr)")
         #expect(try cli.run("serve", "missing.json").code == 2)
         _ = server.stop()
-    }
-
-    /// Reads from `socket` until `marker` has arrived (since the last call), or `seconds` pass.
-    private func read(_ socket: Int32, until marker: String, seconds: Int) -> Bool {
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
-        var text = ""
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            let n = recv(socket, &buffer, buffer.count, 0)
-            if n > 0 { text += String(decoding: buffer[0..<n], as: UTF8.self) }
-            if text.contains(marker) { return true }
-            if n == 0 { return false }
-        }
-        return false
     }
 }
 

@@ -38,6 +38,17 @@ struct ServeCommand: ParsableCommand {
         ))
     var bind = "127.0.0.1"
 
+    @Option(
+        help: ArgumentHelp(
+            "The most memory rendered pages are kept in, answered again without rendering until their inputs change "
+                + "(\(ByteSize.text(SiteServer.Settings.defaultPageCacheBytes)) by default; 1GB, 512KB; 0 keeps none).",
+            valueName: "SIZE"),
+        transform: { argument in
+            guard let bytes = ByteSize.parse(argument) else { throw ValidationError("expected \(ByteSize.expected)") }
+            return bytes
+        })
+    var pageCacheSize = SiteServer.Settings.defaultPageCacheBytes
+
     @ArgumentParser.Flag(help: "Open the site in the browser (xdg-open, or open on macOS) once it is served.")
     var open = false
 
@@ -67,6 +78,10 @@ struct ServeCommand: ParsableCommand {
             site: [settings.templatesDirectory, settings.contentDirectory].compactMap { $0 })
         let open = self.open
         let exportName = export.path
+        let cache =
+            pageCacheSize > 0
+            ? "rendered pages kept in memory up to \(ByteSize.text(pageCacheSize))"
+            : "no rendered page kept (--page-cache-size 0)"
         let outcome = Locked<Result<Void, any Error>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         // Ctrl-C and SIGTERM stop the server gracefully; it returns and the command exits 0.
@@ -75,12 +90,12 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await server.run(
-                    pages, settings: .init(host: bind, port: port), watched: watched,
+                    pages, settings: .init(host: bind, port: port, pageCacheBytes: pageCacheSize), watched: watched,
                     load: { exportChanged in try loader.load(exportChanged: exportChanged) }, stopper: stopper,
                     onListening: { url in
                         // The URL first, on its own line, for scripts; unbuffered (print would wait in a pipe's buffer).
                         printOutput(url + "\n")
-                        printStatus("serving \(exportName) at \(url) (Ctrl-C stops)")
+                        printStatus("serving \(exportName) at \(url) (Ctrl-C stops); \(cache)")
                         if open { Browser.open(url) }
                     },
                     log: { printStatus($0) })
