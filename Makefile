@@ -270,6 +270,6 @@ bench: deps
 bench-scale: deps
 	bench/scale
 
-## clean: delete the build folder and the demo site
+## clean: delete the build folder and the demo site with its cache
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(OUT) .fanout-cache/$(notdir $(OUT)) .$(notdir $(OUT)).fanout-output
