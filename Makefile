@@ -274,6 +274,6 @@ bench-scale: deps
 bench-limits: deps
 	bench/limits
 
-## clean: delete the build folder and the demo site
+## clean: delete the build folder and the demo site with its cache
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(OUT) .fanout-cache/$(notdir $(OUT)) .$(notdir $(OUT)).fanout-output

@@ -21,10 +21,24 @@ public final class StagedFolder: Sendable {
         case fanoutOutput
         /// A folder of the user's to create (a site project): missing or empty.
         case newFolder
+        /// An output of Fanout's published as it is, so that it holds nothing but what it publishes (a site:
+        /// docs/site.md "Rebuilds, progress and timings"): missing, empty, marked by the marker beside it
+        /// (``besideMarker(of:)``) or by an earlier Fanout's inside it, or `recorded` as Fanout's by the caller (a
+        /// site's cache that describes it). The marker beside it is written when the folder is put in place.
+        case markedBeside(recorded: Bool)
     }
 
     /// The marker file's name.
     public static let markerName = ".fanout-output"
+
+    /// The marker beside the output at `target` (``Claim/markedBeside(recorded:)``): `.NAME.fanout-output`, named as
+    /// its lock file is (``OutputLock``).
+    public static func besideMarker(of target: URL) -> String {
+        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)\(markerName)").path
+    }
+
+    /// What the target may be, and so which marker the folder gets.
+    private let claim: Claim
     /// The folder to produce.
     public let target: URL
     /// The folder being written.
@@ -48,6 +62,13 @@ public final class StagedFolder: Sendable {
             let contents = (try? fm.contentsOfDirectory(atPath: target.path)) ?? []
             switch claim {
             case .fanoutOutput where !contents.isEmpty && !contents.contains(Self.markerName):
+                throw OutputError(
+                    path: path,
+                    message: "refusing to replace this folder: it is not empty and was not created by fanout; "
+                        + "choose another --out or empty it first. Nothing was written")
+            case .markedBeside(let recorded)
+            where !recorded && !contents.isEmpty && !contents.contains(Self.markerName)
+                && access(Self.besideMarker(of: target), F_OK) != 0:
                 throw OutputError(
                     path: path,
                     message: "refusing to replace this folder: it is not empty and was not created by fanout; "
@@ -84,8 +105,9 @@ public final class StagedFolder: Sendable {
         }
         self.target = target
         self.staging = staging
+        self.claim = claim
         shownPath = path
-        if claim == .fanoutOutput {
+        if case .fanoutOutput = claim {
             do throws(OutputError) {
                 try write("Created by fanout. Fanout replaces this folder on the next build.\n", to: Self.markerName)
             } catch {
@@ -143,6 +165,7 @@ public final class StagedFolder: Sendable {
 
     /// Moves the finished folder into place, replacing the previous one.
     public func commit() throws(OutputError) {
+        try markBeside()
         let old = TemporaryName.sibling(of: target, .old)
         let (target, staging, shownPath) = (target.path, staging.path, shownPath)
         var replaced = false
@@ -173,6 +196,17 @@ public final class StagedFolder: Sendable {
         }
     }
 
+    /// Writes the marker beside the target, before the target is put in place, when its claim has one and it is
+    /// missing: a run killed after the move leaves a folder the next run may replace.
+    private func markBeside() throws(OutputError) {
+        guard case .markedBeside = claim else { return }
+        let marker = Self.besideMarker(of: target)
+        guard access(marker, F_OK) != 0 else { return }
+        try AtomicFile.write(
+            "Created by fanout: \(target.lastPathComponent) beside this file is Fanout's output, which it replaces on "
+                + "the next build.\n", to: marker)
+    }
+
     /// One step of ``commitInPlace(_:)``.
     public enum Step: Sendable, Equatable {
         /// Moves the staged file `from` to `to` in the target, replacing the file there, creating its folders.
@@ -189,14 +223,15 @@ public final class StagedFolder: Sendable {
     /// Each file is replaced atomically (a rename), the set is not: the steps run under the lock a signal's
     /// cleanup takes (``LiveTemporaries``), so Ctrl-C or SIGTERM waits for them to finish, but a run killed
     /// outright in the middle leaves some files new and others old. The caller orders its steps so that the
-    /// next run repairs that (the site moves in a manifest that forgets the files about to change first, and its
-    /// real one last). A staged file not named by a step is dropped with the staging folder.
+    /// next run repairs that (a site's cache takes the list of the files about to change first, and its new
+    /// manifest last). A staged file not named by a step is dropped with the staging folder.
     public func commitInPlace(_ steps: [Step]) throws(OutputError) {
+        try markBeside()
         let (target, staging, shownPath) = (target.path, staging.path, shownPath)
         var made = Set<Substring>()
         try LiveTemporaries.whileAlive { (_: inout Set<String>) throws(OutputError) in
-            for (done, step) in steps.enumerated() {
-                if done == Self.killAfterSteps { kill(getpid(), SIGKILL) }
+            for step in steps {
+                if let limit = Self.killAfterSteps, Self.stepsBefore() == limit { kill(getpid(), SIGKILL) }
                 switch step {
                 case .move(let from, let to):
                     if let slash = to.lastIndex(of: "/"), !made.contains(to[..<slash]) {
@@ -232,9 +267,20 @@ public final class StagedFolder: Sendable {
     }
 
     /// For the test of a run killed in the middle of ``commitInPlace(_:)`` (`IncrementalBuildTests`): the number of
-    /// steps after which the process kills itself outright, as a power cut would stop it.
+    /// steps after which the process kills itself outright, as a power cut would stop it, counted over every
+    /// ``commitInPlace(_:)`` of the process (``stepsDone``: a site's files, then its cache's).
     private static let killAfterSteps = ProcessInfo.processInfo.environment["FANOUT_TEST_KILL_AFTER_STEPS"].flatMap {
         Int($0)
+    }
+
+    private static let stepsDone = Locked(0)
+
+    /// The number of steps done before this one, counting it done.
+    private static func stepsBefore() -> Int {
+        stepsDone.withLock { done in
+            defer { done += 1 }
+            return done
+        }
     }
 
     /// Deletes the staging folder after a failure; the previous folder is untouched.

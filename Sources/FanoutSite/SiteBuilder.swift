@@ -69,22 +69,24 @@ public struct SiteBuilder: Sendable {
         self.templates = templates
     }
 
-    /// Renders every page into a staging folder and moves it to `path` (docs/site.md "Rebuilds, progress and timings").
+    /// Renders every page into a staging folder and moves it to `path` (docs/site.md "Rebuilds, progress and timings"),
+    /// keeping what the next build reads in `cache` (nil: ``SiteCache/defaultRoot`` beside `path`).
     /// A page whose input key is the one the previous build there recorded is not rendered: its file is carried over. A
     /// page rendered anew whose content came out the same keeps its previous file too. `force`: ignore the previous
     /// build, rendering and writing every page. `progress` is called now and then with the number of pages done and the
     /// total.
     /// `prefetched`: the previous build's state, read since ``SitePrefetch`` started reading it for the
-    /// same `path` and `force` (one made for another is not used).
+    /// same `path`, `cache` and `force` (one made for another is not used).
     @discardableResult
     public func build(
-        into path: String, force: Bool = false, prefetched: SitePrefetch? = nil,
+        into path: String, cache: SiteCache? = nil, force: Bool = false, prefetched: SitePrefetch? = nil,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> SiteOutput.Summary {
         let clock = BuildClock()
+        let cache = cache ?? SiteCache(output: path)
         let prefetch =
-            prefetched.flatMap { $0.path == path && $0.force == force ? $0 : nil }
-            ?? SitePrefetch(path: path, force: force, background: false)
+            prefetched.flatMap { $0.path == path && $0.cache == cache && $0.force == force ? $0 : nil }
+            ?? SitePrefetch(path: path, cache: cache, force: force, background: false)
         // The previous build's cards are read before its folder is claimed, as its pages are made ready before:
         // a bad `Content/` page fails the build before anything is written.
         let (cards, pages) = try clock.measure("prepare") {
@@ -266,14 +268,15 @@ public struct SiteBuilder: Sendable {
     }
 }
 
-/// The previous build's state in the folder a build writes (its card store, its manifest, which of its files are
-/// still there), read on another thread from when it is made, for a build into the same folder to use
-/// (``SiteBuilder/build(into:force:prefetched:progress:)``): it needs only the folder's path, so `fanout build` starts it
+/// The previous build's state (its card store and manifest, in the site's cache, and which of its files are still in
+/// the folder), read on another thread from when it is made, for a build into the same folder to use
+/// (``SiteBuilder/build(into:cache:force:prefetched:progress:)``): it needs only the paths, so `fanout build` starts it
 /// before reading the export, and a rebuild's reading of it overlaps the export's (docs/site.md "Rebuilds, progress and
 /// timings"). It only reads: the folder is claimed, and a folder that is not Fanout's refused, by the build, as
 /// without it.
 public final class SitePrefetch: @unchecked Sendable {  // each part is written once, before its group is left
     let path: String
+    let cache: SiteCache
     let force: Bool
     /// Whether the parts are read on another thread; else on the caller's, when asked for.
     private let background: Bool
@@ -282,14 +285,15 @@ public final class SitePrefetch: @unchecked Sendable {  // each part is written 
     private var cardStore: CardStore?
     private var previousBuild: SiteOutput.Previous?
 
-    /// Starts reading what the previous build left at `path` on another thread; `force`: a forced build's, which
-    /// reads nothing of the previous build.
-    public convenience init(path: String, force: Bool = false) {
-        self.init(path: path, force: force, background: true)
+    /// Starts reading what the previous build left at `path` and in its cache (nil: ``SiteCache/defaultRoot`` beside
+    /// it) on another thread; `force`: a forced build's, which reads nothing of the previous build.
+    public convenience init(path: String, cache: SiteCache? = nil, force: Bool = false) {
+        self.init(path: path, cache: cache ?? SiteCache(output: path), force: force, background: true)
     }
 
-    init(path: String, force: Bool, background: Bool) {
+    init(path: String, cache: SiteCache, force: Bool, background: Bool) {
         self.path = path
+        self.cache = cache
         self.force = force
         self.background = background
         guard background else { return }
@@ -299,13 +303,15 @@ public final class SitePrefetch: @unchecked Sendable {  // each part is written 
             // The cards first: the build's `prepare` needs them, the manifest only after it.
             cardStore = readCards()
             cardsRead.leave()
-            previousBuild = SiteOutput.Previous(path: path, force: force)
+            previousBuild = SiteOutput.Previous(path: path, cache: cache, force: force)
             previousRead.leave()
         }
     }
 
+    /// The cards of a cache that describes the folder as it is (``SiteOutput/Previous/describes(path:cache:)``).
     private func readCards() -> CardStore {
-        force ? CardStore() : CardStore.read(in: URL(fileURLWithPath: path).standardizedFileURL)
+        let trusted = !force && SiteOutput.Previous.describes(path: path, cache: cache)
+        return trusted ? CardStore.read(in: cache.url) : CardStore()
     }
 
     /// The previous build's card store (empty when forced), when it has been read.
@@ -317,7 +323,7 @@ public final class SitePrefetch: @unchecked Sendable {  // each part is written 
 
     /// The previous build's manifest and which of its files are there, when they have been read.
     func previous() -> SiteOutput.Previous {
-        guard background else { return SiteOutput.Previous(path: path, force: force) }
+        guard background else { return SiteOutput.Previous(path: path, cache: cache, force: force) }
         previousRead.wait()
         return previousBuild!
     }

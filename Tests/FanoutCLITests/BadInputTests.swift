@@ -67,15 +67,19 @@ import Testing
         #expect(refused.code == 2 && refused.stderr.contains("refusing to replace"))
         #expect(try cli.read("docs/notes.txt") == "my notes")
         #expect(cli.files(under: "docs") == ["notes.txt"])
-        // A build reads the folder's manifest and walks it while the export is read, before claiming the folder
-        // (SitePrefetch): a foreign folder holding a manifest is still refused, and nothing in it touched.
+        // A build reads the cache's manifest and walks the folder while the export is read, before claiming the
+        // folder (SitePrefetch): a foreign folder with a cache holding a manifest (but no record of the folder) is
+        // still refused, and nothing in either touched; so is one holding an earlier Fanout's manifest.
         let manifest = "fanout-manifest 2\n0000000000000001 0000000000000002 notes.txt\n"
+        try cli.write(manifest, to: ".fanout-cache/papers/manifest")
+        try cli.write("", to: ".fanout-cache/papers/.fanout-output")
         try cli.write(manifest, to: "papers/.fanout-manifest")
         try cli.write("mine", to: "papers/notes.txt")
         let refusedAgain = try cli.run("build", demo, "--out", "papers")
         #expect(refusedAgain.code == 2 && refusedAgain.stderr.contains("refusing to replace"))
         #expect(try cli.read("papers/notes.txt") == "mine")
         #expect(try cli.read("papers/.fanout-manifest") == manifest)
+        #expect(cli.files(under: ".fanout-cache/papers") == [".fanout-output", "manifest"])
 
         #expect(try cli.run("build", demo, "--out", "site").code == 0)
         try cli.write("stale", to: "site/stale.html")

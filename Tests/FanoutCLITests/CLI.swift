@@ -36,4 +36,11 @@ struct CLI {
 
     /// Every file under `name`, relative to it, sorted.
     func files(under name: String) -> [String] { temporary.files(under: name) }
+
+    /// The cache a build of the site `site` keeps when no `--cache-dir` is given: `.fanout-cache/NAME` beside it
+    /// (docs/site.md "Rebuilds, progress and timings").
+    static func cache(of site: String) -> String {
+        let parts = site.split(separator: "/")
+        return (parts.dropLast().map { "\($0)/" }.joined()) + ".fanout-cache/" + parts.last!
+    }
 }

@@ -77,17 +77,20 @@ import Testing
 
     static func compare(_ cli: CLI, transcript: String, name: String, digestOnly: Bool) throws {
         var files: [String: Data] = ["transcript.txt": Data(transcript.utf8)]
-        // The card store holds cards by keys that hash the executable's identity, in binary: what it holds shows in
-        // the pages (docs/site.md "Rebuilds, progress and timings").
-        for path in cli.files(under: "out") where !path.hasPrefix("site/.fanout-cards/") {
+        // The site's cache (docs/site.md "Rebuilds, progress and timings"): the card store holds cards by keys that
+        // hash the executable's identity, in binary, and what it holds shows in the pages; the record of the folder
+        // it describes names its inode. Its manifest is kept.
+        let cache = ".fanout-cache/site/"
+        for path in cli.files(under: "out") where !path.hasPrefix(cache + "cards/") && path != cache + "output" {
             files[path] = try Data(contentsOf: cli.url("out/\(path)"))
         }
         // A page's input key hashes the executable's identity too, so that a new Fanout renders every page once
         // (docs/site.md "Rebuilds, progress and timings"): the manifest's content hashes are kept, its keys masked.
-        if let manifest = files["site/.fanout-manifest"] {
+        let manifestPath = cache + "manifest"
+        if let manifest = files[manifestPath] {
             let lines = String(decoding: manifest, as: UTF8.self).split(
                 separator: "\n", omittingEmptySubsequences: false)
-            files["site/.fanout-manifest"] = Data(
+            files[manifestPath] = Data(
                 lines.map { line in
                     line.count > 17 && line.dropFirst(16).first == " " ? "key " + line.dropFirst(17) : line
                 }.joined(separator: "\n").utf8)

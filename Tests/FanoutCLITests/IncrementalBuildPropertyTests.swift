@@ -47,17 +47,20 @@ import Testing
         }
     }
 
-    /// The files that differ between two folders (in one only, or with other bytes). The card store
-    /// (`.fanout-cards/`) is left out: it is what the builds kept to make the site, not the site, and a rebuild's holds
-    /// the same cards in other packs than a full build's; the pages made from it are compared.
-    static func differences(_ cli: CLI, _ a: String, _ b: String) throws -> [String] {
-        let site = { (folder: String) in cli.files(under: folder).filter { !$0.hasPrefix(".fanout-cards/") } }
-        let (left, right) = (site(a), site(b))
+    /// The files that differ between two sites (in one only, or with other bytes), and between the manifests their
+    /// caches hold (`caches`, by default beside them: `CLI.cache(of:)`). The rest of the cache is left out: the card store is what the builds kept to
+    /// make the site, and a rebuild's holds the same cards in other packs than a full build's; the pages made from it
+    /// are compared.
+    static func differences(_ cli: CLI, _ a: String, _ b: String, caches: (String, String)? = nil) throws -> [String] {
+        let (left, right) = (cli.files(under: a), cli.files(under: b))
         var differing = Array(Set(left).symmetricDifference(right)).sorted().map { "only in one: \($0)" }
         for file in Set(left).intersection(right).sorted()
         where try Data(contentsOf: cli.url("\(a)/\(file)")) != Data(contentsOf: cli.url("\(b)/\(file)")) {
             differing.append("differs: \(file)")
         }
+        let (cacheA, cacheB) = caches ?? (CLI.cache(of: a), CLI.cache(of: b))
+        let manifests = [cacheA, cacheB].map { try? Data(contentsOf: cli.url($0 + "/manifest")) }
+        if manifests[0] == nil || manifests[0] != manifests[1] { differing.append("differs: their caches' manifests") }
         return differing
     }
 }

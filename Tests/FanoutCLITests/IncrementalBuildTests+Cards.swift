@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 extension IncrementalBuildTests {
-    /// A rebuild reads the cards the previous build kept (`.fanout-cards/`, docs/site.md "Rebuilds, progress and
-    /// timings") instead of rendering them: after the most-followed user posts, every page of their followers'
-    /// timelines is rendered again, and only the new post's cards (HTML and Markdown) are. A store that is missing,
+    /// A rebuild reads the cards the previous build kept (`cards/` in the site's cache, docs/site.md "Rebuilds,
+    /// progress and timings") instead of rendering them: after the most-followed user posts, every page of their
+    /// followers' timelines is rendered again, and only the new post's cards (HTML and Markdown) are. A store that is missing,
     /// unreadable or whose bytes were overwritten only means cards are rendered again: the folder is a clean build's,
     /// byte for byte, every time.
     @Test func aRebuildReadsKeptCardsAndSurvivesADamagedStore() throws {
@@ -52,7 +52,7 @@ extension IncrementalBuildTests {
         #expect(entries.rendered == 2 && entries.read > 40, "feed entries: \(entries)")
 
         // Damaged stores: each followed by a new post, which renders the timelines again.
-        let store = cli.url("site/.fanout-cards")
+        let store = cli.url(CLI.cache(of: "site") + "/cards")
         let damages: [(String, () throws -> Void)] = [
             (
                 "packs overwritten",

@@ -4,11 +4,11 @@ import Testing
 extension IncrementalBuildTests {
     /// The first page of the index shows the site's totals, so one post or like rewrites it, and a post the pages of
     /// the rows it changes; a page rewritten copies its list of users (`{{#users}}`) from what the previous build kept
-    /// (`.fanout-cards/`, docs/site.md "Rebuilds, progress and timings") when none of its users' values changed, and
-    /// renders the others. The folder is a clean build's, byte for byte, after every edit: a post (the poster's and
-    /// followers' rows change), a like (no row changes: the first page alone, for its totals), a caption edited (no
-    /// index page is rendered; the lists stay kept), and with an index template whose two `{{#users}}` sections
-    /// differ, each kept under its own body.
+    /// (`cards/` in the site's cache, docs/site.md "Rebuilds, progress and timings") when none of its users' values
+    /// changed, and renders the others. The folder is a clean build's, byte for byte, after every edit: a post (the
+    /// poster's and followers' rows change), a like (no row changes: the first page alone, for its totals), a caption
+    /// edited (no index page is rendered; the lists stay kept), and with an index template whose two `{{#users}}`
+    /// sections differ, each kept under its own body.
     @Test func aRebuildCopiesTheIndexListsItKept() throws {
         let cli = try CLI()
         #expect(try cli.run("generate", "--users", "80", "--seed", "7", "--out", "export.json").code == 0)

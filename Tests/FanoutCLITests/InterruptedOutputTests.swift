@@ -20,10 +20,12 @@ import Testing
         return cli
     }
 
-    /// The temporaries Fanout names `.NAME.fanout-PURPOSE-PID` in the test's folder.
-    static func temporaries(_ cli: CLI) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: cli.folder.path)) ?? []).filter {
-            $0.contains(".fanout-")
+    /// The temporaries Fanout names `.NAME.fanout-PURPOSE-PID` in the test's folder (`in: ".fanout-cache"`: in the
+    /// folder of the site's cache, where its cache is staged), leaving out what a build keeps: the cache and the
+    /// site's marker beside it.
+    static func temporaries(_ cli: CLI, in folder: String = "") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cli.url(folder).path)) ?? []).filter {
+            $0.contains(".fanout-") && $0 != ".fanout-cache" && !$0.hasSuffix(".fanout-output")
         }.sorted()
     }
 
@@ -68,7 +70,7 @@ import Testing
         let cli = try Self.setUp()
         for signal in [SIGTERM, SIGINT] {
             _ = try Self.stopBuild(cli, with: signal)
-            #expect(Self.temporaries(cli) == [], "signal \(signal)")
+            #expect(Self.temporaries(cli) == [] && Self.temporaries(cli, in: ".fanout-cache") == [], "signal \(signal)")
             Self.expectPreviousSite(cli)
         }
     }
@@ -79,19 +81,19 @@ import Testing
         // The next run writing a file next to it (a report) deletes it …
         let first = try Self.stopBuild(cli, with: SIGKILL)
         // Its lock file too, which no process holds any more (docs/commands.md "How outputs are written").
-        #expect(
-            Self.temporaries(cli) == [".site.fanout-lock", ".site.fanout-tmp-\(first.processIdentifier)"],
-            "SIGKILL cannot be handled")
+        let left = [".site.fanout-lock", ".site.fanout-tmp-\(first.processIdentifier)"]
+        #expect(Self.temporaries(cli) == left, "SIGKILL cannot be handled")
+        #expect(Self.temporaries(cli, in: ".fanout-cache") == left, "nor in the cache's folder")
         Self.expectPreviousSite(cli)
         #expect(
             try cli.run("check", Self.demo, "--format", "json", "--output", "report.json", "--fail-on", "never").code
                 == 0)
         #expect(Self.temporaries(cli) == [])
-        // … and so does the next build.
+        // … and so does the next build, in both folders.
         let second = try Self.stopBuild(cli, with: SIGKILL)
         #expect(Self.temporaries(cli) == [".site.fanout-lock", ".site.fanout-tmp-\(second.processIdentifier)"])
         #expect(try cli.run("build", Self.demo, "--out", "site").code == 0)
-        #expect(Self.temporaries(cli) == [])
+        #expect(Self.temporaries(cli) == [] && Self.temporaries(cli, in: ".fanout-cache") == [])
         Self.expectPreviousSite(cli)
     }
 
@@ -104,7 +106,7 @@ import Testing
         #expect(result.code == 2, "\(result.stderr)")
         #expect(result.stderr.contains("site: cannot write: File too large; nothing was written"), "\(result.stderr)")
         #expect(!result.stderr.contains("fanout-tmp"))
-        #expect(Self.temporaries(cli) == [])
+        #expect(Self.temporaries(cli) == [] && Self.temporaries(cli, in: ".fanout-cache") == [])
         Self.expectPreviousSite(cli)
     }
 

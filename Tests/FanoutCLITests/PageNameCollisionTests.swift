@@ -94,7 +94,8 @@ import Testing
         let fileManager = FileManager.default
         try fileManager.moveItem(at: cli.url("site/users/\(new)"), to: cli.url("site/users/\(old)"))
         try fileManager.moveItem(at: cli.url("site/posts/\(new).html"), to: cli.url("site/posts/\(old).html"))
-        let manifest = try cli.read("site/.fanout-manifest").split(separator: "\n").map {
+        let manifestFile = CLI.cache(of: "site") + "/manifest"
+        let manifest = try cli.read(manifestFile).split(separator: "\n").map {
             $0.replacing("users/\(new)/", with: "users/\(old)/").replacing(
                 "posts/\(new).html", with: "posts/\(old).html")
         }
@@ -103,7 +104,7 @@ import Testing
             + manifest.dropFirst().sorted {
                 $0.split(separator: " ")[2].utf8.lexicographicallyPrecedes($1.split(separator: " ")[2].utf8)
             }
-        try cli.write(lines.joined(separator: "\n") + "\n", to: "site/.fanout-manifest")
+        try cli.write(lines.joined(separator: "\n") + "\n", to: manifestFile)
         let rebuild = try cli.run("build", "export.json", "--out", "site")
         #expect(rebuild.code == 0, "\(rebuild.stderr)")
         #expect(cli.files(under: "site") == clean, "the old names' files are gone, the new ones written")

@@ -120,6 +120,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: path("project")) == ["fanout.toml"])
     }
 
+    /// A site's folder holds only what it publishes: its marker is beside it, written when the folder is put in
+    /// place, and a folder marked so, marked inside by an earlier Fanout, or recorded by the caller is Fanout's.
+    @Test func aFolderMarkedBesideHoldsNoMarkerAndIsReplacedOnlyWhenMarkedOrRecorded() throws {
+        let site = path("site")
+        let first = try StagedFolder(path: site, claim: .markedBeside(recorded: false))
+        try first.write("one", to: "index.html")
+        #expect(contents().count == 1, "only the staging folder before the commit")
+        try first.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site) == ["index.html"])
+        #expect(contents() == [".site.fanout-output", "site"])
+        let second = try StagedFolder(path: site, claim: .markedBeside(recorded: false))
+        try second.write("two", to: "index.html")
+        try second.commitInPlace([.move(from: "index.html", to: "index.html")])
+        #expect(try String(contentsOfFile: path("site/index.html"), encoding: .utf8) == "two")
+
+        // Without the marker beside it, the folder is refused unless recorded or marked inside.
+        try FileManager.default.removeItem(atPath: path(".site.fanout-output"))
+        #expect(throws: OutputError.self) { try StagedFolder(path: site, claim: .markedBeside(recorded: false)) }
+        try StagedFolder(path: site, claim: .markedBeside(recorded: true)).abandon()
+        try Data().write(to: URL(fileURLWithPath: path("site/\(StagedFolder.markerName)")))
+        try StagedFolder(path: site, claim: .markedBeside(recorded: false)).abandon()
+        #expect(contents() == ["site"], "nothing left by the folders abandoned")
+    }
+
     /// The id of a process that has ended.
     static func deadPID() throws -> pid_t {
         let process = Process()

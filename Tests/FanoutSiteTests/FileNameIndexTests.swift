@@ -28,7 +28,8 @@ import Testing
             audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
         let folder = try TemporaryFolder("collide")
-        try builder.build(into: folder.path)
+        // Into a folder of its own, so that its cache and marker beside it are in the temporary folder too.
+        try builder.build(into: folder.path("site"))
         let served = try SitePages(
             dataset: builder.dataset, derived: builder.derived, audit: builder.audit, options: options,
             templates: builder.templates, byPath: true)
@@ -37,12 +38,12 @@ import Testing
         for (n, key) in colliding.enumerated() {
             let name = SafeFileName.forKey(key)
             let other = colliding[1 - n]
-            let timeline = try String(contentsOfFile: folder.path("users/\(name)/index.html"), encoding: .utf8)
+            let timeline = try String(contentsOfFile: folder.path("site/users/\(name)/index.html"), encoding: .utf8)
             #expect(try served.render(path: "users/\(name)/index.html") == timeline)
             #expect(timeline.contains("<title>user \(n + 1)’s timeline"), "the timeline is its own user's")
             // The profile and the post page show the key's own post, not the other's.
             for path in ["users/\(name)/profile.html", "posts/\(name).html"] {
-                let built = try String(contentsOfFile: folder.path(path), encoding: .utf8)
+                let built = try String(contentsOfFile: folder.path("site/" + path), encoding: .utf8)
                 #expect(try served.render(path: path) == built, "\(path)")
                 #expect(built.contains("caption of \(key)"), "\(path) shows its own post")
                 #expect(!built.contains("caption of \(other)"), "\(path) does not show the other key's post")

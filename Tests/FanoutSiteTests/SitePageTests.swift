@@ -58,8 +58,9 @@ private func build(
         dataset: dataset, derived: derived, audit: AuditResult(findings: [], rulesRun: [], skipped: []),
         options: SiteOptions(exportName: "test.json", pageKinds: kinds, perPage: 2),
         templates: try TemplateSet(overrides: templates.isEmpty ? nil : templateFolder(templates)))
-    try builder.build(into: out.path)
-    return out.texts()
+    // Into a folder of its own, so that its cache and marker beside it are in the temporary folder too.
+    try builder.build(into: out.path("site"))
+    return out.texts(under: "site")
 }
 
 @Suite struct SitePageTests {

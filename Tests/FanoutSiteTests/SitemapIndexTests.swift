@@ -37,8 +37,9 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
             audit: AuditResult(findings: [], rulesRun: [], skipped: []),
             options: options, templates: try TemplateSet())
         let out = try TemporaryFolder("sitemap")
-        try builder.build(into: out.path)
-        let files = out.texts()
+        // Into a folder of its own, so that its cache and marker beside it are in the temporary folder too.
+        try builder.build(into: out.path("site"))
+        let files = out.texts(under: "site")
         let served = try SitePages(
             dataset: builder.dataset, derived: builder.derived, audit: builder.audit, options: options,
             templates: builder.templates, byPath: true)
@@ -80,14 +81,14 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         #expect(listed.contains("https://example.org/feeds/page/2/index.html"))
 
         if xmllint != nil {
-            let verdict = try validate(folder.path("sitemap.xml"), schema: "siteindex.xsd")
+            let verdict = try validate(folder.path("site/sitemap.xml"), schema: "siteindex.xsd")
             #expect(verdict.ok, "\(verdict.output)")
             for n in 1...expectedParts {
-                let part = try validate(folder.path("sitemap-\(n).xml"), schema: "sitemap.xsd")
+                let part = try validate(folder.path("site/sitemap-\(n).xml"), schema: "sitemap.xsd")
                 #expect(part.ok, "\(part.output)")
             }
             // The index is no urlset, which the schema check tells apart.
-            #expect(try !validate(folder.path("sitemap.xml"), schema: "sitemap.xsd").ok)
+            #expect(try !validate(folder.path("site/sitemap.xml"), schema: "sitemap.xsd").ok)
         }
     }
 
@@ -110,7 +111,7 @@ private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].fi
         let sitemap = try #require(files["sitemap.xml"])
         #expect(sitemap.contains("<urlset") && !files.keys.contains { $0.hasPrefix("sitemap-") })
         #expect(locs(sitemap).count == files.keys.count { $0.hasSuffix(".html") })
-        if xmllint != nil { #expect(try validate(folder.path("sitemap.xml"), schema: "sitemap.xsd").ok) }
+        if xmllint != nil { #expect(try validate(folder.path("site/sitemap.xml"), schema: "sitemap.xsd").ok) }
     }
 
     /// Page links of long lists: the first, the last, two either side of the current one, gaps between.

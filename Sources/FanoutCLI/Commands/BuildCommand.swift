@@ -14,10 +14,11 @@ struct BuildCommand: ParsableCommand {
         abstract: "Render the static feed site: timelines (HTML and Markdown), profiles, posts and the report.",
         discussion: """
             The site is written to a temporary folder next to --out and moved into place when complete, so a \
-            failed run leaves the previous site as it was. Fanout refuses to replace a non-empty folder it did \
-            not create. Markdown pages in --content become pages of the site (index.md introduces the home \
+            failed run leaves the previous site as it was; --out holds the site alone, and what the next build \
+            reads is kept in --cache-dir. Fanout refuses to replace a non-empty folder it did not create. Markdown pages in --content become pages of the site (index.md introduces the home \
             page); templates in --templates override the built-in ones file by file. Inside a site project \
-            (see `fanout init`), fanout.toml supplies the export, schema, title, base_url, per_page and out; \
+            (see `fanout init`), fanout.toml supplies the export, schema, title, base_url, per_page, out and \
+            cache_dir; \
             options given here override it.
             """
     )
@@ -28,6 +29,13 @@ struct BuildCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "The folder to write the site to. Default: `out` in fanout.toml, else _site.")
     var out: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The folder of caches the build keeps what the next build reads in (its manifest and cards), as DIR/NAME "
+                + "for --out …/NAME. Default: `cache_dir` in fanout.toml, else \(SiteCache.defaultRoot) beside --out.",
+            valueName: "DIR"))
+    var cacheDir: String?
 
     @ArgumentParser.Flag(name: .shortAndLong, help: "List every file written or deleted, and the time each phase took.")
     var verbose = false
@@ -48,15 +56,22 @@ struct BuildCommand: ParsableCommand {
         let configuration = try rules.configuration(project, schema: input.layout(project))
         let settings = try site.settings(input, project)
         let out = self.out ?? project.out.map(input.resolve) ?? "_site"
+        let cache = SiteCache(output: out, root: cacheDir ?? project.cacheDir.map(input.resolve))
+        if let conflict = cache.conflict(withOutput: out) {
+            throw UsageError(message: "the site's cache, \(cache.path), \(conflict); give --cache-dir outside it")
+        }
         let templateSet = try settings.templates()
         let export = try input.input(project)
         // One build at a time writes `out`, and this one reads what the one before it wrote (docs/commands.md "How
         // outputs are written").
+        // Its cache too, which another output may share.
         let lock = OutputLock.taking(out)
         defer { lock.release() }
+        let cacheLock = OutputLock.taking(cache.path)
+        defer { cacheLock.release() }
         // The previous build's manifest and card store read, and its folder walked, while the export is read: they
-        // need only the folder's path (docs/site.md "Rebuilds, progress and timings").
-        let prefetch = SitePrefetch(path: out, force: force)
+        // need only the paths (docs/site.md "Rebuilds, progress and timings").
+        let prefetch = SitePrefetch(path: out, cache: cache, force: force)
         let analysis = try Analysis(export, configuration: configuration)
         var builder = SiteBuilder(
             dataset: analysis.dataset, derived: analysis.derived, audit: analysis.audit,
@@ -65,7 +80,7 @@ struct BuildCommand: ParsableCommand {
         let pageTimesFile = ProcessInfo.processInfo.environment["FANOUT_PAGE_TIMES"]
         builder.recordsPageTimes = pageTimesFile != nil
         let summary = try PhaseClock.measure("render") {
-            try builder.build(into: out, force: force, prefetched: prefetch) { done, total in
+            try builder.build(into: out, cache: cache, force: force, prefetched: prefetch) { done, total in
                 TerminalProgress.shared.update(done: min(done, total), total: total)
             }
         }

@@ -14,6 +14,7 @@ import TOMLKit
 /// base_url = "https://feeds.example.com/"
 /// per_page = 20
 /// out = "_site"
+/// cache_dir = ".fanout-cache"
 /// fail_on = "warning"
 ///
 /// [rules]
@@ -25,7 +26,7 @@ public struct ProjectConfig: Sendable, Equatable {
     public static let fileName = "fanout.toml"
     /// The keys a project file may hold at its top level.
     public static let keys = [
-        "export", "schema", "title", "base_url", "per_page", "out", "fail_on", "history", "rules",
+        "export", "schema", "title", "base_url", "per_page", "out", "cache_dir", "fail_on", "history", "rules",
     ]
 
     /// The export to read when the command line names none.
@@ -40,6 +41,8 @@ public struct ProjectConfig: Sendable, Equatable {
     public var perPage: Int?
     /// The folder the site is written to.
     public var out: String?
+    /// The folder of caches a build keeps what the next one reads in (docs/site.md "Rebuilds, progress and timings").
+    public var cacheDir: String?
     /// The severity that fails `check` and `build`.
     public var failOn: FailOn?
     /// Rules switched off or re-graded, by rule id.
@@ -169,6 +172,7 @@ private struct ConfigReader {
             case "title": config.title = try string(key, value)
             case "base_url": config.baseURL = try string(key, value)
             case "out": config.out = try string(key, value)
+            case "cache_dir": config.cacheDir = try string(key, value)
             case "per_page":
                 guard let number = value.int, NumberRange.perPage.contains(number) else {
                     throw fail(key, "per_page = \(Self.shown(value)): expected \(NumberRange.perPage.expected)")

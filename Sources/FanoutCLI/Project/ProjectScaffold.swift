@@ -23,6 +23,7 @@ enum ProjectScaffold {
             # base_url = "https://feeds.example.com/"   # absolute URLs in feed.xml and sitemap.xml only
             per_page = 50                     # posts per timeline and profile page
             out = "_site"
+            # cache_dir = ".fanout-cache"     # what a build keeps for the next, as cache_dir/_site (not published)
             fail_on = "never"                 # \(FailOn.listed)
             # history = "history.ndjson"      # runs of `fanout check --history FILE`; the report page shows their trend
 

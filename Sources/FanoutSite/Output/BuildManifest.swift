@@ -2,11 +2,11 @@ import CPrefetch
 import FanoutTemplates
 import Foundation
 
-/// What the previous build wrote, kept in the output folder so the next build can tell which pages it need not
+/// What the previous build wrote, kept in the site's cache (``SiteCache``) so the next build can tell which pages it need not
 /// render again (docs/site.md "Rebuilds, progress and timings"): for every file, its input key (a hash of everything
 /// the page shows, see ``PageSource``) and the hash of its content.
 ///
-/// Format (`.fanout-manifest`): the line `fanout-manifest 2`, then one line per file,
+/// Format (`manifest` in the cache): the line `fanout-manifest 2`, then one line per file,
 /// `<input key, 16 hex digits> <content hash, 16 hex digits> <relative path>`, sorted by the paths' UTF-8 bytes. A
 /// manifest of Fanout before input keys (lines `<content hash> <path>`) still gives content hashes: its pages are all
 /// rendered once, and those whose content did not change are kept.
@@ -15,7 +15,7 @@ import Foundation
 /// makes and every file of the folder in it: the paths stay bytes of the one file read, looked up through a table of
 /// their hashes, rather than a `String` and a dictionary entry each (docs/performance.md "Rebuilds").
 struct BuildManifest: Sendable {
-    static let fileName = ".fanout-manifest"
+    static let fileName = "manifest"
     static let header = "fanout-manifest 2"
 
     /// One file of the build.
@@ -45,9 +45,9 @@ struct BuildManifest: Sendable {
 
     init() {}
 
-    /// The manifest's bytes in the folder at `url`; nil when it has none or it cannot be read (then everything is
-    /// rendered and written, which is always correct).
-    static func bytes(in url: URL) -> [UInt8]? { FileBytes.contents(of: url.appendingPathComponent(fileName).path) }
+    /// The manifest's bytes in `cache`; nil when it has none or it cannot be read (then everything is rendered and
+    /// written, which is always correct).
+    static func bytes(in cache: SiteCache) -> [UInt8]? { FileBytes.contents(of: cache.file(fileName)) }
 
     /// The manifest `text` says (``init(bytes:changing:)``).
     init(text: String) { self.init(bytes: Array(text.utf8)) }

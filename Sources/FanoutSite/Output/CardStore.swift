@@ -2,20 +2,20 @@ import CPrefetch
 import FanoutTemplates
 import Foundation
 
-/// The post cards the previous build made, kept in the output folder beside its manifest, so that a rebuild reads a
+/// The post cards the previous build made, kept in the site's cache beside its manifest (``SiteCache``), so that a rebuild reads a
 /// card whose inputs did not change instead of rendering it again (docs/site.md "Rebuilds, progress and timings").
 /// A full build makes each card once and shows it on every timeline that lists the post; a rebuild renders a few
 /// pages of many timelines, whose cards it would otherwise make for one or two pages each.
 ///
 /// A card is found by its key, a hash of everything its text is made from (``CardCache/key(_:markdown:)``), so a
 /// changed post, poster, like count, template or renderer gives a key the store does not have. Layout
-/// (`.fanout-cards/`): `index`, the line `fanout-cards 01` then one 32-byte record a card, sorted by key (key,
+/// (`cards/` in the cache): `index`, the line `fanout-cards 01` then one 32-byte record a card, sorted by key (key,
 /// content hash, offset, pack, length; little-endian); and `pack-<n>` files holding the cards' bytes one after
 /// another. A rebuild adds one pack of the cards it made and a new index, and folds the packs into one when they
 /// hold more dropped cards than kept ones (``CardStoreUpdate``). Anything unreadable is no card: a missing or bad
 /// index is an empty store, and a card whose bytes do not hash to its record's hash is rendered again.
 final class CardStore: @unchecked Sendable {  // read-only once made
-    static let folder = ".fanout-cards"
+    static let folder = "cards"
     static let indexName = folder + "/index"
     static let header = Array("fanout-cards 01\n".utf8)
     static let recordSize = 32
@@ -84,7 +84,7 @@ final class CardStore: @unchecked Sendable {  // read-only once made
 
     private static let directorySize = 1 << 16
 
-    /// The store in the site folder at `folder`; empty when it has none or its index cannot be read.
+    /// The store in the site's cache at `folder`; empty when it has none or its index cannot be read.
     static func read(in folder: URL) -> CardStore {
         guard let index = FileManager.default.contents(atPath: folder.appendingPathComponent(indexName).path),
             let records = parse(Array(index))

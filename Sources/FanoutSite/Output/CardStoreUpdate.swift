@@ -2,8 +2,8 @@ import FanoutOutput
 import FanoutTemplates
 import Foundation
 
-/// The card store a build leaves for the next (``CardStore``): written into the build's staging folder and moved in
-/// with the site. A rebuild writes only the cards it rendered, as one new pack, and a new index naming them and the
+/// The card store a build leaves for the next (``CardStore``): written into the staging folder of the site's cache
+/// (``SiteCache``) and moved in after the site. A rebuild writes only the cards it rendered, as one new pack, and a new index naming them and the
 /// previous cards still current; the packs are folded into one when what they hold is mostly cards no longer
 /// current, or there are many of them, so that the store stays about the size of one build's cards.
 struct CardStoreUpdate {
@@ -16,9 +16,10 @@ struct CardStoreUpdate {
     /// update).
     let steps: [StagedFolder.Step]
 
-    /// Writes the store of `rendered` cards and `kept` records of `previous` into `folder`'s staging folder; nil,
-    /// writing nothing, when the store would be what it was. `inPlace`: the folder is updated in place, so the
-    /// previous packs stay; else the new folder replaces it whole and takes every card in one new pack.
+    /// Writes the store of `rendered` cards and `kept` records of `previous` into the cache's staging folder,
+    /// `folder`; nil, writing nothing, when the store would be what it was. `inPlace`: the site is updated in place,
+    /// so the previous packs stay; else it is replaced whole and the store takes every card in one new pack (the
+    /// cache itself is always updated in place: the packs it no longer names are deleted).
     init?(
         rendered: [(key: UInt64, text: String)], kept: [CardStore.Record], previous: CardStore,
         folder: StagedFolder, inPlace: Bool
@@ -40,7 +41,7 @@ struct CardStoreUpdate {
         guard fold || !rendered.isEmpty || kept.count != previous.records.count else { return nil }
         guard !kept.isEmpty || !rendered.isEmpty || inPlace && !previous.records.isEmpty else { return nil }
 
-        let existing = inPlace ? Self.packFiles(in: folder.target) : [:]
+        let existing = Self.packFiles(in: folder.target)
         let number = (existing.keys.max() ?? 0) + 1
         var records: [CardStore.Record] = fold ? [] : kept
         let pack = try folder.stream(to: CardStore.packName(number))
@@ -104,7 +105,7 @@ struct CardStoreUpdate {
         return low < records.count && records[low].key == key
     }
 
-    /// The packs in the site folder at `target`, by number.
+    /// The packs in the cache at `target`, by number.
     private static func packFiles(in target: URL) -> [UInt32: String] {
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: target.appendingPathComponent(CardStore.folder).path))

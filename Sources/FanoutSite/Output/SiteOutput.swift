@@ -56,7 +56,10 @@ public struct SiteOutput: Sendable {
 
     /// The folder being written.
     package let folder: StagedFolder
-    /// What the previous build there wrote, when Fanout made it; empty when forced.
+    /// Where the builds of the folder keep their manifest and card store (``SiteCache``), and its staging folder.
+    let cache: SiteCache
+    private let cacheFolder: StagedFolder
+    /// What the previous build wrote, when Fanout made it; empty when forced.
     private let previous: BuildManifest
     /// Whether the previous build is updated in place rather than replaced whole: when it has a manifest and the
     /// build is not forced.
@@ -68,51 +71,84 @@ public struct SiteOutput: Sendable {
     /// For each of the previous manifest's files (by slot), whether one walk of the folder saw it there as a
     /// regular file (``FolderWalk``). A file it did not see is looked at by its path (``stillThere(_:slot:)``).
     private let seen: [Bool]
+    /// What an earlier Fanout kept inside the folder, which a rebuild in place deletes (``EarlierSiteState``).
+    private let earlier: [String]
 
-    /// The list of the files an in-place update is about to write, moved in before them and deleted after the new
-    /// manifest: a run killed in the middle of the update leaves it, and the next build gives those files the entry
-    /// ``BuildManifest/Entry/unknown`` (rendering them again, deleting those it no longer makes) instead of carrying
-    /// any over on the old manifest's word. Before it, the previous manifest less those files was written whole for
-    /// that, a second manifest of every file of the site in each rebuild (docs/performance.md "Rebuilds").
-    static let changingName = ".fanout-manifest-changing"
+    /// The list of the files an in-place update is about to write, moved into the cache before them and deleted
+    /// after the new manifest: a run killed in the middle of the update leaves it, and the next build gives those
+    /// files the entry ``BuildManifest/Entry/unknown`` (rendering them again, deleting those it no longer makes)
+    /// instead of carrying any over on the old manifest's word. Before it, the previous manifest less those files was
+    /// written whole for that, a second manifest of every file of the site in each rebuild (docs/performance.md
+    /// "Rebuilds").
+    static let changingName = "manifest-changing"
 
-    /// Prepares to replace the site at `path`; fails, writing nothing, when `path` is not Fanout's to replace.
-    /// `force`: ignore the previous build, rendering and writing every page.
-    package init(path: String, force: Bool = false) throws(OutputError) {
-        try self.init(path: path, cards: CardStore(), previous: Previous(path: path, force: force))
+    /// Prepares to replace the site at `path`, its cache in `cache` (nil: ``SiteCache/defaultRoot`` beside it);
+    /// fails, writing nothing, when `path` or the cache is not Fanout's to replace. `force`: ignore the previous
+    /// build, rendering and writing every page.
+    package init(path: String, cache: SiteCache? = nil, force: Bool = false) throws(OutputError) {
+        let cache = cache ?? SiteCache(output: path)
+        try self.init(
+            path: path, cards: CardStore(), previous: Previous(path: path, cache: cache, force: force))
     }
 
-    /// `cards`: the card store the previous build left there, as this build read it (``CardStore/read(in:)``);
-    /// `previous`: what the previous build left at `path`, read before (``Previous``, while the export was read).
-    /// The folder is claimed here, after it was read: a folder that is not Fanout's fails as it would have.
+    /// `cards`: the card store the previous build left in the cache, as this build read it (``SitePrefetch``);
+    /// `previous`: what the previous build left at `path` and in its cache, read before (``Previous``, while the
+    /// export was read). The folders are claimed here, after they were read: a folder that is not Fanout's fails as
+    /// it would have.
     init(path: String, cards: CardStore, previous build: Previous) throws(OutputError) {
-        folder = try StagedFolder(path: path)
+        if let conflict = build.cache.conflict(withOutput: path) {
+            throw OutputError(
+                path: build.cache.path, message: "the cache of the site \(conflict); nothing was written")
+        }
+        try build.cache.checkClaim()
+        folder = try StagedFolder(path: path, claim: .markedBeside(recorded: build.recorded))
+        do throws(OutputError) { cacheFolder = try StagedFolder(path: build.cache.path) } catch {
+            folder.abandon()
+            throw error
+        }
+        cache = build.cache
         previous = build.manifest
         inPlace = build.manifest.count > 0
         previousFolder = build.folder
         previousCards = cards
         seen = build.seen
+        earlier = inPlace ? EarlierSiteState.found(in: folder.target.path) : []
     }
 
-    /// What the previous build left in the folder, read without claiming it: its manifest, read, and its files
-    /// looked for in one walk of the folder (``FolderWalk``). It needs only the folder's path, so a build reads it
-    /// while the export is read (``SitePrefetch``); nothing is written.
+    /// What the previous build left in the folder and its cache, read without claiming either: whether the cache
+    /// describes the folder as it is (``CacheRecord``), its manifest, read, and the folder's files looked for in one
+    /// walk of it (``FolderWalk``). It needs only the paths, so a build reads it while the export is read
+    /// (``SitePrefetch``); nothing is written. A cache that does not describe the folder is not read: a full build.
     struct Previous: Sendable {
+        let cache: SiteCache
+        /// Whether the cache describes the folder as it is (``CacheRecord/describes(_:)``): Fanout built it.
+        let recorded: Bool
+        /// Whether its manifest and cards hold: it describes the folder, and the build is not forced.
+        let trusted: Bool
         let manifest: BuildManifest
         fileprivate let folder: OpenFolder?
         let seen: [Bool]
 
         /// The files a rebuild stopped in the middle of changing, as its list says (``changingName``: a path a line).
-        private static func changing(in target: URL) -> [String] {
-            let list = FileBytes.contents(of: target.appendingPathComponent(SiteOutput.changingName).path) ?? []
+        private static func changing(in cache: SiteCache) -> [String] {
+            let list = FileBytes.contents(of: cache.file(SiteOutput.changingName)) ?? []
             return list.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
         }
 
+        /// Whether the cache describes the folder at `path` as it is, without reading the rest.
+        static func describes(path: String, cache: SiteCache) -> Bool {
+            let target = URL(fileURLWithPath: path).standardizedFileURL.path
+            return CacheRecord.read(in: cache)?.describes(CacheRecord.current(target)) == true
+        }
+
         /// `force`: ignore the previous build (an empty manifest, no walk).
-        init(path: String, force: Bool) {
+        init(path: String, cache: SiteCache, force: Bool) {
             let target = URL(fileURLWithPath: path).standardizedFileURL
-            let bytes = force ? nil : BuildManifest.bytes(in: target)
-            manifest = bytes.map { BuildManifest(bytes: $0, changing: Self.changing(in: target)) } ?? BuildManifest()
+            self.cache = cache
+            recorded = Self.describes(path: path, cache: cache)
+            trusted = recorded && !force
+            let bytes = trusted ? BuildManifest.bytes(in: cache) : nil
+            manifest = bytes.map { BuildManifest(bytes: $0, changing: Self.changing(in: cache)) } ?? BuildManifest()
             folder = manifest.count > 0 ? OpenFolder(target.path) : nil
             seen = folder.map { [manifest] in FolderWalk.seen(in: $0.descriptor, of: manifest) } ?? []
         }
@@ -194,28 +230,62 @@ public struct SiteOutput: Sendable {
         summary.feedEntriesReused = cards?.feedEntriesRead ?? 0
         let store = try cards.flatMap { cards throws(OutputError) in
             try CardStoreUpdate(
-                rendered: cards.rendered, kept: cards.kept, previous: previousCards, folder: folder, inPlace: inPlace)
+                rendered: cards.rendered, kept: cards.kept, previous: previousCards, folder: cacheFolder,
+                inPlace: inPlace)
         }
         guard inPlace else {
-            try write(manifestBytes(log), to: BuildManifest.fileName)
+            // The cache first names the folder and describes no build of it, so that a run killed from here on
+            // leaves a folder the next build may replace and a cache it does not trust: a full build.
+            try writeRecord(.unbuilt(folder.target.path))
             try folder.commit()
+            try commitCache(manifestBytes(log), store: store)
             return summary
         }
-        guard changed || !written.isEmpty || !deleted.isEmpty || store != nil else {
+        guard changed || !written.isEmpty || !deleted.isEmpty || store != nil || !earlier.isEmpty else {
             folder.abandon()
+            cacheFolder.abandon()
             return summary
         }
         // The files about to be deleted keep their entries: until each is deleted it is what its entry says, and
         // a run killed before deleting it leaves it for the next build to delete (or, asked for again, to carry
         // over while it is still there).
-        try folder.write(written.map { $0 + "\n" }.joined(), to: Self.changingName)
-        try write(manifestBytes(log), to: BuildManifest.fileName)
+        try AtomicFile.write(written.map { $0 + "\n" }.joined(), to: cache.file(Self.changingName))
         try folder.commitInPlace(
-            [.move(from: Self.changingName, to: Self.changingName)]
-                + written.map { .move(from: $0, to: $0) } + deleted.map { .delete($0) }
-                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)] + (store?.steps ?? [])
-                + [.delete(Self.changingName)])
+            written.map { .move(from: $0, to: $0) } + deleted.map { .delete($0) } + earlier.map { .delete($0) })
+        try commitCache(manifestBytes(log), store: store)
         return summary
+    }
+
+    /// Moves the new manifest and card store into the cache, then the record of the folder as it now is, which
+    /// makes the cache describe it (``CacheRecord``), and deletes the list of the files that were changing.
+    private func commitCache(_ manifest: [UInt8], store: CardStoreUpdate?) throws(OutputError) {
+        let target = folder.target.path
+        guard let record = CacheRecord.current(target) else {
+            throw OutputError(path: target, message: "the site's folder went missing while it was written")
+        }
+        var failure: OutputError?
+        manifest.withUnsafeBytes { bytes in
+            do throws(OutputError) { try cacheFolder.write(bytes, to: BuildManifest.fileName) } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        try cacheFolder.write(record.text, to: CacheRecord.fileName)
+        let marked = FileManager.default.fileExists(atPath: cache.file(StagedFolder.markerName))
+        try cacheFolder.commitInPlace(
+            (marked ? [] : [.move(from: StagedFolder.markerName, to: StagedFolder.markerName)])
+                + [.move(from: BuildManifest.fileName, to: BuildManifest.fileName)] + (store?.steps ?? [])
+                + [.delete(Self.changingName), .move(from: CacheRecord.fileName, to: CacheRecord.fileName)])
+    }
+
+    /// Writes `record` into the cache in place, creating the cache's folder, marked as Fanout's, when it has none.
+    private func writeRecord(_ record: CacheRecord) throws(OutputError) {
+        if !FileManager.default.fileExists(atPath: cache.file(StagedFolder.markerName)) {
+            try AtomicFile.write(
+                "Created by fanout: the cache of a site's builds. Deleting it makes the next build a full one.\n",
+                to: cache.file(StagedFolder.markerName))
+        }
+        try AtomicFile.write(record.text, to: cache.file(CacheRecord.fileName))
     }
 
     /// Writes `bytes` to `relativePath` in the staging folder.
@@ -258,8 +328,11 @@ public struct SiteOutput: Sendable {
         return writer.bytes
     }
 
-    /// Deletes the staging folder after a failure; the previous site is untouched.
-    package func abandon() { folder.abandon() }
+    /// Deletes the staging folders after a failure; the previous site and its cache are untouched.
+    package func abandon() {
+        folder.abandon()
+        cacheFolder.abandon()
+    }
 }
 
 /// A folder held open, closed when the value goes.
@@ -333,8 +406,8 @@ enum FolderWalk {
                     path.append(contentsOf: UnsafeRawBufferPointer(start: name, count: strlen(name)))
                 }
                 if type == UInt8(DT_DIR) {
-                    // Hidden folders (`.`, `..`, the card store, a `.git` kept in the folder) hold no page of
-                    // Fanout's names; a file in one would be looked at by its path.
+                    // Hidden folders (`.`, `..`, a `.git` kept in the folder) hold no page of Fanout's names; a
+                    // file in one would be looked at by its path.
                     if path.count == prefix || path[prefix] == UInt8(ascii: ".") { continue }
                     let sub = String(decoding: path, as: UTF8.self) + "/"
                     if recurse { stack.append(sub) } else { folders.append(sub) }
